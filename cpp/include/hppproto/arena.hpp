@@ -1,0 +1,127 @@
+// A bump allocator over malloc'd blocks. Decoded records, copied input and arrays live here and are
+// released together; reset() bumps the generation so JS views can tell they are stale.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+namespace hppproto {
+
+class Arena {
+ public:
+  static constexpr size_t alignment = 8;
+  static constexpr size_t first_block_size = 64 * 1024;
+
+  explicit Arena(size_t limit_bytes = default_limit) noexcept : limit_(limit_bytes) {}
+  Arena(const Arena&) = delete;
+  Arena& operator=(const Arena&) = delete;
+  ~Arena() { free_blocks(head_); }
+
+  // Returns nullptr when the limit is reached or malloc fails; the arena stays usable.
+  uint8_t* allocate(size_t size) noexcept {
+    size = (size + alignment - 1) & ~(alignment - 1);
+    if (size <= static_cast<size_t>(end_ - cur_)) {
+      uint8_t* p = cur_;
+      cur_ += size;
+      return p;
+    }
+    return allocate_slow(size);
+  }
+
+  uint8_t* allocate_zeroed(size_t size) noexcept {
+    uint8_t* p = allocate(size);
+    if (p) std::memset(p, 0, size);
+    return p;
+  }
+
+  // Where the arena stood; rewind() drops everything allocated since (a failed decode's leftovers).
+  struct Checkpoint {
+    const void* head;
+    uint8_t* cur;
+  };
+  Checkpoint checkpoint() const noexcept { return {head_, cur_}; }
+  void rewind(Checkpoint cp) noexcept {
+    while (head_ && head_ != cp.head) {
+      Block* next = head_->next;
+      reserved_ -= header_size + head_->capacity;
+      std::free(head_);
+      head_ = next;
+    }
+    if (head_) {
+      cur_ = cp.cur ? cp.cur : head_->data();
+      end_ = head_->data() + head_->capacity;
+    } else {
+      cur_ = end_ = nullptr;
+    }
+  }
+
+  // Frees every block but the newest (the largest) and starts over in it.
+  void reset() noexcept {
+    if (head_) {
+      free_blocks(head_->next);
+      head_->next = nullptr;
+      cur_ = head_->data();
+      end_ = cur_ + head_->capacity;
+      reserved_ = head_->capacity + header_size;
+    }
+    ++generation_;
+  }
+
+  uint32_t generation() const noexcept { return generation_; }
+  size_t reserved_bytes() const noexcept { return reserved_; }
+  size_t limit() const noexcept { return limit_; }
+  void set_limit(size_t limit_bytes) noexcept { limit_ = limit_bytes; }
+
+#if SIZE_MAX > 0xffffffffu
+  static constexpr size_t default_limit = size_t{4} << 30;
+#else
+  static constexpr size_t default_limit = size_t{0xffffffffu};
+#endif
+
+ private:
+  struct Block {
+    Block* next;
+    size_t capacity;
+    uint8_t* data() noexcept { return reinterpret_cast<uint8_t*>(this) + header_size; }
+  };
+  static constexpr size_t header_size = (sizeof(Block) + alignment - 1) & ~(alignment - 1);
+
+  uint8_t* allocate_slow(size_t size) noexcept {
+    if (reserved_ >= limit_ || size > SIZE_MAX - header_size) return nullptr;
+    const size_t room = limit_ - reserved_;
+    size_t capacity = head_ ? head_->capacity * 2 : first_block_size;
+    if (capacity < size) capacity = size;
+    if (capacity > room || capacity > SIZE_MAX - header_size) {
+      capacity = size;  // the doubling would cross the limit: try the exact size
+      if (header_size + capacity > room) return nullptr;
+    }
+    auto* block = static_cast<Block*>(std::malloc(header_size + capacity));
+    if (!block) return nullptr;
+    block->next = head_;
+    block->capacity = capacity;
+    head_ = block;
+    reserved_ += header_size + capacity;
+    cur_ = block->data() + size;
+    end_ = block->data() + capacity;
+    return block->data();
+  }
+
+  static void free_blocks(Block* b) noexcept {
+    while (b) {
+      Block* next = b->next;
+      std::free(b);
+      b = next;
+    }
+  }
+
+  // cur_ and end_ come first: the JS runtime reads them to bump-allocate input copies without a call.
+  uint8_t* cur_ = nullptr;
+  uint8_t* end_ = nullptr;
+  Block* head_ = nullptr;
+  size_t reserved_ = 0;
+  size_t limit_;
+  uint32_t generation_ = 0;
+};
+
+}  // namespace hppproto

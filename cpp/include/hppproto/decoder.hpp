@@ -1,0 +1,518 @@
+// The table-driven decoder: one pass over the input, writing a tree of records into an arena.
+// Strings and bytes point into the input (which the caller keeps alive, usually in the same arena);
+// packed numeric runs become aligned native arrays (borrowed from the input when already aligned).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "arena.hpp"
+#include "record.hpp"
+#include "schema.hpp"
+#include "status.hpp"
+#include "utf8.hpp"
+#include "wire.hpp"
+
+namespace hppproto {
+
+struct Limits {
+  uint32_t max_depth = 100;
+  uint32_t max_message_size = 0x7fffffffu;  // 2 GiB - 1, the protobuf limit
+  uint32_t max_elements = 0x7fffffffu;      // per repeated field
+};
+
+class Decoder {
+ public:
+  Decoder(const Schema& schema, Arena& arena, Status& status, const Limits& limits) noexcept
+      : schema_(schema), arena_(arena), status_(status), limits_(limits) {}
+
+  // Decodes one message. Returns its record, or nullptr with the status set; on failure the arena
+  // is rewound to where it stood.
+  RecordPtr decode(uint32_t message_index, const uint8_t* data, size_t size) noexcept {
+    status_.clear();
+    base_ = data;
+    const auto cp = arena_.checkpoint();
+    RecordPtr rec = decode_top(message_index, data, size);
+    if (!rec) finish_failure(cp);
+    return rec;
+  }
+
+  // Decodes a run of length-delimited messages (varint length, then the message) filling `out`
+  // with record pointers. A failure names the message's position with a path entry of field 0.
+  bool decode_delimited(uint32_t message_index, const uint8_t* data, size_t size,
+                        ArraySlot& out) noexcept {
+    status_.clear();
+    base_ = data;
+    out = ArraySlot{nullptr, 0, 0};
+    const auto cp = arena_.checkpoint();
+    const uint8_t* p = data;
+    const uint8_t* end = data + size;
+    while (p < end) {
+      const auto index = static_cast<int32_t>(out.size);
+      uint64_t len;
+      const auto r = read_varint(p, end, len);
+      bool ok = false;
+      if (r != VarintResult::ok) {
+        fail_varint(r, p);
+      } else if (len > static_cast<uint64_t>(end - p)) {
+        fail(Error::length_out_of_bounds, p);
+      } else if (auto** slot = grow<RecordPtr>(out, 1, p)) {
+        *slot = decode_top(message_index, p, static_cast<size_t>(len));
+        ok = *slot != nullptr;
+        p += len;
+      }
+      if (!ok) {
+        status_.push_frame(message_index, 0, index);
+        finish_failure(cp);
+        return false;
+      }
+    }
+    return true;
+  }
+
+ private:
+  RecordPtr decode_top(uint32_t message_index, const uint8_t* data, size_t size) noexcept {
+    if (size > limits_.max_message_size) {
+      fail(Error::message_too_large, data, limits_.max_message_size);
+      return nullptr;
+    }
+    const MessageDef& m = schema_.message(message_index);
+    RecordPtr rec = arena_.allocate_zeroed(m.record_size);
+    if (!rec) {
+      fail(Error::out_of_memory, data);
+      return nullptr;
+    }
+    const uint8_t* p = data;
+    if (!parse_message(m, message_index, p, data + size, rec, 0, 0)) return nullptr;
+    return rec;
+  }
+
+  void finish_failure(Arena::Checkpoint cp) noexcept {
+    status_.finish();
+    arena_.rewind(cp);
+  }
+
+  bool fail(Error e, const uint8_t* at, uint32_t detail = 0) noexcept {
+    return status_.fail(e, static_cast<uint32_t>(at - base_), detail);
+  }
+  bool fail_varint(VarintResult r, const uint8_t* at) noexcept {
+    return fail(r == VarintResult::truncated ? Error::truncated : Error::varint_overlong, at);
+  }
+
+  // Parses fields until `end`, or until the end-group tag of `group_number` when it is non-zero.
+  bool parse_message(const MessageDef& m, uint32_t mi, const uint8_t*& p, const uint8_t* end,
+                     uint8_t* rec, uint32_t depth, uint32_t group_number) noexcept {
+    while (p < end) {
+      const uint8_t* field_start = p;
+      uint32_t tag;
+      if (const auto r = read_tag(p, end, tag); r != VarintResult::ok) return fail_varint(r, field_start);
+      const uint32_t number = tag >> 3;
+      const auto wt = static_cast<WireType>(tag & 7);
+      if (number == 0) return fail(Error::invalid_field_number, field_start);
+      if (wt == WireType::egroup) {
+        if (number == group_number) return check_required(m, mi, rec, p);
+        return fail(Error::unmatched_end_group, field_start, number);
+      }
+      if (static_cast<uint32_t>(wt) > 5) return fail(Error::invalid_wire_type, field_start, number);
+      const FieldDef* f = schema_.find(m, number);
+      if (!f) {
+        if (!skip_field(number, wt, p, end, depth)) return false;
+        if (!add_unknown(rec, field_start, p)) return false;
+        continue;
+      }
+      int32_t element = -1;
+      if (!parse_field(*f, wt, field_start, p, end, rec, depth, element)) {
+        status_.push_frame(mi, number, element);
+        return false;
+      }
+    }
+    if (group_number != 0) return fail(Error::unterminated_group, p, group_number);
+    return check_required(m, mi, rec, p);
+  }
+
+  bool check_required(const MessageDef& m, uint32_t mi, const uint8_t* rec, const uint8_t* at) noexcept {
+    const uint32_t* bits = schema_.required_hasbits(m);
+    for (uint32_t i = 0; i < m.required_count; ++i) {
+      if (!(rec[bits[i] >> 3] & (1u << (bits[i] & 7)))) {
+        const FieldDef* fs = schema_.fields(m);
+        uint32_t number = 0;
+        for (uint32_t j = 0; j < m.field_count; ++j) {
+          if ((fs[j].flags & field_flags::required) && fs[j].presence == bits[i]) number = fs[j].number;
+        }
+        fail(Error::missing_required, at, number);
+        status_.push_frame(mi, number, -1);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  bool skip_field(uint32_t number, WireType wt, const uint8_t*& p, const uint8_t* end,
+                  uint32_t depth) noexcept {
+    switch (wt) {
+      case WireType::varint: {
+        uint64_t v;
+        const auto r = read_varint(p, end, v);
+        return r == VarintResult::ok || fail_varint(r, p);
+      }
+      case WireType::fixed64:
+        if (end - p < 8) return fail(Error::truncated, p);
+        p += 8;
+        return true;
+      case WireType::fixed32:
+        if (end - p < 4) return fail(Error::truncated, p);
+        p += 4;
+        return true;
+      case WireType::len: {
+        const uint8_t* body;
+        size_t len;
+        if (!read_length(p, end, body, len)) return false;
+        p = body + len;
+        return true;
+      }
+      case WireType::sgroup: {
+        if (depth + 1 > limits_.max_depth) return fail(Error::depth_limit, p, limits_.max_depth);
+        while (true) {
+          if (p >= end) return fail(Error::unterminated_group, p, number);
+          const uint8_t* field_start = p;
+          uint32_t tag;
+          if (const auto r = read_tag(p, end, tag); r != VarintResult::ok) return fail_varint(r, field_start);
+          const uint32_t inner = tag >> 3;
+          const auto inner_wt = static_cast<WireType>(tag & 7);
+          if (inner == 0) return fail(Error::invalid_field_number, field_start);
+          if (inner_wt == WireType::egroup) {
+            if (inner == number) return true;
+            return fail(Error::unmatched_end_group, field_start, inner);
+          }
+          if (static_cast<uint32_t>(inner_wt) > 5) return fail(Error::invalid_wire_type, field_start, inner);
+          if (!skip_field(inner, inner_wt, p, end, depth + 1)) return false;
+        }
+      }
+      default:
+        return fail(Error::invalid_wire_type, p, number);
+    }
+  }
+
+  bool read_length(const uint8_t*& p, const uint8_t* end, const uint8_t*& body, size_t& len) noexcept {
+    uint64_t n;
+    if (const auto r = read_varint(p, end, n); r != VarintResult::ok) return fail_varint(r, p);
+    if (n > static_cast<uint64_t>(end - p)) return fail(Error::length_out_of_bounds, p);
+    body = p;
+    len = static_cast<size_t>(n);
+    return true;
+  }
+
+  // Records an unknown field's bytes, extending the previous range when they are adjacent.
+  bool add_unknown(uint8_t* rec, const uint8_t* start, const uint8_t* end) noexcept {
+    auto& list = *reinterpret_cast<ArraySlot*>(rec + unknown_fields_offset);
+    if (list.size > 0) {
+      BytesSlot& last = static_cast<BytesSlot*>(list.data)[list.size - 1];
+      if (last.data + last.size == start) {
+        last.size += static_cast<uint32_t>(end - start);
+        return true;
+      }
+    }
+    BytesSlot* slot = grow<BytesSlot>(list, 1, start);
+    if (!slot) return false;
+    *slot = BytesSlot{start, static_cast<uint32_t>(end - start)};
+    return true;
+  }
+
+  // A closed enum value outside the enum: kept as an unknown varint field, re-encoded if it came
+  // from a packed run (where it has no bytes of its own).
+  bool add_unknown_enum(uint8_t* rec, uint32_t number, uint64_t raw, const uint8_t* at) noexcept {
+    const uint32_t tag = make_tag(number, WireType::varint);
+    uint8_t* bytes = arena_.allocate(varint_size(tag) + varint_size(raw));
+    if (!bytes) return fail(Error::out_of_memory, at);
+    uint8_t* e = write_varint(write_varint(bytes, tag), raw);
+    return add_unknown(rec, bytes, e);
+  }
+
+  // Makes room for n more elements, returning a pointer to the first, or nullptr with status set.
+  template <class T>
+  T* grow(ArraySlot& a, uint32_t n, const uint8_t* at) noexcept {
+    if (n > limits_.max_elements - a.size) {
+      fail(Error::too_many_elements, at, limits_.max_elements);
+      return nullptr;
+    }
+    const uint32_t needed = a.size + n;
+    if (needed > a.capacity) {
+      uint32_t cap = a.capacity < 4 ? 4 : a.capacity;
+      while (cap < needed) cap = cap > 0x7fffffffu ? needed : cap * 2;
+      if (cap > SIZE_MAX / sizeof(T)) {  // size_t is 32 bits on wasm32
+        fail(Error::out_of_memory, at);
+        return nullptr;
+      }
+      void* fresh = arena_.allocate(static_cast<size_t>(cap) * sizeof(T));
+      if (!fresh) {
+        fail(Error::out_of_memory, at);
+        return nullptr;
+      }
+      if (a.size) std::memcpy(fresh, a.data, static_cast<size_t>(a.size) * sizeof(T));
+      a.data = fresh;
+      a.capacity = cap;
+    }
+    T* out = static_cast<T*>(a.data) + a.size;
+    a.size = needed;
+    return out;
+  }
+
+  // Marks a singular field set; for a oneof member whose case changes, clears the shared slot first
+  // so that a stale record pointer of another member is never merged into.
+  static void mark_present(const FieldDef& f, uint8_t* rec) noexcept {
+    if (f.label == Label::explicit_) {
+      rec[f.presence >> 3] |= static_cast<uint8_t>(1u << (f.presence & 7));
+    } else if (f.label == Label::oneof) {
+      uint32_t current;
+      std::memcpy(&current, rec + f.presence, 4);
+      if (current != f.number) {
+        std::memset(rec + f.offset, 0, f.slot_size());
+        std::memcpy(rec + f.presence, &f.number, 4);
+      }
+    }
+  }
+
+  // Converts a varint-encoded value to its in-record form. Returns false for a closed enum value
+  // outside the enum.
+  bool store_varint(const FieldDef& f, uint64_t v, uint8_t* dst) const noexcept {
+    switch (f.type) {
+      case FieldType::bool_: *dst = v != 0; return true;
+      case FieldType::sint32: {
+        const uint32_t x = zigzag_decode32(static_cast<uint32_t>(v));
+        std::memcpy(dst, &x, 4);
+        return true;
+      }
+      case FieldType::sint64: {
+        const uint64_t x = zigzag_decode64(v);
+        std::memcpy(dst, &x, 8);
+        return true;
+      }
+      case FieldType::int64: case FieldType::uint64:
+        std::memcpy(dst, &v, 8);
+        return true;
+      case FieldType::enum_:
+        if ((f.flags & field_flags::closed_enum) &&
+            !schema_.enum_contains(f.aux, static_cast<int32_t>(static_cast<uint32_t>(v))))
+          return false;
+        [[fallthrough]];
+      default: {  // int32, uint32: truncated to 32 bits as protobuf specifies
+        const auto x = static_cast<uint32_t>(v);
+        std::memcpy(dst, &x, 4);
+        return true;
+      }
+    }
+  }
+
+  bool parse_field(const FieldDef& f, WireType wt, const uint8_t* field_start, const uint8_t*& p,
+                   const uint8_t* end, uint8_t* rec, uint32_t depth, int32_t& element) noexcept {
+    uint8_t* slot = rec + f.offset;
+    if (f.is_array()) {
+      auto& arr = *reinterpret_cast<ArraySlot*>(slot);
+      element = static_cast<int32_t>(arr.size);
+      if (wt == WireType::len && is_numeric(f.type)) return parse_packed(f, p, end, rec, arr);
+      if (wt != f.wire_type) return fail(Error::wire_type_mismatch, field_start, f.number);
+      return parse_repeated_value(f, field_start, p, end, rec, arr, depth);
+    }
+    if (wt != f.wire_type) return fail(Error::wire_type_mismatch, field_start, f.number);
+    switch (wt) {
+      case WireType::varint: {
+        uint64_t v;
+        if (const auto r = read_varint(p, end, v); r != VarintResult::ok) return fail_varint(r, p);
+        uint8_t tmp[8];
+        if (!store_varint(f, v, tmp)) return add_unknown(rec, field_start, p);
+        mark_present(f, rec);
+        std::memcpy(slot, tmp, value_size(f.type));
+        return true;
+      }
+      case WireType::fixed64:
+        if (end - p < 8) return fail(Error::truncated, p);
+        mark_present(f, rec);
+        std::memcpy(slot, p, 8);
+        p += 8;
+        return true;
+      case WireType::fixed32:
+        if (end - p < 4) return fail(Error::truncated, p);
+        mark_present(f, rec);
+        std::memcpy(slot, p, 4);
+        p += 4;
+        return true;
+      case WireType::len: {
+        const uint8_t* body;
+        size_t len;
+        if (!read_length(p, end, body, len)) return false;
+        if (f.type == FieldType::message) {
+          mark_present(f, rec);
+          RecordPtr sub;
+          std::memcpy(&sub, slot, sizeof sub);
+          if (!sub && !(sub = new_record(f.aux, body))) return false;
+          std::memcpy(slot, &sub, sizeof sub);
+          return parse_sub_message(f.aux, body, len, sub, depth, p);
+        }
+        if (!check_utf8(f, body, len)) return false;
+        mark_present(f, rec);
+        const BytesSlot s{body, static_cast<uint32_t>(len)};
+        std::memcpy(slot, &s, sizeof s);
+        p = body + len;
+        return true;
+      }
+      case WireType::sgroup: {
+        mark_present(f, rec);
+        RecordPtr sub;
+        std::memcpy(&sub, slot, sizeof sub);
+        if (!sub && !(sub = new_record(f.aux, p))) return false;
+        std::memcpy(slot, &sub, sizeof sub);
+        return parse_group(f, p, end, sub, depth);
+      }
+      default:
+        return fail(Error::wire_type_mismatch, field_start, f.number);
+    }
+  }
+
+  bool parse_repeated_value(const FieldDef& f, const uint8_t* field_start, const uint8_t*& p,
+                            const uint8_t* end, uint8_t* rec, ArraySlot& arr, uint32_t depth) noexcept {
+    switch (f.wire_type) {
+      case WireType::varint: {
+        uint64_t v;
+        if (const auto r = read_varint(p, end, v); r != VarintResult::ok) return fail_varint(r, p);
+        uint8_t tmp[8];
+        if (!store_varint(f, v, tmp)) return add_unknown(rec, field_start, p);
+        uint8_t* dst = grow_bytes(arr, value_size(f.type), field_start);
+        if (!dst) return false;
+        std::memcpy(dst, tmp, value_size(f.type));
+        return true;
+      }
+      case WireType::fixed64:
+      case WireType::fixed32: {
+        const uint32_t width = value_size(f.type);
+        if (static_cast<size_t>(end - p) < width) return fail(Error::truncated, p);
+        uint8_t* dst = grow_bytes(arr, width, field_start);
+        if (!dst) return false;
+        std::memcpy(dst, p, width);
+        p += width;
+        return true;
+      }
+      case WireType::len: {
+        const uint8_t* body;
+        size_t len;
+        if (!read_length(p, end, body, len)) return false;
+        if (f.type == FieldType::message) {
+          RecordPtr sub = new_record(f.aux, body);
+          if (!sub) return false;
+          RecordPtr* dst = grow<RecordPtr>(arr, 1, field_start);
+          if (!dst) return false;
+          *dst = sub;
+          return parse_sub_message(f.aux, body, len, sub, depth, p);
+        }
+        if (!check_utf8(f, body, len)) return false;
+        BytesSlot* dst = grow<BytesSlot>(arr, 1, field_start);
+        if (!dst) return false;
+        *dst = BytesSlot{body, static_cast<uint32_t>(len)};
+        p = body + len;
+        return true;
+      }
+      default: {  // group
+        RecordPtr sub = new_record(f.aux, p);
+        if (!sub) return false;
+        RecordPtr* dst = grow<RecordPtr>(arr, 1, field_start);
+        if (!dst) return false;
+        *dst = sub;
+        return parse_group(f, p, end, sub, depth);
+      }
+    }
+  }
+
+  uint8_t* grow_bytes(ArraySlot& arr, uint32_t width, const uint8_t* at) noexcept {
+    switch (width) {
+      case 8: return reinterpret_cast<uint8_t*>(grow<uint64_t>(arr, 1, at));
+      case 4: return reinterpret_cast<uint8_t*>(grow<uint32_t>(arr, 1, at));
+      default: return grow<uint8_t>(arr, 1, at);
+    }
+  }
+
+  bool parse_packed(const FieldDef& f, const uint8_t*& p, const uint8_t* end, uint8_t* rec,
+                    ArraySlot& arr) noexcept {
+    const uint8_t* body;
+    size_t len;
+    if (!read_length(p, end, body, len)) return false;
+    const uint8_t* run_end = body + len;
+    p = run_end;
+    if (len == 0) return true;
+    if (f.wire_type != WireType::varint) {
+      const uint32_t width = value_size(f.type);
+      if (len % width != 0) return fail(Error::packed_length, body, f.number);
+      const size_t count = len / width;
+      if (count > limits_.max_elements - arr.size) return fail(Error::too_many_elements, body, limits_.max_elements);
+      // An aligned run is used in place: the zero-copy case for large numeric arrays.
+      if (arr.size == 0 && reinterpret_cast<uintptr_t>(body) % width == 0) {
+        arr = ArraySlot{const_cast<uint8_t*>(body), static_cast<uint32_t>(count), 0};
+        return true;
+      }
+      uint8_t* dst = width == 8 ? reinterpret_cast<uint8_t*>(grow<uint64_t>(arr, static_cast<uint32_t>(count), body))
+                                : reinterpret_cast<uint8_t*>(grow<uint32_t>(arr, static_cast<uint32_t>(count), body));
+      if (!dst) return false;
+      std::memcpy(dst, body, len);
+      return true;
+    }
+    if (run_end[-1] & 0x80) return fail(Error::truncated, run_end);
+    const size_t count = count_varints(body, run_end);
+    if (count > limits_.max_elements - arr.size) return fail(Error::too_many_elements, body, limits_.max_elements);
+    const uint32_t width = value_size(f.type);
+    uint8_t* dst;
+    switch (width) {
+      case 8: dst = reinterpret_cast<uint8_t*>(grow<uint64_t>(arr, static_cast<uint32_t>(count), body)); break;
+      case 4: dst = reinterpret_cast<uint8_t*>(grow<uint32_t>(arr, static_cast<uint32_t>(count), body)); break;
+      default: dst = grow<uint8_t>(arr, static_cast<uint32_t>(count), body); break;
+    }
+    if (!dst) return false;
+    const uint8_t* q = body;
+    uint32_t stored = 0;
+    while (q < run_end) {
+      const uint8_t* value_start = q;
+      uint64_t v;
+      if (const auto r = read_varint(q, run_end, v); r != VarintResult::ok) return fail_varint(r, value_start);
+      if (store_varint(f, v, dst)) {
+        dst += width;
+        ++stored;
+      } else if (!add_unknown_enum(rec, f.number, v, value_start)) {
+        return false;
+      }
+    }
+    arr.size -= static_cast<uint32_t>(count) - stored;  // closed-enum values that went to unknowns
+    return true;
+  }
+
+  bool check_utf8(const FieldDef& f, const uint8_t* body, size_t len) noexcept {
+    if ((f.flags & field_flags::validate_utf8) && f.type == FieldType::string && !is_valid_utf8(body, len))
+      return fail(Error::invalid_utf8, body, f.number);
+    return true;
+  }
+
+  RecordPtr new_record(uint32_t message_index, const uint8_t* at) noexcept {
+    RecordPtr rec = arena_.allocate_zeroed(schema_.message(message_index).record_size);
+    if (!rec) fail(Error::out_of_memory, at);
+    return rec;
+  }
+
+  bool parse_sub_message(uint32_t mi, const uint8_t* body, size_t len, RecordPtr sub, uint32_t depth,
+                         const uint8_t*& p) noexcept {
+    if (depth + 1 > limits_.max_depth) return fail(Error::depth_limit, body, limits_.max_depth);
+    const uint8_t* q = body;
+    if (!parse_message(schema_.message(mi), mi, q, body + len, sub, depth + 1, 0)) return false;
+    p = body + len;
+    return true;
+  }
+
+  bool parse_group(const FieldDef& f, const uint8_t*& p, const uint8_t* end, RecordPtr sub,
+                   uint32_t depth) noexcept {
+    if (depth + 1 > limits_.max_depth) return fail(Error::depth_limit, p, limits_.max_depth);
+    return parse_message(schema_.message(f.aux), f.aux, p, end, sub, depth + 1, f.number);
+  }
+
+  const Schema& schema_;
+  Arena& arena_;
+  Status& status_;
+  const Limits& limits_;
+  const uint8_t* base_ = nullptr;
+};
+
+}  // namespace hppproto

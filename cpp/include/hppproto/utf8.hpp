@@ -1,0 +1,50 @@
+// UTF-8 validation as proto3 strings require: no overlong forms, no surrogates, nothing past U+10FFFF.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace hppproto {
+
+inline bool is_valid_utf8(const uint8_t* p, size_t n) noexcept {
+  const uint8_t* end = p + n;
+  while (p < end) {
+    // ASCII runs dominate real payloads: test eight bytes at a time.
+    while (end - p >= 8) {
+      uint64_t chunk;
+      std::memcpy(&chunk, p, 8);
+      if (chunk & 0x8080808080808080ull) break;
+      p += 8;
+    }
+    if (p == end) break;
+    const uint8_t b0 = *p;
+    if (b0 < 0x80) {
+      ++p;
+      continue;
+    }
+    size_t len;
+    uint32_t lo = 0x80, hi = 0xbf;  // allowed range of the second byte
+    if (b0 >= 0xc2 && b0 <= 0xdf) {
+      len = 2;
+    } else if (b0 >= 0xe0 && b0 <= 0xef) {
+      len = 3;
+      if (b0 == 0xe0) lo = 0xa0;       // overlong
+      else if (b0 == 0xed) hi = 0x9f;  // surrogates
+    } else if (b0 >= 0xf0 && b0 <= 0xf4) {
+      len = 4;
+      if (b0 == 0xf0) lo = 0x90;       // overlong
+      else if (b0 == 0xf4) hi = 0x8f;  // past U+10FFFF
+    } else {
+      return false;
+    }
+    if (static_cast<size_t>(end - p) < len) return false;
+    if (p[1] < lo || p[1] > hi) return false;
+    for (size_t i = 2; i < len; ++i) {
+      if ((p[i] & 0xc0) != 0x80) return false;
+    }
+    p += len;
+  }
+  return true;
+}
+
+}  // namespace hppproto

@@ -1,0 +1,50 @@
+#include "hppproto/arena.hpp"
+
+#include <gtest/gtest.h>
+
+using hppproto::Arena;
+
+TEST(Arena, AlignsAndGrows) {
+  Arena a;
+  uint8_t* p1 = a.allocate(3);
+  uint8_t* p2 = a.allocate(5);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(p1) % 8, 0u);
+  EXPECT_EQ(p2 - p1, 8);
+  uint8_t* big = a.allocate(1 << 20);
+  ASSERT_NE(big, nullptr);
+  big[(1 << 20) - 1] = 1;
+  EXPECT_GE(a.reserved_bytes(), size_t{1} << 20);
+}
+
+TEST(Arena, ResetKeepsOneBlockAndBumpsTheGeneration) {
+  Arena a;
+  for (int i = 0; i < 100; ++i) ASSERT_NE(a.allocate(10000), nullptr);
+  const uint32_t g = a.generation();
+  const size_t before = a.reserved_bytes();
+  a.reset();
+  EXPECT_EQ(a.generation(), g + 1);
+  EXPECT_LT(a.reserved_bytes(), before);
+  EXPECT_GE(a.reserved_bytes(), size_t{1} << 20);  // the newest (largest) block stays
+  EXPECT_NE(a.allocate(10), nullptr);
+}
+
+TEST(Arena, LimitFailsCleanly) {
+  Arena a(100000);
+  EXPECT_NE(a.allocate(1000), nullptr);
+  EXPECT_EQ(a.allocate(200000), nullptr);
+  EXPECT_NE(a.allocate(1000), nullptr);  // still usable
+  a.set_limit(10);
+  EXPECT_EQ(a.allocate(1 << 20), nullptr);
+}
+
+TEST(Arena, RewindDropsLaterBlocks) {
+  Arena a;
+  a.allocate(16);
+  const auto cp = a.checkpoint();
+  const size_t reserved = a.reserved_bytes();
+  uint8_t* next = a.allocate(8);
+  a.allocate(1 << 22);
+  a.rewind(cp);
+  EXPECT_EQ(a.reserved_bytes(), reserved);
+  EXPECT_EQ(a.allocate(8), next);
+}

@@ -1,0 +1,73 @@
+// The WASM module's exports: plain C functions taking (pointer, length), one call per message or
+// batch. The JS runtime (ts/runtime.ts) reads the status, the limits and arena cursors directly
+// from linear memory.
+#include <emscripten/emscripten.h>
+
+#include <new>
+
+#include "hppproto/arena.hpp"
+#include "hppproto/decoder.hpp"
+#include "hppproto/schema.hpp"
+#include "hppproto/status.hpp"
+
+using namespace hppproto;
+
+namespace {
+Status g_status;
+Limits g_limits;
+
+bool check_message_index(const Schema* schema, uint32_t message_index) {
+  if (message_index < schema->message_count()) return true;
+  g_status.fail(Error::invalid_schema, 0, message_index);
+  return false;
+}
+}  // namespace
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE Status* hp_status() { return &g_status; }
+EMSCRIPTEN_KEEPALIVE Limits* hp_limits() { return &g_limits; }
+
+EMSCRIPTEN_KEEPALIVE Schema* hp_schema_load(const uint8_t* table, uint32_t size) {
+  auto* schema = new (std::nothrow) Schema();
+  if (!schema) {
+    g_status.fail(Error::out_of_memory, 0);
+    return nullptr;
+  }
+  if (!schema->load(table, size, g_status)) {
+    delete schema;
+    return nullptr;
+  }
+  return schema;
+}
+
+EMSCRIPTEN_KEEPALIVE void hp_schema_free(Schema* schema) { delete schema; }
+
+EMSCRIPTEN_KEEPALIVE Arena* hp_arena_new(uint32_t limit_bytes) {
+  return new (std::nothrow) Arena(limit_bytes);
+}
+EMSCRIPTEN_KEEPALIVE void hp_arena_free(Arena* arena) { delete arena; }
+EMSCRIPTEN_KEEPALIVE void hp_arena_reset(Arena* arena) { arena->reset(); }
+EMSCRIPTEN_KEEPALIVE uint32_t hp_arena_reserved(const Arena* arena) {
+  return static_cast<uint32_t>(arena->reserved_bytes());
+}
+// For input copies that do not fit the current block; the JS side bump-allocates the rest itself.
+EMSCRIPTEN_KEEPALIVE uint8_t* hp_arena_alloc(Arena* arena, uint32_t size) {
+  uint8_t* p = arena->allocate(size);
+  if (!p) g_status.fail(Error::out_of_memory, 0, size);
+  return p;
+}
+
+EMSCRIPTEN_KEEPALIVE RecordPtr hp_decode(const Schema* schema, uint32_t message_index, Arena* arena,
+                                         const uint8_t* data, uint32_t size) {
+  if (!check_message_index(schema, message_index)) return nullptr;
+  return Decoder(*schema, *arena, g_status, g_limits).decode(message_index, data, size);
+}
+
+EMSCRIPTEN_KEEPALIVE int hp_decode_delimited(const Schema* schema, uint32_t message_index, Arena* arena,
+                                             const uint8_t* data, uint32_t size, ArraySlot* out) {
+  if (!check_message_index(schema, message_index)) return 0;
+  return Decoder(*schema, *arena, g_status, g_limits).decode_delimited(message_index, data, size, *out);
+}
+
+}  // extern "C"
