@@ -58,15 +58,19 @@ EMSCRIPTEN_KEEPALIVE uint8_t* hp_arena_alloc(Arena* arena, uint32_t size) {
   return p;
 }
 
+// reset != 0 empties the arena first: the scratch-arena path, whose input sits in a staging buffer
+// outside the arena, costs one call per message.
 EMSCRIPTEN_KEEPALIVE RecordPtr hp_decode(const Schema* schema, uint32_t message_index, Arena* arena,
-                                         const uint8_t* data, uint32_t size) {
+                                         const uint8_t* data, uint32_t size, int reset) {
   if (!check_message_index(schema, message_index)) return nullptr;
+  if (reset) arena->reset();
   return Decoder(*schema, *arena, g_status, g_limits).decode(message_index, data, size);
 }
 
 EMSCRIPTEN_KEEPALIVE int hp_decode_delimited(const Schema* schema, uint32_t message_index, Arena* arena,
-                                             const uint8_t* data, uint32_t size, ArraySlot* out) {
+                                             const uint8_t* data, uint32_t size, int reset, ArraySlot* out) {
   if (!check_message_index(schema, message_index)) return 0;
+  if (reset) arena->reset();
   return Decoder(*schema, *arena, g_status, g_limits).decode_delimited(message_index, data, size, *out);
 }
 

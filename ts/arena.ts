@@ -1,0 +1,73 @@
+// Arenas own decoded records and the input bytes they point into. Resetting or releasing one
+// invalidates every view into it; views check the arena's generation on each access.
+import { DecodeError } from "./errors.js";
+import { runtime, type Runtime } from "./runtime.js";
+
+export interface ArenaOptions {
+  /** Most bytes the arena may reserve. Default 4 GiB - 1 (all of linear memory). */
+  limit?: number;
+}
+
+export class Arena {
+  /** Bumped by reset() and release(); views compare it with the value they were made under. */
+  generation = 0;
+  released = false;
+  /** @internal address of the C++ Arena */
+  readonly ptr: number;
+  /** @internal */
+  readonly rt: Runtime;
+
+  constructor(options: ArenaOptions = {}) {
+    this.rt = runtime();
+    const limit = options.limit ?? 0xffffffff;
+    this.ptr = this.rt.exports.hp_arena_new(limit >>> 0) >>> 0;
+    this.rt.mem.sync();
+    if (this.ptr === 0) throw new DecodeError("OUT_OF_MEMORY", 0, "");
+  }
+
+  /** Drops everything decoded into the arena, keeping its largest block for reuse. */
+  reset(): void {
+    this.assertLive();
+    this.rt.exports.hp_arena_reset(this.ptr);
+    this.generation++;
+  }
+
+  /** Frees the arena's memory. The arena and its views cannot be used afterwards. */
+  release(): void {
+    if (this.released) return;
+    this.rt.exports.hp_arena_free(this.ptr);
+    this.released = true;
+    this.generation++;
+  }
+
+  /** Bytes the arena holds from the allocator. */
+  get reservedBytes(): number {
+    this.assertLive();
+    return this.rt.exports.hp_arena_reserved(this.ptr) >>> 0;
+  }
+
+  /** @internal Copies input bytes into the arena; bump-allocates in JS when the block has room. */
+  copyIn(bytes: Uint8Array): number {
+    this.assertLive();
+    const mem = this.rt.mem;
+    const size = ((bytes.length + 7) & ~7) || 8; // never 0: a null pointer means failure
+    const w = this.ptr >>> 2;
+    const cur = mem.u32[w]!;
+    let p: number;
+    if (cur !== 0 && mem.u32[w + 1]! - cur >= size) {
+      // Arena layout (arena.hpp): cur_ then end_, both 32-bit pointers on wasm32.
+      mem.u32[w] = cur + size;
+      p = cur;
+    } else {
+      p = this.rt.exports.hp_arena_alloc(this.ptr, size) >>> 0;
+      mem.sync();
+      if (p === 0) throw new DecodeError("OUT_OF_MEMORY", 0, "");
+    }
+    mem.u8.set(bytes, p);
+    return p;
+  }
+
+  private assertLive(): void {
+    if (this.released) throw new Error("hppproto: arena used after release()");
+  }
+}

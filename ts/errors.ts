@@ -1,0 +1,84 @@
+// Errors the runtime throws. Decode errors carry the codec's code, the byte offset and the field path.
+
+/** Codes of the C++ codec (cpp/include/hppproto/status.hpp), by number. */
+export const errorCodes = [
+  "OK",
+  "TRUNCATED",
+  "VARINT_OVERLONG",
+  "INVALID_FIELD_NUMBER",
+  "INVALID_WIRE_TYPE",
+  "WIRE_TYPE_MISMATCH",
+  "LENGTH_OUT_OF_BOUNDS",
+  "INVALID_UTF8",
+  "UNTERMINATED_GROUP",
+  "UNMATCHED_END_GROUP",
+  "DEPTH_LIMIT",
+  "MISSING_REQUIRED",
+  "OUT_OF_MEMORY",
+  "MESSAGE_TOO_LARGE",
+  "PACKED_LENGTH",
+  "INVALID_SCHEMA",
+  "TOO_MANY_ELEMENTS",
+] as const;
+
+export type ErrorCode = (typeof errorCodes)[number];
+
+const descriptions: Record<ErrorCode, string> = {
+  OK: "no error",
+  TRUNCATED: "input ends inside a value",
+  VARINT_OVERLONG: "malformed varint (more than 10 bytes or bits past 64)",
+  INVALID_FIELD_NUMBER: "invalid field number 0",
+  INVALID_WIRE_TYPE: "invalid wire type 6 or 7",
+  WIRE_TYPE_MISMATCH: "wire type does not match the field's type",
+  LENGTH_OUT_OF_BOUNDS: "length runs past the end of the enclosing message",
+  INVALID_UTF8: "string field is not valid UTF-8",
+  UNTERMINATED_GROUP: "group is not closed before the end of input",
+  UNMATCHED_END_GROUP: "end-group tag without a matching start",
+  DEPTH_LIMIT: "messages nested deeper than the limit",
+  MISSING_REQUIRED: "required field is missing",
+  OUT_OF_MEMORY: "arena limit reached or memory could not grow",
+  MESSAGE_TOO_LARGE: "message is larger than the limit",
+  PACKED_LENGTH: "packed field length is not a multiple of the element size",
+  INVALID_SCHEMA: "invalid schema table",
+  TOO_MANY_ELEMENTS: "repeated field has more elements than the limit",
+};
+
+export function codeName(code: number): ErrorCode {
+  return errorCodes[code] ?? "INVALID_SCHEMA";
+}
+
+/** Malformed input. The runtime stays usable: the next decode works normally. */
+export class DecodeError extends Error {
+  override readonly name = "DecodeError";
+  constructor(
+    /** What went wrong, e.g. "INVALID_UTF8". */
+    readonly code: ErrorCode,
+    /** Byte offset in the input where it was found. */
+    readonly offset: number,
+    /** Field path from the top-level message, e.g. "Person.phones[1].number". */
+    readonly path: string,
+  ) {
+    super(`${descriptions[code]} at byte ${offset}${path ? ` (${path})` : ""} [${code}]`);
+  }
+}
+
+/** A schema table that failed validation, or a message index it does not have. */
+export class SchemaError extends Error {
+  override readonly name = "SchemaError";
+  constructor(message: string, readonly offset = 0) {
+    super(message);
+  }
+}
+
+/** A view (or typed array read through it) used after its arena was reset or released. */
+export class StaleViewError extends Error {
+  override readonly name = "StaleViewError";
+  constructor(reason: "reset" | "released") {
+    super(
+      reason === "released"
+        ? "hppproto: view used after its arena was released"
+        : "hppproto: view used after its arena was reset; views on the default arena last until the " +
+            "next view() call: pass your own Arena to keep them longer, or decode() to plain objects",
+    );
+  }
+}

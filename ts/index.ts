@@ -1,0 +1,9 @@
+// The hppproto runtime: load the codec, decode with generated message types, read views.
+export { init, initSync, type InitOptions } from "./loader.js";
+export { runtime, type Runtime, type Limits } from "./runtime.js";
+export { Arena, type ArenaOptions } from "./arena.js";
+export { MessageType, type Materializer } from "./message.js";
+export { MessageView, ListView, MapView, type ViewClass, type SlotReader } from "./view.js";
+export { DecodeError, SchemaError, StaleViewError, type ErrorCode } from "./errors.js";
+export { defineSchema, type SchemaDef, type MessageInfo } from "./schema.js";
+export type { Memory } from "./memory.js";

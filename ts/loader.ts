@@ -1,0 +1,78 @@
+// Finds, compiles and instantiates the WASM module. In Node it is read from the package folder; in
+// browsers it is fetched from next to this file (bundlers that understand `new URL(..., import.meta.url)`
+// copy it), unless the caller passes the module, its bytes or its URL.
+import { Runtime, setRuntime, hasRuntime, runtime, type Exports, type Limits } from "./runtime.js";
+
+export interface InitOptions {
+  /** The module itself, its bytes, or where to fetch it from. */
+  wasm?: WebAssembly.Module | BufferSource | URL | string;
+  limits?: Partial<Limits>;
+}
+
+// relative to the compiled file, dist/ts/loader.js
+const defaultUrl = () => new URL("../../wasm/dist/hppproto.wasm", import.meta.url);
+
+function imports(memoryGrew: () => void): WebAssembly.Imports {
+  return {
+    env: { emscripten_notify_memory_growth: memoryGrew },
+    wasi_snapshot_preview1: {
+      proc_exit: (code: number) => {
+        throw new Error(`hppproto: the WASM module aborted (exit ${code})`);
+      },
+    },
+  };
+}
+
+const isNode = typeof process === "object" && typeof process.versions?.node === "string";
+
+async function loadBytes(source: URL | string): Promise<ArrayBuffer | Uint8Array> {
+  const url = typeof source === "string" ? new URL(source, import.meta.url) : source;
+  if (isNode && url.protocol === "file:") {
+    const { readFile } = await import(/* @vite-ignore */ "node:fs/promises" as string);
+    return readFile(url) as Promise<Uint8Array>;
+  }
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`hppproto: could not fetch ${url} (${res.status})`);
+  return res.arrayBuffer();
+}
+
+function start(instance: WebAssembly.Instance, limits?: Partial<Limits>): Runtime {
+  const rt = new Runtime(instance.exports as unknown as Exports);
+  if (limits) rt.setLimits(limits);
+  setRuntime(rt);
+  return rt;
+}
+
+let pending: Promise<Runtime> | undefined;
+
+/** Loads the codec once; later calls return the same runtime. */
+export function init(options: InitOptions = {}): Promise<Runtime> {
+  if (hasRuntime()) return Promise.resolve(runtime());
+  pending ??= (async () => {
+    let rt: Runtime | undefined;
+    const imp = imports(() => rt?.mem.sync());
+    const src = options.wasm ?? defaultUrl();
+    let instance: WebAssembly.Instance;
+    if (typeof src === "string" || src instanceof URL) {
+      instance = (await WebAssembly.instantiate((await loadBytes(src)) as ArrayBuffer, imp)).instance;
+    } else if (ArrayBuffer.isView(src) || src instanceof ArrayBuffer) {
+      instance = (await WebAssembly.instantiate(src as ArrayBuffer, imp)).instance;
+    } else {
+      instance = await WebAssembly.instantiate(src as WebAssembly.Module, imp);
+    }
+    rt = start(instance, options.limits);
+    return rt;
+  })();
+  pending.catch(() => (pending = undefined));
+  return pending;
+}
+
+/** Synchronous initialization from the module or its bytes (Node, workers; browsers allow small modules on the main thread). */
+export function initSync(options: { wasm: WebAssembly.Module | BufferSource; limits?: Partial<Limits> }): Runtime {
+  if (hasRuntime()) return runtime();
+  let rt: Runtime | undefined;
+  const src = options.wasm;
+  const mod = ArrayBuffer.isView(src) || src instanceof ArrayBuffer ? new WebAssembly.Module(src as ArrayBuffer) : (src as WebAssembly.Module);
+  rt = start(new WebAssembly.Instance(mod, imports(() => rt?.mem.sync())), options.limits);
+  return rt;
+}

@@ -1,0 +1,68 @@
+// Typed arrays over the WASM linear memory. Growth replaces memory.buffer and detaches every array
+// made over the old one, so the runtime calls sync() after each call into WASM that can allocate;
+// getters never cache arrays of their own.
+
+const utf8 = new TextDecoder("utf-8");
+
+/** Strings up to this many bytes are decoded in JS; longer ones by TextDecoder (measured cut-over). */
+const SHORT_STRING = 24;
+
+export class Memory {
+  buffer!: ArrayBuffer;
+  u8!: Uint8Array;
+  i32!: Int32Array;
+  u32!: Uint32Array;
+  f32!: Float32Array;
+  f64!: Float64Array;
+  i64!: BigInt64Array;
+  u64!: BigUint64Array;
+
+  constructor(readonly memory: WebAssembly.Memory) {
+    this.refresh();
+  }
+
+  sync(): void {
+    if (this.buffer !== this.memory.buffer) this.refresh();
+  }
+
+  private refresh(): void {
+    const b = this.memory.buffer;
+    this.buffer = b;
+    this.u8 = new Uint8Array(b);
+    this.i32 = new Int32Array(b);
+    this.u32 = new Uint32Array(b);
+    this.f32 = new Float32Array(b);
+    this.f64 = new Float64Array(b);
+    this.i64 = new BigInt64Array(b);
+    this.u64 = new BigUint64Array(b);
+  }
+
+  /** UTF-8 at [ptr, ptr+len); malformed bytes become U+FFFD. */
+  str(ptr: number, len: number): string {
+    if (len === 0) return "";
+    const u8 = this.u8;
+    if (len <= SHORT_STRING) {
+      let s = "";
+      for (let i = ptr, end = ptr + len; i < end; i++) {
+        const c = u8[i]!;
+        if (c >= 0x80) return utf8.decode(u8.subarray(ptr, ptr + len));
+        s += String.fromCharCode(c);
+      }
+      return s;
+    }
+    return utf8.decode(u8.subarray(ptr, ptr + len));
+  }
+
+  /** A string slot (data pointer, length) at addr. */
+  strAt(addr: number): string {
+    const w = addr >>> 2;
+    return this.str(this.u32[w]!, this.u32[w + 1]!);
+  }
+
+  /** A copy of a bytes slot at addr, safe to keep. */
+  bytesAt(addr: number): Uint8Array {
+    const w = addr >>> 2;
+    const p = this.u32[w]!;
+    return this.u8.slice(p, p + this.u32[w + 1]!);
+  }
+}

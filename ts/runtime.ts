@@ -1,0 +1,192 @@
+// The loaded WASM codec: its exports, linear memory, staging buffer, registered schemas and limits.
+// One runtime per JS realm, created by init() (loader.ts) and used by all generated code.
+import { codeName, DecodeError, SchemaError } from "./errors.js";
+import { Memory } from "./memory.js";
+import type { SchemaDef } from "./schema.js";
+
+export interface Exports {
+  memory: WebAssembly.Memory;
+  _initialize(): void;
+  malloc(size: number): number;
+  free(ptr: number): void;
+  hp_status(): number;
+  hp_limits(): number;
+  hp_schema_load(ptr: number, size: number): number;
+  hp_schema_free(schema: number): void;
+  hp_arena_new(limit: number): number;
+  hp_arena_free(arena: number): void;
+  hp_arena_reset(arena: number): void;
+  hp_arena_reserved(arena: number): number;
+  hp_arena_alloc(arena: number, size: number): number;
+  hp_decode(schema: number, message: number, arena: number, ptr: number, size: number, reset: number): number;
+  hp_decode_delimited(
+    schema: number, message: number, arena: number, ptr: number, size: number, reset: number, out: number,
+  ): number;
+}
+
+export interface Limits {
+  /** Deepest nesting of messages and groups. Default 100, at most 10,000. */
+  maxDepth: number;
+  /** Largest input accepted by one decode, in bytes. Default 2 GiB - 1. */
+  maxMessageSize: number;
+  /** Most elements in one repeated field. Default 2^31 - 1. */
+  maxElements: number;
+}
+
+/** Deeper nesting would overflow the WASM stack; the limit is capped here. */
+const MAX_DEPTH_CAP = 10_000;
+
+export class Runtime {
+  readonly mem: Memory;
+  private readonly statusPtr: number;
+  private readonly limitsPtr: number;
+  private readonly schemas = new Map<SchemaDef, number>();
+  private stagingPtr = 0;
+  private stagingSize = 0;
+  private readonly slotPtr: number; // an ArraySlot the batch decoder writes into
+  private zeroPtr = 0;
+  private zeroSize = 0;
+
+  constructor(readonly exports: Exports) {
+    exports._initialize();
+    this.mem = new Memory(exports.memory);
+    this.statusPtr = exports.hp_status() >>> 0;
+    this.limitsPtr = exports.hp_limits() >>> 0;
+    this.slotPtr = this.malloc(16);
+  }
+
+  get limits(): Limits {
+    const w = this.limitsPtr >>> 2;
+    const u32 = this.mem.u32;
+    return { maxDepth: u32[w]!, maxMessageSize: u32[w + 1]!, maxElements: u32[w + 2]! };
+  }
+
+  setLimits(limits: Partial<Limits>): void {
+    const next = { ...this.limits, ...limits };
+    for (const [k, v] of Object.entries(next)) {
+      if (!Number.isInteger(v) || v < 1 || v > 0x7fffffff) throw new RangeError(`hppproto: ${k} must be an integer in 1..2^31-1`);
+    }
+    if (next.maxDepth > MAX_DEPTH_CAP) throw new RangeError(`hppproto: maxDepth is at most ${MAX_DEPTH_CAP}`);
+    const w = this.limitsPtr >>> 2;
+    const u32 = this.mem.u32;
+    u32[w] = next.maxDepth;
+    u32[w + 1] = next.maxMessageSize;
+    u32[w + 2] = next.maxElements;
+  }
+
+  malloc(size: number): number {
+    const p = this.exports.malloc(size) >>> 0;
+    this.mem.sync();
+    if (p === 0) throw new DecodeError("OUT_OF_MEMORY", 0, "");
+    return p;
+  }
+
+  /** The schema's handle in WASM, loading and validating its table on first use. */
+  schema(def: SchemaDef): number {
+    const known = this.schemas.get(def);
+    if (known !== undefined) return known;
+    const table = def.table;
+    const p = this.malloc(table.length);
+    this.mem.u8.set(table, p);
+    const handle = this.exports.hp_schema_load(p, table.length) >>> 0;
+    this.exports.free(p);
+    this.mem.sync();
+    if (handle === 0) {
+      const s = this.status();
+      const where = s.detail < def.messages.length ? ` in message ${def.messages[s.detail]!.name}` : "";
+      throw new SchemaError(`hppproto: schema table rejected${where} (table byte ${s.offset})`, s.offset);
+    }
+    this.schemas.set(def, handle);
+    this.ensureZeroRecord(def.maxRecordSize);
+    return handle;
+  }
+
+  /** A zeroed record as large as any registered message: what an absent map value reads as. */
+  get zeroRecord(): number {
+    return this.zeroPtr;
+  }
+
+  private ensureZeroRecord(size: number): void {
+    if (size <= this.zeroSize) return;
+    const p = this.malloc(size);
+    this.mem.u8.fill(0, p, p + size);
+    if (this.zeroPtr) this.exports.free(this.zeroPtr);
+    this.zeroPtr = p;
+    this.zeroSize = size;
+  }
+
+  /** Copies bytes into the staging buffer (input for scratch decodes) and returns its address. */
+  stage(bytes: Uint8Array): number {
+    if (bytes.length > this.stagingSize) {
+      const size = Math.max(bytes.length, 4096, this.stagingSize * 2);
+      if (this.stagingPtr) this.exports.free(this.stagingPtr);
+      this.stagingPtr = 0;
+      this.stagingSize = 0;
+      this.stagingPtr = this.malloc(size);
+      this.stagingSize = size;
+    }
+    this.mem.u8.set(bytes, this.stagingPtr);
+    return this.stagingPtr;
+  }
+
+  decode(schema: number, message: number, arena: number, ptr: number, size: number, reset: boolean, def: SchemaDef): number {
+    const rec = this.exports.hp_decode(schema, message, arena, ptr, size, reset ? 1 : 0) >>> 0;
+    this.mem.sync();
+    if (rec === 0) throw this.decodeError(def, message);
+    return rec;
+  }
+
+  /** Decodes a delimited run; returns [address of the record pointers, count]. */
+  decodeDelimited(
+    schema: number, message: number, arena: number, ptr: number, size: number, reset: boolean, def: SchemaDef,
+  ): [number, number] {
+    const ok = this.exports.hp_decode_delimited(schema, message, arena, ptr, size, reset ? 1 : 0, this.slotPtr);
+    this.mem.sync();
+    if (!ok) throw this.decodeError(def, message);
+    const w = this.slotPtr >>> 2;
+    return [this.mem.u32[w]! >>> 0, this.mem.u32[w + 1]!];
+  }
+
+  private status() {
+    const w = this.statusPtr >>> 2;
+    const u32 = this.mem.u32;
+    return { code: u32[w]!, offset: u32[w + 1]!, pathSize: u32[w + 2]!, truncated: u32[w + 3]!, detail: u32[w + 4]! };
+  }
+
+  private decodeError(def: SchemaDef, root: number): DecodeError {
+    const s = this.status();
+    const u32 = this.mem.u32;
+    const i32 = this.mem.i32;
+    let path = def.messages[root]?.name ?? "";
+    if (s.truncated) path += ".…";
+    for (let i = 0; i < s.pathSize; i++) {
+      const w = (this.statusPtr >>> 2) + 5 + i * 3;
+      const message = u32[w]!;
+      const field = u32[w + 1]!;
+      const index = i32[w + 2]!;
+      if (field === 0) {
+        path += `[#${index}]`; // position in a delimited batch
+        continue;
+      }
+      const name = def.messages[message]?.fields[field] ?? String(field);
+      path += `.${name}${index >= 0 ? `[${index}]` : ""}`;
+    }
+    return new DecodeError(codeName(s.code), s.offset, path);
+  }
+}
+
+let current: Runtime | undefined;
+
+export function setRuntime(rt: Runtime): void {
+  current = rt;
+}
+
+/** The initialized runtime; throws if init() has not completed. */
+export function runtime(): Runtime {
+  if (current === undefined) throw new Error("hppproto: call `await init()` before decoding");
+  return current;
+}
+
+export function hasRuntime(): boolean {
+  return current !== undefined;
+}

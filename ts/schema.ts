@@ -1,0 +1,59 @@
+// Schema tables as generated code holds them, and the constants of their binary format
+// (cpp/include/hppproto/schema.hpp documents the layout).
+
+export const TABLE_MAGIC = 0x54505048; // "HPPT"
+export const TABLE_VERSION = 1;
+export const NO_AUX = 0xffffffff;
+
+/** descriptor.proto's FieldDescriptorProto.Type numbers. */
+export const enum FieldType {
+  Double = 1, Float = 2, Int64 = 3, Uint64 = 4, Int32 = 5, Fixed64 = 6, Fixed32 = 7, Bool = 8,
+  String = 9, Group = 10, Message = 11, Bytes = 12, Uint32 = 13, Enum = 14, Sfixed32 = 15,
+  Sfixed64 = 16, Sint32 = 17, Sint64 = 18,
+}
+
+export const enum Label { Implicit = 0, Explicit = 1, Oneof = 2, Repeated = 3, Map = 4 }
+
+export const enum FieldFlag { Packed = 1, ValidateUtf8 = 2, Required = 4, ClosedEnum = 8 }
+
+export interface MessageInfo {
+  /** Fully qualified name, e.g. "pkg.Person". */
+  readonly name: string;
+  /** Field names by number, for error paths. */
+  readonly fields: Readonly<Record<number, string>>;
+}
+
+export interface SchemaDef {
+  readonly table: Uint8Array;
+  readonly messages: readonly MessageInfo[];
+  /** The largest record_size in the table. */
+  readonly maxRecordSize: number;
+}
+
+function fromBase64(s: string): Uint8Array {
+  const bin = atob(s);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/** Called by generated code: a table (base64) and the names of its messages and fields. */
+export function defineSchema(table: string | Uint8Array, messages: readonly MessageInfo[]): SchemaDef {
+  const bytes = typeof table === "string" ? fromBase64(table) : table;
+  return { table: bytes, messages, maxRecordSize: maxRecordSize(bytes) };
+}
+
+function maxRecordSize(t: Uint8Array): number {
+  const dv = new DataView(t.buffer, t.byteOffset, t.byteLength);
+  const word = (i: number) => (i * 4 + 4 <= t.byteLength ? dv.getUint32(i * 4, true) : 0);
+  let w = 2;
+  const enumCount = word(w++);
+  const messageCount = word(w++);
+  for (let e = 0; e < enumCount; e++) w += 1 + word(w);
+  let max = 8;
+  for (let m = 0; m < messageCount && w * 4 < t.byteLength; m++) {
+    max = Math.max(max, word(w));
+    w += 2 + 5 * word(w + 1);
+  }
+  return max;
+}
