@@ -7,3 +7,4 @@ export { MessageView, ListView, MapView, type ViewClass, type SlotReader } from 
 export { DecodeError, SchemaError, StaleViewError, type ErrorCode } from "./errors.js";
 export { defineSchema, type SchemaDef, type MessageInfo } from "./schema.js";
 export type { Memory } from "./memory.js";
+export * as plain from "./plain.js";

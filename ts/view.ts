@@ -67,7 +67,7 @@ export abstract class MessageView {
     return m.u8.subarray(p, p + m.u32[w + 1]!);
   }
   /** Presence bit at a bit position from the record start. */
-  protected $has(bit: number): boolean {
+  protected $bit(bit: number): boolean {
     return ((this.$mem().u8[this.$ptr + (bit >>> 3)]! >>> (bit & 7)) & 1) !== 0;
   }
   protected $msg<V>(off: number, cls: ViewClass<V>): V | undefined {

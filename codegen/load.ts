@@ -1,0 +1,110 @@
+// Parses .proto files with protobufjs: include paths like protoc's --proto_path, and the
+// well-known types available without the user supplying them.
+import * as fs from "node:fs";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import * as path from "node:path";
+import protobuf from "protobufjs";
+
+// protobufjs 8 parses a `group` inside a `oneof` by adding the group's type to the OneOf, which
+// throws "field must be a Field". Hold such types on the oneof and hand them to the message the
+// oneof joins, which is where protoc puts them.
+type OneOfWithGroups = protobuf.OneOf & { pendingTypes?: protobuf.Type[] };
+const oneofAdd = protobuf.OneOf.prototype.add;
+protobuf.OneOf.prototype.add = function (this: OneOfWithGroups, obj: protobuf.Field | protobuf.Type) {
+  if (obj instanceof protobuf.Type) {
+    (this.pendingTypes ??= []).push(obj);
+    return this;
+  }
+  return oneofAdd.call(this, obj);
+};
+const oneofOnAdd = protobuf.OneOf.prototype.onAdd;
+protobuf.OneOf.prototype.onAdd = function (this: OneOfWithGroups, parent: protobuf.ReflectionObject) {
+  oneofOnAdd.call(this, parent);
+  for (const t of this.pendingTypes ?? []) (parent as protobuf.Type).add(t);
+  this.pendingTypes = undefined;
+};
+
+// protobufjs 8 cannot parse `extensions N;` inside a group body either. Extension ranges carry
+// nothing the codec uses (extensions decode as unknown fields), so such statements are blanked out
+// before parsing, keeping every other character where it was for error positions.
+export function blankGroupExtensions(source: string): string {
+  const code = source.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, " "));
+  const blocks: boolean[] = []; // true for group bodies
+  let out = source;
+  const re = /\bgroup\s+\w+\s*=\s*\w+\s*(?:\[[^\]]*\])?\s*\{|\{|\}|\bextensions\b[^;{}]*;/g;
+  for (let m: RegExpExecArray | null; (m = re.exec(code)); ) {
+    const t = m[0];
+    if (t === "}") blocks.pop();
+    else if (t.endsWith("{")) blocks.push(t.startsWith("group"));
+    else if (blocks[blocks.length - 1]) {
+      out = out.slice(0, m.index) + out.slice(m.index, m.index + t.length).replace(/[^\n]/g, " ") + out.slice(m.index + t.length);
+    }
+  }
+  return out;
+}
+const readProto = (file: string) => blankGroupExtensions(fs.readFileSync(file, "utf8"));
+(protobuf.util as unknown as { fs: unknown }).fs = { ...fs, readFileSync: (file: string) => readProto(file) };
+
+/** protobufjs ships descriptor.proto, api.proto, type.proto and source_context.proto here; the
+ * rest of the well-known types are built into protobufjs under their import names. */
+const bundledProtos = path.dirname(createRequire(import.meta.url).resolve("protobufjs/package.json"));
+
+export interface LoadedFiles {
+  root: protobuf.Root;
+  /** Import name (path relative to its include directory) by absolute or built-in file name. */
+  importNames: Map<string, string>;
+}
+
+export class ProtoLoadError extends Error {}
+
+export function loadProtos(files: string[], protoPaths: string[]): LoadedFiles {
+  const roots = [...protoPaths.map((p) => path.resolve(p))];
+  const importNames = new Map<string, string>();
+  const locate = (target: string): string | undefined => {
+    for (const dir of [...roots, bundledProtos]) {
+      const full = path.join(dir, target);
+      if (existsSync(full)) {
+        importNames.set(full, target.split(path.sep).join("/"));
+        return full;
+      }
+    }
+    return undefined;
+  };
+
+  const entryPoints = files.map((f) => {
+    const abs = path.resolve(f);
+    // A file named on the command line is found through the include path that contains it; a file
+    // outside all of them gets its own directory as one (protoc would refuse it).
+    let dir = roots.find((r) => abs.startsWith(r + path.sep));
+    if (dir === undefined) {
+      dir = path.dirname(abs);
+      roots.push(dir);
+    }
+    if (!existsSync(abs)) throw new ProtoLoadError(`${f}: file not found`);
+    importNames.set(abs, path.relative(dir, abs).split(path.sep).join("/"));
+    return abs;
+  });
+
+  const root = new protobuf.Root();
+  root.resolvePath = (origin, target) => {
+    if (path.isAbsolute(target) && existsSync(target)) return target;
+    const found = locate(target);
+    if (found) return found;
+    if (target in protobuf.common || `google/protobuf/${target}` in protobuf.common) {
+      importNames.set(target, target);
+      return target; // protobufjs's built-in copy of a well-known type
+    }
+    const rel = path.resolve(path.dirname(origin), target);
+    if (existsSync(rel)) return rel;
+    throw new ProtoLoadError(`${origin ? origin + ": " : ""}import "${target}" was not found in any --proto_path`);
+  };
+  try {
+    root.loadSync(entryPoints, { keepCase: true });
+    root.resolveAll();
+  } catch (e) {
+    if (e instanceof ProtoLoadError) throw e;
+    throw new ProtoLoadError((e as Error).message);
+  }
+  return { root, importNames };
+}

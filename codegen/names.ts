@@ -1,0 +1,52 @@
+// Identifiers for generated code that are safe whatever a .proto names things. Protobuf names are
+// [A-Za-z_][A-Za-z0-9_]*, so a "$" suffix can never collide with another protobuf name.
+
+/** Words that cannot name a module-level binding, plus globals the generated code refers to. */
+const reservedTopLevel = new Set([
+  // JS reserved words and strict-mode restrictions
+  "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else",
+  "enum", "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof",
+  "new", "null", "return", "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void",
+  "while", "with", "yield", "let", "static", "implements", "interface", "package", "private", "protected",
+  "public", "await", "arguments", "eval",
+  // TS type names
+  "any", "boolean", "number", "string", "symbol", "never", "object", "unknown", "bigint", "undefined",
+  "type", "declare", "module", "namespace", "abstract", "as", "async", "is", "keyof", "readonly", "require",
+  // globals used by generated code
+  "Array", "Uint8Array", "Int32Array", "Uint32Array", "Float32Array", "Float64Array", "BigInt64Array",
+  "BigUint64Array", "Object", "Record", "Map", "ReadonlyMap", "Iterable", "NaN", "Infinity", "BigInt",
+  "String", "Number", "Boolean", "Symbol", "Error", "Promise", "globalThis", "Partial", "Readonly",
+]);
+
+/** Property names that would break plain objects (prototype access, thenables, coercion). */
+const reservedProperty = new Set([
+  "__proto__", "constructor", "toString", "toJSON", "valueOf", "hasOwnProperty", "isPrototypeOf",
+  "propertyIsEnumerable", "toLocaleString", "then",
+]);
+
+/** lowerCamelCase as protoc derives json_name: drop underscores, upper-case the letter after one. */
+export function camelCase(name: string): string {
+  let out = "";
+  let upper = false;
+  for (const c of name) {
+    if (c === "_") {
+      upper = true;
+    } else {
+      out += upper ? c.toUpperCase() : c;
+      upper = false;
+    }
+  }
+  return out;
+}
+
+export function propertyName(protoName: string): string {
+  const p = camelCase(protoName) || "_";
+  return reservedProperty.has(p) ? p + "$" : p;
+}
+
+export function topLevelName(name: string): string {
+  return reservedTopLevel.has(name) ? name + "$" : name;
+}
+
+/** A string literal for generated code. */
+export const literal = (s: string): string => JSON.stringify(s);
