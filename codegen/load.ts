@@ -43,6 +43,17 @@ export function blankGroupExtensions(source: string): string {
   }
   return out;
 }
+// protobufjs clears parse.filename when a speculative parse inside a try/catch fails (editions
+// files hit this), and every message after that loses its file. Root.load sets the name before
+// each file, so ignoring the clears keeps it right.
+let parsingFile: string | null = null;
+Object.defineProperty(protobuf.parse, "filename", {
+  get: () => parsingFile,
+  set: (name: string | null) => {
+    if (name !== null) parsingFile = name;
+  },
+});
+
 const readProto = (file: string) => blankGroupExtensions(fs.readFileSync(file, "utf8"));
 (protobuf.util as unknown as { fs: unknown }).fs = { ...fs, readFileSync: (file: string) => readProto(file) };
 

@@ -6,15 +6,15 @@ export const TABLE_VERSION = 1;
 export const NO_AUX = 0xffffffff;
 
 /** descriptor.proto's FieldDescriptorProto.Type numbers. */
-export const enum FieldType {
+export enum FieldType {
   Double = 1, Float = 2, Int64 = 3, Uint64 = 4, Int32 = 5, Fixed64 = 6, Fixed32 = 7, Bool = 8,
   String = 9, Group = 10, Message = 11, Bytes = 12, Uint32 = 13, Enum = 14, Sfixed32 = 15,
   Sfixed64 = 16, Sint32 = 17, Sint64 = 18,
 }
 
-export const enum Label { Implicit = 0, Explicit = 1, Oneof = 2, Repeated = 3, Map = 4 }
+export enum Label { Implicit = 0, Explicit = 1, Oneof = 2, Repeated = 3, Map = 4 }
 
-export const enum FieldFlag { Packed = 1, ValidateUtf8 = 2, Required = 4, ClosedEnum = 8 }
+export enum FieldFlag { Packed = 1, ValidateUtf8 = 2, Required = 4, ClosedEnum = 8 }
 
 export interface MessageInfo {
   /** Fully qualified name, e.g. "pkg.Person". */

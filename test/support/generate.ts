@@ -1,0 +1,16 @@
+// Vitest global setup: generates TypeScript for every schema set the tests use.
+import { rmSync } from "node:fs";
+import { generate } from "../../dist/codegen/cli.js";
+import { genDir, schemaSets } from "./paths.js";
+
+export default function setup(): void {
+  rmSync(genDir, { recursive: true, force: true });
+  for (const [name, set] of Object.entries(schemaSets)) {
+    generate({
+      files: set.files.map((f) => `${set.protoPath}/${f}`),
+      out: `${genDir}/${name}`,
+      protoPaths: [set.protoPath],
+      runtimeImport: "hppproto",
+    });
+  }
+}
