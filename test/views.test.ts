@@ -1,0 +1,183 @@
+// Views: zero-copy reads, lifetimes, memory growth, defaults, maps, unknown fields, batches.
+import { beforeAll, describe, expect, it } from "vitest";
+import { Arena, init, runtime, StaleViewError, MapView } from "hppproto";
+import { Node, NodeView, Color } from "./gen/names/limits_pb.js";
+import { TestAllTypes } from "./gen/unittest/google/protobuf/unittest_pb.js";
+import { TestMap } from "./gen/unittest/google/protobuf/map_unittest_pb.js";
+import { Wire } from "./support/wire.js";
+
+beforeAll(async () => {
+  await init();
+});
+
+const node = (id: number, extra?: (w: Wire) => void) => {
+  const w = new Wire().tag(8, 0).varint(id);
+  extra?.(w);
+  return w.finish();
+};
+
+describe("zero-copy reads", () => {
+  it("packed doubles come back as a Float64Array over linear memory", () => {
+    const values = Array.from({ length: 1000 }, (_, i) => i * 0.5 - 17);
+    const w = new Wire().tag(3, 2).varint(values.length * 8);
+    values.forEach((v) => w.fixed64(v));
+    const bytes = node(1, (x) => x.raw(...w.finish()));
+    const v = Node.view(bytes);
+    const samples = v.samples;
+    expect(samples).toBeInstanceOf(Float64Array);
+    expect(samples.buffer).toBe(runtime().mem.buffer);
+    expect(Array.from(samples)).toEqual(values);
+  });
+
+  it("packed int64 is a BigInt64Array, bytes a subarray of linear memory", () => {
+    const big = [0n, -1n, 9223372036854775807n, -9223372036854775808n];
+    const packed = new Wire();
+    big.forEach((b) => packed.varint(b));
+    const bytes = node(1, (w) => w.string(6, packed.finish()).string(7, new Uint8Array([1, 2, 3])));
+    const v = Node.view(bytes);
+    expect(v.big).toBeInstanceOf(BigInt64Array);
+    expect(Array.from(v.big)).toEqual(big);
+    expect(v.blob.buffer).toBe(runtime().mem.buffer);
+    expect(Array.from(v.blob)).toEqual([1, 2, 3]);
+  });
+});
+
+describe("lifetimes", () => {
+  it("a view on the default arena is stale after the next view()", () => {
+    const a = Node.view(node(1));
+    expect(a.id).toBe(1);
+    const b = Node.view(node(2));
+    expect(() => a.id).toThrow(StaleViewError);
+    expect(a.$valid).toBe(false);
+    expect(b.id).toBe(2);
+  });
+
+  it("views on an own arena survive other decodes until reset or release", () => {
+    const arena = new Arena();
+    const a = Node.view(node(1, (w) => w.string(4, "kept")), arena);
+    for (let i = 0; i < 100; i++) Node.view(node(i));
+    Node.decode(node(5));
+    expect(a.name).toBe("kept");
+    arena.reset();
+    expect(() => a.name).toThrow(/reset/);
+    const b = Node.view(node(3), arena);
+    expect(b.id).toBe(3);
+    arena.release();
+    expect(() => b.id).toThrow(/released/);
+    expect(() => Node.view(node(3), arena)).toThrow(/release/);
+  });
+
+  it("memory growth: views keep reading correctly, typed arrays from before are detached, not stale", () => {
+    const arena = new Arena();
+    const v = Node.view(node(9, (w) => w.string(4, "before growth").tag(3, 2).varint(16).fixed64(1.5).fixed64(2.5)), arena);
+    const samplesBefore = v.samples;
+    const before = runtime().mem.buffer.byteLength;
+    // 48 MiB of doubles forces the memory to grow
+    const n = 6 * 1024 * 1024;
+    const big = new Uint8Array(n * 8 + 16);
+    const header = new Wire().tag(8, 0).varint(1).tag(3, 2).varint(n * 8).finish();
+    big.set(header);
+    const huge = Node.view(big.subarray(0, header.length + n * 8));
+    expect(runtime().mem.buffer.byteLength).toBeGreaterThan(before);
+    expect(huge.samples.length).toBe(n);
+    expect(v.name).toBe("before growth");
+    expect(Array.from(v.samples)).toEqual([1.5, 2.5]);
+    expect(samplesBefore.length).toBe(0); // detached: reads nothing rather than someone else's bytes
+    arena.release();
+  });
+});
+
+describe("presence and defaults", () => {
+  it("views give declared defaults for absent fields; plain objects leave them undefined", () => {
+    const v = Node.view(new Wire().tag(8, 0).varint(7).finish());
+    expect(v.$has("color")).toBe(false);
+    expect(v.color).toBe(Color.GREEN);
+    expect(v.ratio).toBe(1.5);
+    expect(v.label).toBe("none");
+    expect(v.child).toBeUndefined();
+    const p = Node.decode(new Wire().tag(8, 0).varint(7).finish());
+    expect(p.color).toBeUndefined();
+    expect(p.label).toBeUndefined();
+    const set = Node.view(node(7, (w) => w.tag(9, 0).varint(3).string(11, "")));
+    expect(set.color).toBe(Color.BLUE);
+    expect(set.$has("label")).toBe(true);
+    expect(set.label).toBe("");
+  });
+
+  it("a closed enum value outside the enum is kept as an unknown field", () => {
+    const bytes = node(1, (w) => w.tag(9, 0).varint(99));
+    const p = Node.decode(bytes);
+    expect(p.color).toBeUndefined();
+    expect(Array.from(p.$unknown!)).toEqual([9 * 8, 99]);
+  });
+
+  it("unknown fields survive as their wire bytes", () => {
+    const unknown = new Wire().tag(1000, 0).varint(5).string(1001, "zz").tag(1002, 1).fixed64(1).finish();
+    const bytes = node(1, (w) => w.raw(...unknown));
+    expect(Node.decode(bytes).$unknown).toEqual(unknown);
+    expect(Node.view(bytes).$toObject().$unknown).toEqual(unknown);
+  });
+});
+
+describe("maps", () => {
+  it("MapView indexes entries, last value wins", () => {
+    const entry = (k: number, v: number) => new Wire().tag(1, 0).varint(k).tag(2, 0).varint(v);
+    const bytes = new Wire().message(1, entry(1, 10)).message(1, entry(2, 20)).message(1, entry(1, 30)).finish();
+    const v = TestMap.view(bytes);
+    const m = v.mapInt32Int32;
+    expect(m).toBeInstanceOf(MapView);
+    expect(m.size).toBe(2);
+    expect(m.get(1)).toBe(30);
+    expect(m.has(3)).toBe(false);
+    expect([...m.keys()]).toEqual([1, 2]);
+    expect(TestMap.decode(bytes).mapInt32Int32).toEqual({ 1: 30, 2: 20 });
+  });
+
+  it("a __proto__ map key is an own property, not a prototype", () => {
+    const e2 = new Wire().string(1, "__proto__").string(2, "v");
+    const bytes = new Wire().message(14, e2).finish();
+    const m = TestMap.decode(bytes).mapStringString;
+    expect(Object.getPrototypeOf(m)).toBe(Object.prototype);
+    expect(Object.prototype.hasOwnProperty.call(m, "__proto__")).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(m, "__proto__")!.value).toBe("v");
+  });
+});
+
+describe("delimited batches", () => {
+  const batch = (ids: number[]) => {
+    const w = new Wire();
+    for (const id of ids) {
+      const m = node(id);
+      w.varint(m.length).raw(...m);
+    }
+    return w.finish();
+  };
+
+  it("decodes many messages in one call, as views or plain objects", () => {
+    const ids = Array.from({ length: 1000 }, (_, i) => i + 1);
+    const views = Node.viewDelimited(batch(ids));
+    expect(views.map((v) => v.id)).toEqual(ids);
+    expect(Node.decodeDelimited(batch(ids)).map((p) => p.id)).toEqual(ids);
+    const arena = new Arena();
+    const kept = Node.viewDelimited(batch([4, 5]), arena);
+    Node.view(node(1));
+    expect(kept.map((v: NodeView) => v.id)).toEqual([4, 5]);
+    arena.release();
+  });
+
+  it("names the failing message of a batch", () => {
+    const good = batch([1, 2]);
+    const bad = new Uint8Array([...good, 2, 0x10, 0x05]); // third message: value = 5 but no id (required); reported where that message ends
+    expect(() => Node.viewDelimited(bad)).toThrow(/MISSING_REQUIRED/);
+    expect(() => Node.decodeDelimited(bad)).toThrow(expect.objectContaining({ path: "limits.Node[#2].id", offset: 9 }));
+  });
+});
+
+describe("proto3 strings", () => {
+  it("decode multi-byte text on both paths", () => {
+    const text = "héllo wörld — 你好 \u{1F600}".repeat(3);
+    const bytes = new Wire().string(14, text).finish();
+    expect(TestAllTypes.view(bytes).optionalString).toBe(text);
+    expect(TestAllTypes.decode(bytes).optionalString).toBe(text);
+  });
+});
