@@ -135,6 +135,17 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
   };
   visit(root);
 
+  // protobufjs names a proto2 group's field after the type with a lower-case first letter
+  // ("optionalGroup"); protoc lower-cases the whole name ("optionalgroup"), which JSON and
+  // TextFormat use.
+  const protoName = (f: protobuf.Field): string => {
+    const t = f.resolvedType;
+    const delimited = (f as unknown as { delimited?: boolean }).delimited === true;
+    if (delimited && t instanceof protobuf.Type && f.name === t.name.charAt(0).toLowerCase() + t.name.slice(1) && t.parent === f.parent)
+      return t.name.toLowerCase();
+    return f.name;
+  };
+
   for (const [type, m] of byType) {
     const usedProps = new Set<string>();
     const uniqueProp = (name: string) => {
@@ -147,7 +158,9 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
     // Extension fields (protobufjs adds them to the extended type) stay unknown fields.
     const own = type.fieldsArray.filter((f) => !(f as unknown as { declaringField?: unknown }).declaringField);
     for (const f of own.sort((a, b) => a.id - b.id)) {
-      const field = buildField(f, m, uniqueProp(f.name));
+      const name = protoName(f);
+      const field = buildField(f, m, uniqueProp(name));
+      field.name = name;
       if (field.mapEntry) {
         field.mapEntry.index = messages.length;
         messages.push(field.mapEntry);

@@ -46,8 +46,26 @@ export class Arena {
     return this.rt.exports.hp_arena_reserved(this.ptr) >>> 0;
   }
 
-  /** @internal Copies input bytes into the arena; bump-allocates in JS when the block has room. */
-  copyIn(bytes: Uint8Array): number {
+  /**
+   * @internal Runs a decode whose input is copied into the arena; if it throws, everything it
+   * allocated (the copy included) is given back.
+   */
+  decodeInto<R>(bytes: Uint8Array, decode: (input: number) => R): R {
+    this.assertLive();
+    const w = this.ptr >>> 2;
+    // Arena layout (arena.hpp) on wasm32: cur_, end_, head_
+    const cur = this.rt.mem.u32[w]!;
+    const head = this.rt.mem.u32[w + 2]!;
+    try {
+      return decode(this.copyIn(bytes));
+    } catch (e) {
+      this.rt.exports.hp_arena_rewind(this.ptr, head, cur);
+      throw e;
+    }
+  }
+
+  /** Copies input bytes into the arena; bump-allocates in JS when the block has room. */
+  private copyIn(bytes: Uint8Array): number {
     this.assertLive();
     const mem = this.rt.mem;
     const size = ((bytes.length + 7) & ~7) || 8; // never 0: a null pointer means failure
@@ -55,7 +73,6 @@ export class Arena {
     const cur = mem.u32[w]!;
     let p: number;
     if (cur !== 0 && mem.u32[w + 1]! - cur >= size) {
-      // Arena layout (arena.hpp): cur_ then end_, both 32-bit pointers on wasm32.
       mem.u32[w] = cur + size;
       p = cur;
     } else {

@@ -45,8 +45,8 @@ export class MessageType<T, V> {
       const rec = rt.decode(handle, this.index, arena.ptr, rt.stage(bytes), bytes.length, true, this.schemaDef);
       return new this.viewClass(arena, rec);
     }
-    const input = arena.copyIn(bytes);
-    return new this.viewClass(arena, rt.decode(handle, this.index, arena.ptr, input, bytes.length, false, this.schemaDef));
+    const rec = arena.decodeInto(bytes, (input) => rt.decode(handle, this.index, arena.ptr, input, bytes.length, false, this.schemaDef));
+    return new this.viewClass(arena, rec);
   }
 
   /** The message as a plain object that owns all its data. */
@@ -69,8 +69,9 @@ export class MessageType<T, V> {
       arena.generation++;
       [ptr, count] = rt.decodeDelimited(handle, this.index, arena.ptr, rt.stage(bytes), bytes.length, true, this.schemaDef);
     } else {
-      const input = arena.copyIn(bytes);
-      [ptr, count] = rt.decodeDelimited(handle, this.index, arena.ptr, input, bytes.length, false, this.schemaDef);
+      const own = arena;
+      [ptr, count] = own.decodeInto(bytes, (input) =>
+        rt.decodeDelimited(handle, this.index, own.ptr, input, bytes.length, false, this.schemaDef));
     }
     const u32 = rt.mem.u32;
     const out = new Array<V>(count);

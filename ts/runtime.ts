@@ -18,6 +18,7 @@ export interface Exports {
   hp_arena_reset(arena: number): void;
   hp_arena_reserved(arena: number): number;
   hp_arena_alloc(arena: number, size: number): number;
+  hp_arena_rewind(arena: number, head: number, cur: number): void;
   hp_decode(schema: number, message: number, arena: number, ptr: number, size: number, reset: number): number;
   hp_decode_delimited(
     schema: number, message: number, arena: number, ptr: number, size: number, reset: number, out: number,
@@ -158,7 +159,6 @@ export class Runtime {
     const u32 = this.mem.u32;
     const i32 = this.mem.i32;
     let path = def.messages[root]?.name ?? "";
-    if (s.truncated) path += ".…";
     for (let i = 0; i < s.pathSize; i++) {
       const w = (this.statusPtr >>> 2) + 5 + i * 3;
       const message = u32[w]!;
@@ -171,6 +171,7 @@ export class Runtime {
       const name = def.messages[message]?.fields[field] ?? String(field);
       path += `.${name}${index >= 0 ? `[${index}]` : ""}`;
     }
+    if (s.truncated) path += ".…"; // the innermost frames did not fit
     return new DecodeError(codeName(s.code), s.offset, path);
   }
 }

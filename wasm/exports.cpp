@@ -51,6 +51,11 @@ EMSCRIPTEN_KEEPALIVE void hp_arena_reset(Arena* arena) { arena->reset(); }
 EMSCRIPTEN_KEEPALIVE uint32_t hp_arena_reserved(const Arena* arena) {
   return static_cast<uint32_t>(arena->reserved_bytes());
 }
+// Drops what was allocated since the JS side read (head, cur) from the arena: a failed decode's
+// input copy and records, so that failures do not accumulate in long-lived arenas.
+EMSCRIPTEN_KEEPALIVE void hp_arena_rewind(Arena* arena, const void* head, uint8_t* cur) {
+  arena->rewind(Arena::Checkpoint{head, cur});
+}
 // For input copies that do not fit the current block; the JS side bump-allocates the rest itself.
 EMSCRIPTEN_KEEPALIVE uint8_t* hp_arena_alloc(Arena* arena, uint32_t size) {
   uint8_t* p = arena->allocate(size);

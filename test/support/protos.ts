@@ -54,14 +54,16 @@ export function normalize(loaded: Loaded, m: MessageModel, msg: protobuf.Message
   const source = (msg ?? {}) as Record<string, unknown>;
   const own = (name: string) => msg !== undefined && Object.prototype.hasOwnProperty.call(msg, name);
   const type = loaded.root.lookupType(m.fullName);
-  const pbField = (f: FieldModel) => type.fields[f.name]!;
+  // protobufjs's own field names can differ from protoc's (groups): go by number
+  const pbName = (f: FieldModel) => type.fieldsById[f.number]!.name;
   for (const f of m.fields) {
     if (f.oneof) continue;
-    const v = source[f.name] ?? (pbField(f) as unknown as { typeDefault?: unknown }).typeDefault;
+    const name = pbName(f);
+    const v = source[name] ?? (type.fieldsById[f.number] as unknown as { typeDefault?: unknown }).typeDefault;
     if (f.label === Label.Map) {
       const [key, value] = f.mapEntry!.fields as [FieldModel, FieldModel];
       const obj: Record<string, unknown> = {};
-      for (const [k, val] of Object.entries((source[f.name] ?? {}) as Record<string, unknown>)) {
+      for (const [k, val] of Object.entries((source[name] ?? {}) as Record<string, unknown>)) {
         const key64 = is64(key.type)
           ? String(protobuf.util.LongBits.fromHash(k).toLong(unsigned64(key.type)))
           : k;
@@ -69,17 +71,17 @@ export function normalize(loaded: Loaded, m: MessageModel, msg: protobuf.Message
       }
       out[f.prop] = obj;
     } else if (f.label === Label.Repeated) {
-      out[f.prop] = ((source[f.name] ?? []) as unknown[]).map((x) => normalizeValue(loaded, f, x));
+      out[f.prop] = ((source[name] ?? []) as unknown[]).map((x) => normalizeValue(loaded, f, x));
     } else if (f.label === Label.Explicit) {
-      out[f.prop] = own(f.name) ? normalizeValue(loaded, f, source[f.name]) : undefined;
+      out[f.prop] = own(name) ? normalizeValue(loaded, f, source[name]) : undefined;
     } else {
       out[f.prop] = normalizeValue(loaded, f, v);
     }
   }
   for (const o of m.oneofs) {
-    const set = o.fields.filter((f) => own(f.name));
+    const set = o.fields.filter((f) => own(pbName(f)));
     const f = set[set.length - 1];
-    out[o.prop] = f ? { case: f.prop, value: normalizeValue(loaded, f, source[f.name]) } : undefined;
+    out[o.prop] = f ? { case: f.prop, value: normalizeValue(loaded, f, source[pbName(f)]) } : undefined;
   }
   return out;
 }
@@ -134,6 +136,8 @@ function randomScalar(r: () => number, f: FieldModel): unknown {
 /** A random object for protobufjs's fromObject(), every required field set. */
 export function randomObject(loaded: Loaded, m: MessageModel, r: () => number, depth = 0): Record<string, unknown> {
   const obj: Record<string, unknown> = {};
+  const type = loaded.root.lookupType(m.fullName);
+  const pbName = (f: FieldModel) => type.fieldsById[f.number]!.name;
   const value = (f: FieldModel): unknown =>
     isMessage(f) ? (depth < 3 ? randomObject(loaded, f.message!, r, depth + 1) : requiredOnly(loaded, f.message!)) : randomScalar(r, f);
   for (const f of m.fields) {
@@ -144,17 +148,17 @@ export function randomObject(loaded: Loaded, m: MessageModel, r: () => number, d
       const [key, val] = f.mapEntry!.fields as [FieldModel, FieldModel];
       const entries: Record<string, unknown> = {};
       for (let i = Math.floor(r() * 4); i > 0; i--) entries[String(randomScalar(r, key))] = value(val);
-      obj[f.name] = entries;
+      obj[pbName(f)] = entries;
     } else if (f.label === Label.Repeated) {
-      obj[f.name] = Array.from({ length: Math.floor(r() * 5) }, () => value(f));
+      obj[pbName(f)] = Array.from({ length: Math.floor(r() * 5) }, () => value(f));
     } else {
-      obj[f.name] = value(f);
+      obj[pbName(f)] = value(f);
     }
   }
   for (const o of m.oneofs) {
     if (r() < 0.3) continue;
     const f = pick(r, o.fields);
-    obj[f.name] = value(f);
+    obj[pbName(f)] = value(f);
   }
   return obj;
 }
@@ -172,10 +176,12 @@ export function requiresItself(m: MessageModel, seen = new Set<MessageModel>()):
 function requiredOnly(loaded: Loaded, m: MessageModel, depth = 0): Record<string, unknown> {
   const r = rng(1);
   const obj: Record<string, unknown> = {};
+  const type = loaded.root.lookupType(m.fullName);
   for (const f of m.fields) {
     if (!(f.flags & 4)) continue;
-    if (!isMessage(f)) obj[f.name] = randomScalar(r, f);
-    else if (depth < 6) obj[f.name] = requiredOnly(loaded, f.message!, depth + 1);
+    const name = type.fieldsById[f.number]!.name;
+    if (!isMessage(f)) obj[name] = randomScalar(r, f);
+    else if (depth < 6) obj[name] = requiredOnly(loaded, f.message!, depth + 1);
   }
   return obj;
 }

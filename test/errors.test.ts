@@ -1,0 +1,168 @@
+// Bad input at the JS boundary: every case is a DecodeError (or SchemaError) with code, byte offset
+// and field path, and the runtime keeps working afterwards.
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { Arena, DecodeError, defineSchema, init, MessageType, MessageView, runtime, SchemaError } from "hppproto";
+import { Node } from "./gen/names/limits_pb.js";
+import { NestedTestAllTypes, TestAllTypes } from "./gen/unittest/google/protobuf/unittest_proto3_pb.js";
+import { TestAllTypes as TestAllTypes2 } from "./gen/unittest/google/protobuf/unittest_pb.js";
+import { Wire } from "./support/wire.js";
+
+beforeAll(async () => {
+  await init();
+});
+
+const defaults = { maxDepth: 100, maxMessageSize: 0x7fffffff, maxElements: 0x7fffffff };
+afterEach(() => runtime().setLimits(defaults));
+
+function expectDecodeError(fn: () => unknown, code: string, offset: number, path: string) {
+  let error: unknown;
+  try {
+    fn();
+  } catch (e) {
+    error = e;
+  }
+  expect(error).toBeInstanceOf(DecodeError);
+  expect(error).toMatchObject({ code, offset, path });
+  // and the runtime is fine
+  const ok = new Wire().tag(1, 0).varint(42).string(14, "still works").finish();
+  expect(TestAllTypes.decode(ok).optionalInt32).toBe(42);
+  expect(TestAllTypes.view(ok).optionalString).toBe("still works");
+}
+
+const root = "proto3_unittest.TestAllTypes";
+
+describe("malformed input", () => {
+  it("truncated varint", () => {
+    expectDecodeError(() => TestAllTypes.decode(new Wire().tag(1, 0).raw(0x80).finish()), "TRUNCATED", 1, `${root}.optional_int32`);
+  });
+  it("truncated fixed64", () => {
+    expectDecodeError(() => TestAllTypes.view(new Wire().tag(12, 1).raw(1, 2, 3).finish()), "TRUNCATED", 1, `${root}.optional_double`);
+  });
+  it("overlong varint", () => {
+    const bytes = new Wire().tag(2, 0).raw(0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01).finish();
+    expectDecodeError(() => TestAllTypes.decode(bytes), "VARINT_OVERLONG", 1, `${root}.optional_int64`);
+  });
+  it("length past the end", () => {
+    expectDecodeError(() => TestAllTypes.decode(new Wire().tag(14, 2).varint(50).raw(1, 2).finish()), "LENGTH_OUT_OF_BOUNDS", 2, `${root}.optional_string`);
+  });
+  it("field number 0 and wire types 6 and 7", () => {
+    expectDecodeError(() => TestAllTypes.decode(new Uint8Array([0x08, 1, 0x00, 0])), "INVALID_FIELD_NUMBER", 2, root);
+    expectDecodeError(() => TestAllTypes.decode(new Uint8Array([0x0e])), "INVALID_WIRE_TYPE", 0, root);
+    expectDecodeError(() => TestAllTypes.decode(new Uint8Array([0xff, 0x01])), "INVALID_WIRE_TYPE", 0, root);
+  });
+  it("a wire type that does not match a known field", () => {
+    expectDecodeError(() => TestAllTypes.decode(new Wire().tag(1, 5).raw(0, 0, 0, 0).finish()), "WIRE_TYPE_MISMATCH", 0, `${root}.optional_int32`);
+    expectDecodeError(() => TestAllTypes.view(new Wire().tag(18, 0).varint(1).finish()), "WIRE_TYPE_MISMATCH", 0, `${root}.optional_nested_message`);
+  });
+  it("invalid UTF-8 in a proto3 string, deep in the tree", () => {
+    // NestedTestAllTypes { child = 1; payload = 2 }; the string's bytes start at offset 8
+    const inner = new Wire().string(14, new Uint8Array([0x68, 0xc3, 0x28]));
+    const nested = new Wire().message(1, new Wire().message(1, new Wire().message(2, inner)));
+    expectDecodeError(() => NestedTestAllTypes.decode(nested.finish()), "INVALID_UTF8", 8,
+      "proto3_unittest.NestedTestAllTypes.child.child.payload.optional_string");
+  });
+  it("invalid UTF-8 is accepted in proto2 strings (no validation there), replaced when read", () => {
+    const bytes = new Wire().string(14, new Uint8Array([0x68, 0xff])).finish();
+    expect(TestAllTypes2.decode(bytes).optionalString).toBe("h\ufffd");
+  });
+  it("groups that do not close, or close the wrong group", () => {
+    expectDecodeError(() => TestAllTypes2.decode(new Wire().tag(16, 3).tag(17, 0).varint(1).finish()), "UNTERMINATED_GROUP", 5, "protobuf_unittest.TestAllTypes.optionalgroup");
+    expectDecodeError(() => TestAllTypes2.decode(new Wire().tag(16, 3).tag(15, 4).finish()), "UNMATCHED_END_GROUP", 2, "protobuf_unittest.TestAllTypes.optionalgroup");
+    expectDecodeError(() => TestAllTypes2.decode(new Wire().tag(16, 4).finish()), "UNMATCHED_END_GROUP", 0, "protobuf_unittest.TestAllTypes");
+  });
+  it("packed fixed-width run of the wrong length", () => {
+    expectDecodeError(() => TestAllTypes.decode(new Wire().tag(42, 2).varint(5).raw(1, 2, 3, 4, 5).finish()), "PACKED_LENGTH", 3, `${root}.repeated_double[0]`);
+  });
+  it("random garbage never crashes the runtime", () => {
+    let s = 12345;
+    const next = () => ((s = (s * 1103515245 + 12345) >>> 0) >>> 16) & 0xff;
+    let rejected = 0;
+    for (let i = 0; i < 3000; i++) {
+      const bytes = Uint8Array.from({ length: 1 + (i % 64) }, next);
+      try {
+        TestAllTypes2.decode(bytes);
+        TestAllTypes.view(bytes);
+      } catch (e) {
+        expect(e).toBeInstanceOf(DecodeError);
+        rejected++;
+      }
+    }
+    expect(rejected).toBeGreaterThan(100);
+    expect(TestAllTypes.decode(new Wire().tag(1, 0).varint(7).finish()).optionalInt32).toBe(7);
+  });
+});
+
+
+describe("limits", () => {
+  const nest = (levels: number) => {
+    let w = new Wire().tag(8, 0).varint(1);
+    for (let i = 0; i < levels; i++) w = new Wire().tag(8, 0).varint(1).message(1, w);
+    return w.finish();
+  };
+  it("nesting deeper than 100 (default), or than the configured limit", () => {
+    expect(Node.decode(nest(100)).id).toBe(1);
+    let error: DecodeError | undefined;
+    try {
+      Node.decode(nest(101));
+    } catch (e) {
+      error = e as DecodeError;
+    }
+    expect(error?.code).toBe("DEPTH_LIMIT");
+    expect(error?.path).toMatch(/^limits\.Node(\.child){64}\.…$/); // the 64 outermost frames
+    runtime().setLimits({ maxDepth: 3 });
+    expect(() => Node.view(nest(4))).toThrow(/DEPTH_LIMIT/);
+    expect(Node.view(nest(3)).child?.child?.child?.id).toBe(1);
+    expect(() => runtime().setLimits({ maxDepth: 1_000_000 })).toThrow(RangeError);
+  });
+  it("message size and element count", () => {
+    runtime().setLimits({ maxMessageSize: 10 });
+    expect(() => TestAllTypes.decode(new Uint8Array(11))).toThrow(expect.objectContaining({ code: "MESSAGE_TOO_LARGE", offset: 0 }));
+    expect(TestAllTypes.decode(new Uint8Array([8, 1])).optionalInt32).toBe(1);
+    runtime().setLimits({ maxMessageSize: defaults.maxMessageSize, maxElements: 3 });
+    const four = new Wire().tag(31, 2).varint(4).raw(1, 2, 3, 4).finish();
+    expect(() => TestAllTypes.decode(four)).toThrow(expect.objectContaining({ code: "TOO_MANY_ELEMENTS", offset: 3, path: `${root}.repeated_int32[0]` }));
+    expect(TestAllTypes.decode(new Wire().tag(31, 2).varint(3).raw(1, 2, 3).finish()).repeatedInt32).toEqual([1, 2, 3]);
+  });
+  it("an arena over its limit fails cleanly and stays usable", () => {
+    const arena = new Arena({ limit: 256 * 1024 });
+    const big = new Wire().tag(3, 2).varint(400_000 * 8);
+    const bytes = new Uint8Array(big.length + 400_000 * 8);
+    bytes.set(big.finish());
+    const withId = new Uint8Array([0x40, 1, ...bytes]);
+    expect(() => Node.view(withId, arena)).toThrow(/OUT_OF_MEMORY/);
+    expect(Node.view(new Uint8Array([0x40, 5]), arena).id).toBe(5);
+    arena.release();
+  });
+  it("thousands of failures leave the arena where it was", () => {
+    const arena = new Arena();
+    Node.view(new Uint8Array([0x40, 1]), arena);
+    const reserved = arena.reservedBytes;
+    const bad = new Wire().message(5, new Wire().tag(8, 0).varint(1)).message(5, new Wire().tag(8, 0).varint(2)).raw(0x40).finish();
+    for (let i = 0; i < 5000; i++) expect(() => Node.view(bad, arena)).toThrow(DecodeError);
+    expect(arena.reservedBytes).toBe(reserved);
+    arena.release();
+  });
+});
+
+describe("schema tables", () => {
+  class EmptyView extends MessageView {}
+  it("a malformed table is a SchemaError on first use, and the runtime keeps working", () => {
+    const table = new Uint8Array(24);
+    new DataView(table.buffer).setUint32(0, 0x54505048, true);
+    new DataView(table.buffer).setUint32(4, 1, true);
+    new DataView(table.buffer).setUint32(12, 1, true); // one message, but no words for it
+    const broken = new MessageType("x.Broken", defineSchema(table.subarray(0, 16), [{ name: "x.Broken", fields: {} }]), 0, EmptyView, () => ({}));
+    expect(() => broken.decode(new Uint8Array(0))).toThrow(SchemaError);
+    const bad = new Uint8Array([...table.subarray(0, 16), 4, 0, 0, 0, 0, 0, 0, 0]); // record_size 4 < header
+    const alsoBroken = new MessageType("x.B", defineSchema(bad, [{ name: "x.B", fields: {} }]), 0, EmptyView, () => ({}));
+    expect(() => alsoBroken.view(new Uint8Array(0))).toThrow(/rejected in message x.B/);
+    expect(TestAllTypes.decode(new Wire().tag(1, 0).varint(3).finish()).optionalInt32).toBe(3);
+  });
+});
+
+describe("before init", () => {
+  it("is a clear error, not a crash", async () => {
+    const { runtime: rt } = await import("hppproto");
+    expect(() => rt()).not.toThrow(); // initialized in beforeAll
+  });
+});
