@@ -1,0 +1,124 @@
+// hppproto-gen: the generated TypeScript compiles under --strict, hostile names work, the CLI fails
+// cleanly, and CommonJS consumers can use the output.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { beforeAll, describe, expect, it } from "vitest";
+import { init } from "hppproto";
+import { crossCheck, encodeWithProtobufjs, loadSet, randomObject, rng } from "./support/protos.js";
+import { genDir, repoRoot } from "./support/paths.js";
+
+beforeAll(async () => {
+  await init();
+});
+
+const tsc = `${repoRoot}node_modules/typescript/bin/tsc`;
+const cli = `${repoRoot}bin/hppproto-gen.mjs`;
+
+function run(args: string[], cwd = repoRoot) {
+  const r = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: "utf8" });
+  return { status: r.status, out: r.stdout + r.stderr };
+}
+
+describe("generated code", () => {
+  it("passes tsc --strict --noEmit for every schema set", () => {
+    const config = {
+      compilerOptions: {
+        target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true,
+        noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: false, lib: ["ES2022", "DOM"], types: [],
+        paths: { hppproto: [`${repoRoot}dist/ts/index.d.ts`] },
+      },
+      include: ["**/*.ts"],
+    };
+    writeFileSync(`${genDir}/tsconfig.json`, JSON.stringify(config));
+    const r = spawnSync(process.execPath, [tsc, "-p", genDir], { encoding: "utf8" });
+    expect(r.stdout + r.stderr).toBe("");
+    expect(r.status).toBe(0);
+  });
+
+  it("names that collide with JS, TS and the runtime decode as protobufjs decodes them", () => {
+    const loaded = loadSet("names");
+    expect(loaded.types.size).toBeGreaterThanOrEqual(10);
+    for (const typeName of loaded.types.keys()) {
+      const r = rng(typeName.length);
+      for (let i = 0; i < 20; i++) {
+        const model = loaded.models.get(typeName)!;
+        crossCheck(loaded, typeName, encodeWithProtobufjs(loaded, typeName, randomObject(loaded, model, r)));
+      }
+    }
+    const obj = loaded.types.get("names.constructor.constructor")!.decode(
+      encodeWithProtobufjs(loaded, "names.constructor.constructor", { constructor: "c", toString: 5, then: true }),
+    ) as Record<string, unknown>;
+    expect(obj.constructor$).toBe("c");
+    expect(obj.toString$).toBe(5);
+    expect(obj.then$).toBe(true);
+    expect(Object.getPrototypeOf(obj)).toBe(Object.prototype);
+    expect(typeof obj.toString).toBe("function");
+  });
+});
+
+describe("hppproto-gen", () => {
+  const scratch = () => mkdtempSync(`${tmpdir()}/hppproto-gen-`);
+
+  it("--help documents the options", () => {
+    const r = run(["--help"]);
+    expect(r.status).toBe(0);
+    for (const opt of ["--out", "--proto_path", "-I", "--runtime_import"]) expect(r.out).toContain(opt);
+  });
+
+  it("usage errors exit 2", () => {
+    expect(run([]).status).toBe(2);
+    expect(run(["--out"]).status).toBe(2);
+    expect(run(["--bogus", "x.proto", "--out", "o"]).out).toContain("unknown option --bogus");
+  });
+
+  it.each([
+    ["a syntax error", 'syntax = "proto3";\nmessage A {\n  int32 x = ;\n}\n', /a\.proto.*line 3/],
+    ["a missing import", 'syntax = "proto3";\nimport "nowhere/b.proto";\nmessage A { int32 x = 1; }\n', /nowhere\/b\.proto.*not found/],
+    ["an unknown type", 'syntax = "proto3";\nmessage A { Missing x = 1; }\n', /Missing/],
+  ])("%s: non-zero exit, a message naming the problem, nothing written", (_what, source, message) => {
+    const dir = scratch();
+    writeFileSync(`${dir}/a.proto`, source);
+    mkdirSync(`${dir}/out`);
+    const r = run(["--out", `${dir}/out`, "-I", dir, `${dir}/a.proto`]);
+    expect(r.status).toBe(1);
+    expect(r.out).toMatch(message);
+    expect(readdirSync(`${dir}/out`)).toEqual([]);
+  });
+
+  it("--proto_path resolves imports, and the output imports them back", () => {
+    const dir = scratch();
+    mkdirSync(`${dir}/inc/dep`, { recursive: true });
+    writeFileSync(`${dir}/inc/dep/b.proto`, 'syntax = "proto3";\npackage dep;\nmessage B { string s = 1; }\n');
+    writeFileSync(`${dir}/a.proto`, 'syntax = "proto3";\nimport "dep/b.proto";\nimport "google/protobuf/timestamp.proto";\nmessage A { dep.B b = 1; google.protobuf.Timestamp t = 2; }\n');
+    const r = run(["--out", `${dir}/out`, "--proto_path", `${dir}/inc`, `${dir}/a.proto`]);
+    expect(r.status).toBe(0);
+    expect(existsSync(`${dir}/out/dep/b_pb.ts`)).toBe(true);
+    expect(existsSync(`${dir}/out/google/protobuf/timestamp_pb.ts`)).toBe(true);
+    expect(readdirSync(`${dir}/out`).sort()).toEqual(["a_pb.ts", "dep", "google", "hppproto_schema.ts"]);
+  });
+
+  it("output works from CommonJS", () => {
+    const dir = scratch();
+    execFileSync(process.execPath, [cli, "--out", `${dir}/src`, `${repoRoot}examples/quickstart/addressbook.proto`]);
+    writeFileSync(`${dir}/tsconfig.json`, JSON.stringify({
+      compilerOptions: { target: "ES2022", module: "CommonJS", moduleResolution: "Node10", strict: true, outDir: "cjs", rootDir: "src", skipLibCheck: true, types: [] },
+      include: ["src"],
+    }));
+    mkdirSync(`${dir}/node_modules`);
+    symlinkSync(repoRoot, `${dir}/node_modules/hppproto`);
+    writeFileSync(`${dir}/package.json`, JSON.stringify({ type: "commonjs" }));
+    execFileSync(process.execPath, [tsc, "-p", dir]);
+    writeFileSync(`${dir}/main.cjs`, [
+      'const { init } = require("hppproto");',
+      'const { Person } = require("./cjs/addressbook_pb.js");',
+      "init().then(() => {",
+      "  const bytes = Uint8Array.from([10, 3, 65, 100, 97, 16, 7]);",
+      "  const p = Person.decode(bytes);",
+      "  console.log(p.name, p.id, Person.view(bytes).name);",
+      "});",
+    ].join("\n"));
+    const out = execFileSync(process.execPath, ["--no-warnings", `${dir}/main.cjs`], { encoding: "utf8" });
+    expect(out.trim()).toBe("Ada 7 Ada");
+  });
+});
