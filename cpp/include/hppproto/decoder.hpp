@@ -100,21 +100,107 @@ class Decoder {
   }
 
   // Parses fields until `end`, or until the end-group tag of `group_number` when it is non-zero.
+  // Singular fields take the fast path: one dispatch on a precomputed op, fixed-size stores. The
+  // lookup tables are held in locals because stores into the record could alias any member.
   bool parse_message(const MessageDef& m, uint32_t mi, const uint8_t*& p, const uint8_t* end,
                      uint8_t* rec, uint32_t depth, uint32_t group_number) noexcept {
+    const FieldDef* const fields = schema_.fields(m);
+    const uint32_t* const dense = schema_.dense(m);
+    const uint32_t dense_size = m.dense_size;
     while (p < end) {
       const uint8_t* field_start = p;
       uint32_t tag;
-      if (const auto r = read_tag(p, end, tag); r != VarintResult::ok) return fail_varint(r, field_start);
+      if (*p < 0x80) {
+        tag = *p++;
+      } else if (const auto r = read_tag(p, end, tag); r != VarintResult::ok) {
+        return fail_varint(r, field_start);
+      }
       const uint32_t number = tag >> 3;
       const auto wt = static_cast<WireType>(tag & 7);
+      const FieldDef* f;
+      if (number < dense_size) {
+        const uint32_t i = dense[number];
+        f = i ? fields + i - 1 : nullptr;
+      } else {
+        f = schema_.find(m, number);
+      }
+      if (f && f->op != FastOp::none && wt == f->wire_type) {
+        uint8_t* slot = rec + f->offset;
+        switch (f->op) {
+          case FastOp::varint32:
+          case FastOp::varint64:
+          case FastOp::zigzag32:
+          case FastOp::zigzag64:
+          case FastOp::boolean:
+          case FastOp::closed_enum: {
+            uint64_t v;
+            if (p < end && *p < 0x80) {
+              v = *p++;
+            } else if (const auto r = read_varint(p, end, v); r != VarintResult::ok) {
+              fail_varint(r, p);
+              status_.push_frame(mi, number, -1);
+              return false;
+            }
+            switch (f->op) {
+              case FastOp::varint32: store<uint32_t>(slot, static_cast<uint32_t>(v)); break;
+              case FastOp::varint64: store<uint64_t>(slot, v); break;
+              case FastOp::zigzag32: store<uint32_t>(slot, zigzag_decode32(static_cast<uint32_t>(v))); break;
+              case FastOp::zigzag64: store<uint64_t>(slot, zigzag_decode64(v)); break;
+              case FastOp::boolean: *slot = v != 0; break;
+              default:  // closed enum
+                if (!schema_.enum_contains(f->aux, static_cast<int32_t>(static_cast<uint32_t>(v)))) {
+                  if (!add_unknown(rec, field_start, p)) return false;
+                  continue;
+                }
+                store<uint32_t>(slot, static_cast<uint32_t>(v));
+                break;
+            }
+            break;
+          }
+          case FastOp::fixed32:
+            if (end - p < 4) return fail_in(mi, number, Error::truncated, p);
+            std::memcpy(slot, p, 4);
+            p += 4;
+            break;
+          case FastOp::fixed64:
+            if (end - p < 8) return fail_in(mi, number, Error::truncated, p);
+            std::memcpy(slot, p, 8);
+            p += 8;
+            break;
+          case FastOp::utf8_string:
+          case FastOp::bytes: {
+            const uint8_t* body;
+            size_t len;
+            if (!read_length(p, end, body, len)) return status_.push_frame(mi, number, -1), false;
+            if (f->op == FastOp::utf8_string && !is_valid_utf8(body, len))
+              return fail_in(mi, number, Error::invalid_utf8, body);
+            store(slot, BytesSlot{body, static_cast<uint32_t>(len)});
+            p = body + len;
+            break;
+          }
+          default: {  // message
+            const uint8_t* body;
+            size_t len;
+            if (!read_length(p, end, body, len)) return status_.push_frame(mi, number, -1), false;
+            RecordPtr sub;
+            std::memcpy(&sub, slot, sizeof sub);
+            if (!sub) {
+              if (!(sub = new_record(f->aux, body))) return status_.push_frame(mi, number, -1), false;
+              store(slot, sub);
+            }
+            if (!parse_sub_message(f->aux, body, len, sub, depth, p)) return status_.push_frame(mi, number, -1), false;
+            break;
+          }
+        }
+        rec[f->hasbit_byte] |= f->hasbit_mask;
+        continue;
+      }
       if (number == 0) return fail(Error::invalid_field_number, field_start);
       if (wt == WireType::egroup) {
         if (number == group_number) return check_required(m, mi, rec, p);
         return fail(Error::unmatched_end_group, field_start, number);
       }
       if (static_cast<uint32_t>(wt) > 5) return fail(Error::invalid_wire_type, field_start, number);
-      const FieldDef* f = schema_.find(m, number);
       if (!f) {
         if (!skip_field(number, wt, p, end, depth)) return false;
         if (!add_unknown(rec, field_start, p)) return false;
@@ -128,6 +214,17 @@ class Decoder {
     }
     if (group_number != 0) return fail(Error::unterminated_group, p, group_number);
     return check_required(m, mi, rec, p);
+  }
+
+  template <class T>
+  static void store(uint8_t* slot, const T& v) noexcept {
+    std::memcpy(slot, &v, sizeof v);
+  }
+
+  bool fail_in(uint32_t mi, uint32_t number, Error e, const uint8_t* at) noexcept {
+    fail(e, at, number);
+    status_.push_frame(mi, number, -1);
+    return false;
   }
 
   bool check_required(const MessageDef& m, uint32_t mi, const uint8_t* rec, const uint8_t* at) noexcept {

@@ -96,6 +96,14 @@ constexpr uint32_t value_alignment(FieldType t) noexcept {
   }
 }
 
+// What the decoder's fast path does with a singular (implicit or explicit) field; derived from the
+// type and flags at load time so the hot loop dispatches once.
+enum class FastOp : uint8_t {
+  none,        // repeated, map and oneof fields take the general path
+  varint32, varint64, zigzag32, zigzag64, boolean, closed_enum, fixed32, fixed64,
+  utf8_string, bytes, message,
+};
+
 struct FieldDef {
   uint32_t number;
   FieldType type;
@@ -105,6 +113,9 @@ struct FieldDef {
   uint32_t presence;
   uint32_t aux;
   WireType wire_type;  // natural_wire_type(type), cached for the decode loop
+  FastOp op = FastOp::none;
+  uint8_t hasbit_mask = 0;  // explicit presence: rec[hasbit_byte] |= hasbit_mask; 0 otherwise
+  uint32_t hasbit_byte = 0;
 
   bool is_array() const noexcept { return label == Label::repeated || label == Label::map; }
   uint32_t slot_size() const noexcept { return is_array() ? sizeof(ArraySlot) : value_size(type); }
@@ -189,6 +200,7 @@ class Schema {
       if (!validate_message(mi)) return status.fail(Error::invalid_schema, 0, mi);
     }
     build_lookup();
+    for (FieldDef& f : fields_) set_fast_op(f);
     return true;
   }
 
@@ -198,6 +210,8 @@ class Schema {
   const uint32_t* required_hasbits(const MessageDef& m) const noexcept {
     return required_.data() + m.first_required;
   }
+
+  const uint32_t* dense(const MessageDef& m) const noexcept { return dense_.data() + m.dense_first; }
 
   const FieldDef* find(const MessageDef& m, uint32_t number) const noexcept {
     if (number < m.dense_size) {
@@ -321,6 +335,29 @@ class Schema {
     }
     m.required_count = static_cast<uint32_t>(required_.size()) - m.first_required;
     return true;
+  }
+
+  static void set_fast_op(FieldDef& f) noexcept {
+    if (f.label == Label::explicit_) {
+      f.hasbit_byte = f.presence >> 3;
+      f.hasbit_mask = static_cast<uint8_t>(1u << (f.presence & 7));
+    } else if (f.label != Label::implicit) {
+      return;
+    }
+    switch (f.type) {
+      case FieldType::int32: case FieldType::uint32: f.op = FastOp::varint32; break;
+      case FieldType::enum_: f.op = (f.flags & field_flags::closed_enum) ? FastOp::closed_enum : FastOp::varint32; break;
+      case FieldType::int64: case FieldType::uint64: f.op = FastOp::varint64; break;
+      case FieldType::sint32: f.op = FastOp::zigzag32; break;
+      case FieldType::sint64: f.op = FastOp::zigzag64; break;
+      case FieldType::bool_: f.op = FastOp::boolean; break;
+      case FieldType::fixed32: case FieldType::sfixed32: case FieldType::float_: f.op = FastOp::fixed32; break;
+      case FieldType::fixed64: case FieldType::sfixed64: case FieldType::double_: f.op = FastOp::fixed64; break;
+      case FieldType::string: f.op = (f.flags & field_flags::validate_utf8) ? FastOp::utf8_string : FastOp::bytes; break;
+      case FieldType::bytes: f.op = FastOp::bytes; break;
+      case FieldType::message: f.op = FastOp::message; break;
+      case FieldType::group: f.op = FastOp::none; break;
+    }
   }
 
   // Field numbers below a bound get a direct index; sparse high numbers use binary search.
