@@ -219,7 +219,8 @@ class FileEmitter {
         if (f.type === FieldType.String) return `$plain.strings(m, ${at})`;
         if (f.type === FieldType.Bytes) return `$plain.bytesList(m, ${at})`;
         if (f.type === FieldType.Bool) return `$plain.bools(m, ${at})`;
-        return `$plain.numbers(m, ${at}, ${numberKinds[f.type]!.array})`;
+        const k = numberKinds[f.type]!;
+        return `$plain.numbers(m, ${at}, m.${k.read}, ${k.shift})`;
       }
       case Label.Explicit: {
         if (isMessage(f)) return `$plain.sub(m, ${at}, ${this.ref(f.message!, "reader")}, rt)`;

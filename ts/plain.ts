@@ -2,14 +2,9 @@
 import type { Memory } from "./memory.js";
 import type { Runtime } from "./runtime.js";
 
+// Array slots are (data pointer, count) at addr; the helpers read both words inline rather than
+// through a tuple, and index the whole-memory typed arrays rather than making a view per field.
 type Reader<T> = (m: Memory, ptr: number, rt: Runtime) => T;
-type NumberArray = Int32ArrayConstructor | Uint32ArrayConstructor | Float32ArrayConstructor | Float64ArrayConstructor;
-type BigArray = BigInt64ArrayConstructor | BigUint64ArrayConstructor;
-
-function slot(m: Memory, addr: number): [number, number] {
-  const w = addr >>> 2;
-  return [m.u32[w]!, m.u32[w + 1]!];
-}
 
 /** A singular message field: undefined when absent. */
 export function sub<T>(m: Memory, addr: number, read: Reader<T>, rt: Runtime): T | undefined {
@@ -18,35 +13,42 @@ export function sub<T>(m: Memory, addr: number, read: Reader<T>, rt: Runtime): T
 }
 
 export function messages<T>(m: Memory, addr: number, read: Reader<T>, rt: Runtime): T[] {
-  const [p, n] = slot(m, addr);
+  const p = m.u32[addr >>> 2]!;
+  const n = m.u32[(addr >>> 2) + 1]!;
   const out = new Array<T>(n);
   for (let i = 0; i < n; i++) out[i] = read(m, m.u32[(p >>> 2) + i]!, rt);
   return out;
 }
 
-export function numbers(m: Memory, addr: number, type: NumberArray): number[];
-export function numbers(m: Memory, addr: number, type: BigArray): bigint[];
-export function numbers(m: Memory, addr: number, type: NumberArray | BigArray): (number | bigint)[] {
-  const [p, n] = slot(m, addr);
-  return Array.from(new type(m.buffer, p, n) as ArrayLike<number | bigint>);
+/** A repeated numeric field, read from `heap` (one of m.i32, m.f64, …) whose elements are 2^shift bytes. */
+export function numbers<T extends number | bigint>(m: Memory, addr: number, heap: ArrayLike<T>, shift: number): T[] {
+  const n = m.u32[(addr >>> 2) + 1]!;
+  if (n === 0) return [];
+  const base = m.u32[addr >>> 2]! >>> shift;
+  const out = new Array<T>(n);
+  for (let i = 0; i < n; i++) out[i] = heap[base + i]!;
+  return out;
 }
 
 export function bools(m: Memory, addr: number): boolean[] {
-  const [p, n] = slot(m, addr);
+  const p = m.u32[addr >>> 2]!;
+  const n = m.u32[(addr >>> 2) + 1]!;
   const out = new Array<boolean>(n);
   for (let i = 0; i < n; i++) out[i] = m.u8[p + i] !== 0;
   return out;
 }
 
 export function strings(m: Memory, addr: number): string[] {
-  const [p, n] = slot(m, addr);
+  const p = m.u32[addr >>> 2]!;
+  const n = m.u32[(addr >>> 2) + 1]!;
   const out = new Array<string>(n);
   for (let i = 0; i < n; i++) out[i] = m.strAt(p + i * 8);
   return out;
 }
 
 export function bytesList(m: Memory, addr: number): Uint8Array[] {
-  const [p, n] = slot(m, addr);
+  const p = m.u32[addr >>> 2]!;
+  const n = m.u32[(addr >>> 2) + 1]!;
   const out = new Array<Uint8Array>(n);
   for (let i = 0; i < n; i++) out[i] = m.bytesAt(p + i * 8);
   return out;
@@ -54,15 +56,16 @@ export function bytesList(m: Memory, addr: number): Uint8Array[] {
 
 /** A bytes slot in place, for views: a subarray of linear memory. */
 export function bytesView(m: Memory, addr: number): Uint8Array {
-  const [p, n] = slot(m, addr);
-  return m.u8.subarray(p, p + n);
+  const p = m.u32[addr >>> 2]!;
+  return m.u8.subarray(p, p + m.u32[(addr >>> 2) + 1]!);
 }
 
 /** Map entries into an object keyed by the stringified key; a repeated key takes its last value. */
 export function map<V>(
   m: Memory, addr: number, key: (m: Memory, entry: number) => string, value: (m: Memory, entry: number) => V,
 ): { [key: string]: V } {
-  const [p, n] = slot(m, addr);
+  const p = m.u32[addr >>> 2]!;
+  const n = m.u32[(addr >>> 2) + 1]!;
   const out: { [key: string]: V } = {};
   for (let i = 0; i < n; i++) {
     const entry = m.u32[(p >>> 2) + i]!;
@@ -76,14 +79,16 @@ export function map<V>(
 
 /** The record's unknown fields as one byte string, or undefined when it has none. */
 export function unknown(m: Memory, rec: number): Uint8Array | undefined {
-  const [p, n] = slot(m, rec);
+  const n = m.u32[(rec >>> 2) + 1]!;
   if (n === 0) return undefined;
+  const p = m.u32[rec >>> 2]!;
   let size = 0;
   for (let i = 0; i < n; i++) size += m.u32[(p >>> 2) + i * 2 + 1]!;
   const out = new Uint8Array(size);
   let at = 0;
   for (let i = 0; i < n; i++) {
-    const [q, len] = slot(m, p + i * 8);
+    const q = m.u32[(p >>> 2) + i * 2]!;
+    const len = m.u32[(p >>> 2) + i * 2 + 1]!;
     out.set(m.u8.subarray(q, q + len), at);
     at += len;
   }
