@@ -65,6 +65,20 @@ describe("malformed input", () => {
     const bytes = new Wire().string(14, new Uint8Array([0x68, 0xff])).finish();
     expect(TestAllTypes2.decode(bytes).optionalString).toBe("h\ufffd");
   });
+  it("malformed UTF-8 of any length reads exactly as TextDecoder replaces it", () => {
+    const samples = [
+      [0x68, 0xff],
+      [0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6a, 0x6b, 0x6c, 0xc3, 0x28, 0xe2, 0x82, 0xed, 0xa0, 0x80, 0xf4, 0x90],
+      Array.from({ length: 300 }, (_, i) => (i % 7 === 0 ? 0x80 + (i % 64) : 0x41 + (i % 26))),
+    ];
+    for (const sample of samples) {
+      const raw = new Uint8Array(sample);
+      const bytes = new Wire().string(14, raw).finish();
+      const expected = new TextDecoder().decode(raw);
+      expect(TestAllTypes2.decode(bytes).optionalString).toBe(expected);
+      expect(TestAllTypes2.view(bytes).optionalString).toBe(expected);
+    }
+  });
   it("groups that do not close, or close the wrong group", () => {
     expectDecodeError(() => TestAllTypes2.decode(new Wire().tag(16, 3).tag(17, 0).varint(1).finish()), "UNTERMINATED_GROUP", 5, "protobuf_unittest.TestAllTypes.optionalgroup");
     expectDecodeError(() => TestAllTypes2.decode(new Wire().tag(16, 3).tag(15, 4).finish()), "UNMATCHED_END_GROUP", 2, "protobuf_unittest.TestAllTypes.optionalgroup");

@@ -4,6 +4,13 @@
 
 const utf8 = new TextDecoder("utf-8");
 
+// In Node, Buffer#utf8Slice decodes with a smaller fixed cost than TextDecoder (about 60 ns against
+// 90 ns a call, measured on Node 20); browsers have no Buffer and use TextDecoder.
+interface Utf8Slicer {
+  utf8Slice(start: number, end: number): string;
+}
+const NodeBuffer = (globalThis as unknown as { Buffer?: { from(b: ArrayBuffer): Utf8Slicer } }).Buffer;
+
 /** Strings up to this many bytes are decoded in JS, longer ones by TextDecoder, whose ~90 ns per call
  * only beats the JS loop from about 12 bytes (Node 20, scratch measurement of 4..1024-byte ASCII). */
 const SHORT_STRING = 12;
@@ -17,6 +24,7 @@ export class Memory {
   f64!: Float64Array;
   i64!: BigInt64Array;
   u64!: BigUint64Array;
+  private slicer: Utf8Slicer | undefined;
 
   constructor(readonly memory: WebAssembly.Memory) {
     this.refresh();
@@ -36,6 +44,7 @@ export class Memory {
     this.f64 = new Float64Array(b);
     this.i64 = new BigInt64Array(b);
     this.u64 = new BigUint64Array(b);
+    this.slicer = NodeBuffer?.from(b);
   }
 
   /** UTF-8 at [ptr, ptr+len); malformed bytes become U+FFFD. */
@@ -46,12 +55,16 @@ export class Memory {
       let s = "";
       for (let i = ptr, end = ptr + len; i < end; i++) {
         const c = u8[i]!;
-        if (c >= 0x80) return utf8.decode(u8.subarray(ptr, ptr + len));
+        if (c >= 0x80) return this.decodeUtf8(ptr, len);
         s += String.fromCharCode(c);
       }
       return s;
     }
-    return utf8.decode(u8.subarray(ptr, ptr + len));
+    return this.decodeUtf8(ptr, len);
+  }
+
+  private decodeUtf8(ptr: number, len: number): string {
+    return this.slicer ? this.slicer.utf8Slice(ptr, ptr + len) : utf8.decode(this.u8.subarray(ptr, ptr + len));
   }
 
   /** A string slot (data pointer, length) at addr. */
