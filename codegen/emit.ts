@@ -233,17 +233,21 @@ class FileEmitter {
 
   private readerDecl(m: MessageModel): string {
     const n = this.names.get(m)!;
-    const lines = [`export function ${n.reader}(m: $Memory, p: number, rt: $Runtime): ${n.type} {`, "  return {"];
-    for (const f of m.fields) if (!f.oneof) lines.push(`    ${f.prop}: ${this.plainField(f)},`);
+    const oneofReader = (prop: string) => `${n.reader}$${prop}`;
+    const lines: string[] = [];
+    // one function per oneof: a switch on the case slot, no closure per decode
     for (const o of m.oneofs) {
-      lines.push(`    ${o.prop}: ((c: number) => {`);
-      lines.push("      switch (c) {");
+      const cases = o.fields.map((f) => `{ case: ${literal(f.prop)}; value: ${this.valueType(f)} }`).join(" | ");
+      lines.push(`function ${oneofReader(o.prop)}(m: $Memory, p: number, rt: $Runtime): ${cases} | undefined {`);
+      lines.push(`  switch (m.u32[(p + ${o.caseOffset}) >>> 2]) {`);
       for (const f of o.fields) {
-        lines.push(`        case ${f.number}: return { case: ${literal(f.prop)} as const, value: ${this.plainValue(f, `p + ${f.offset}`)} };`);
+        lines.push(`    case ${f.number}: return { case: ${literal(f.prop)}, value: ${this.plainValue(f, `p + ${f.offset}`)} };`);
       }
-      lines.push("        default: return undefined;");
-      lines.push(`      }\n    })(m.u32[(p + ${o.caseOffset}) >>> 2]!),`);
+      lines.push("    default: return undefined;\n  }\n}\n");
     }
+    lines.push(`export function ${n.reader}(m: $Memory, p: number, rt: $Runtime): ${n.type} {`, "  return {");
+    for (const f of m.fields) if (!f.oneof) lines.push(`    ${f.prop}: ${this.plainField(f)},`);
+    for (const o of m.oneofs) lines.push(`    ${o.prop}: ${oneofReader(o.prop)}(m, p, rt),`);
     lines.push("    $unknown: $plain.unknown(m, p),");
     lines.push("  };\n}\n");
     return lines.join("\n");

@@ -100,8 +100,9 @@ class Decoder {
   }
 
   // Parses fields until `end`, or until the end-group tag of `group_number` when it is non-zero.
-  // Singular fields take the fast path: one dispatch on a precomputed op, fixed-size stores. The
-  // lookup tables are held in locals because stores into the record could alias any member.
+  // Singular fields (groups aside) are handled inline: one dispatch on the field's value op,
+  // fixed-size stores. The lookup tables are held in locals because stores into the record could
+  // alias any member.
   bool parse_message(const MessageDef& m, uint32_t mi, const uint8_t*& p, const uint8_t* end,
                      uint8_t* rec, uint32_t depth, uint32_t group_number) noexcept {
     const FieldDef* const fields = schema_.fields(m);
@@ -124,15 +125,48 @@ class Decoder {
       } else {
         f = schema_.find(m, number);
       }
-      if (f && f->op != FastOp::none && wt == f->wire_type) {
+      if (f && !f->is_array() && f->op != ValueOp::group && wt == f->wire_type) {
         uint8_t* slot = rec + f->offset;
         switch (f->op) {
-          case FastOp::varint32:
-          case FastOp::varint64:
-          case FastOp::zigzag32:
-          case FastOp::zigzag64:
-          case FastOp::boolean:
-          case FastOp::closed_enum: {
+          case ValueOp::fixed32:
+            if (end - p < 4) return fail_in(mi, number, Error::truncated, p);
+            select_oneof_member(*f, rec);
+            std::memcpy(slot, p, 4);
+            p += 4;
+            break;
+          case ValueOp::fixed64:
+            if (end - p < 8) return fail_in(mi, number, Error::truncated, p);
+            select_oneof_member(*f, rec);
+            std::memcpy(slot, p, 8);
+            p += 8;
+            break;
+          case ValueOp::utf8_string:
+          case ValueOp::bytes: {
+            const uint8_t* body;
+            size_t len;
+            if (!read_length(p, end, body, len)) return status_.push_frame(mi, number, -1), false;
+            if (f->op == ValueOp::utf8_string && !is_valid_utf8(body, len))
+              return fail_in(mi, number, Error::invalid_utf8, body);
+            select_oneof_member(*f, rec);
+            store(slot, BytesSlot{body, static_cast<uint32_t>(len)});
+            p = body + len;
+            break;
+          }
+          case ValueOp::message: {
+            const uint8_t* body;
+            size_t len;
+            if (!read_length(p, end, body, len)) return status_.push_frame(mi, number, -1), false;
+            select_oneof_member(*f, rec);
+            RecordPtr sub;
+            std::memcpy(&sub, slot, sizeof sub);
+            if (!sub) {
+              if (!(sub = new_record(f->aux, body))) return status_.push_frame(mi, number, -1), false;
+              store(slot, sub);
+            }
+            if (!parse_sub_message(f->aux, body, len, sub, depth, p)) return status_.push_frame(mi, number, -1), false;
+            break;
+          }
+          default: {  // varints
             uint64_t v;
             if (p < end && *p < 0x80) {
               v = *p++;
@@ -141,54 +175,12 @@ class Decoder {
               status_.push_frame(mi, number, -1);
               return false;
             }
-            switch (f->op) {
-              case FastOp::varint32: store<uint32_t>(slot, static_cast<uint32_t>(v)); break;
-              case FastOp::varint64: store<uint64_t>(slot, v); break;
-              case FastOp::zigzag32: store<uint32_t>(slot, zigzag_decode32(static_cast<uint32_t>(v))); break;
-              case FastOp::zigzag64: store<uint64_t>(slot, zigzag_decode64(v)); break;
-              case FastOp::boolean: *slot = v != 0; break;
-              default:  // closed enum
-                if (!schema_.enum_contains(f->aux, static_cast<int32_t>(static_cast<uint32_t>(v)))) {
-                  if (!add_unknown(rec, field_start, p)) return false;
-                  continue;
-                }
-                store<uint32_t>(slot, static_cast<uint32_t>(v));
-                break;
+            if (!is_known_value(*f, v)) {
+              if (!add_unknown(rec, field_start, p)) return false;
+              continue;
             }
-            break;
-          }
-          case FastOp::fixed32:
-            if (end - p < 4) return fail_in(mi, number, Error::truncated, p);
-            std::memcpy(slot, p, 4);
-            p += 4;
-            break;
-          case FastOp::fixed64:
-            if (end - p < 8) return fail_in(mi, number, Error::truncated, p);
-            std::memcpy(slot, p, 8);
-            p += 8;
-            break;
-          case FastOp::utf8_string:
-          case FastOp::bytes: {
-            const uint8_t* body;
-            size_t len;
-            if (!read_length(p, end, body, len)) return status_.push_frame(mi, number, -1), false;
-            if (f->op == FastOp::utf8_string && !is_valid_utf8(body, len))
-              return fail_in(mi, number, Error::invalid_utf8, body);
-            store(slot, BytesSlot{body, static_cast<uint32_t>(len)});
-            p = body + len;
-            break;
-          }
-          default: {  // message
-            const uint8_t* body;
-            size_t len;
-            if (!read_length(p, end, body, len)) return status_.push_frame(mi, number, -1), false;
-            RecordPtr sub;
-            std::memcpy(&sub, slot, sizeof sub);
-            if (!sub) {
-              if (!(sub = new_record(f->aux, body))) return status_.push_frame(mi, number, -1), false;
-              store(slot, sub);
-            }
-            if (!parse_sub_message(f->aux, body, len, sub, depth, p)) return status_.push_frame(mi, number, -1), false;
+            select_oneof_member(*f, rec);
+            store_varint(f->op, v, slot);
             break;
           }
         }
@@ -354,49 +346,33 @@ class Decoder {
     return out;
   }
 
-  // Marks a singular field set; for a oneof member whose case changes, clears the shared slot first
-  // so that a stale record pointer of another member is never merged into.
-  static void mark_present(const FieldDef& f, uint8_t* rec) noexcept {
-    if (f.label == Label::explicit_) {
-      rec[f.presence >> 3] |= static_cast<uint8_t>(1u << (f.presence & 7));
-    } else if (f.label == Label::oneof) {
-      uint32_t current;
-      std::memcpy(&current, rec + f.presence, 4);
-      if (current != f.number) {
-        std::memset(rec + f.offset, 0, f.slot_size());
-        std::memcpy(rec + f.presence, &f.number, 4);
-      }
+  // A oneof member is about to be stored: when the case changes, clear the shared slot first so that
+  // a stale record pointer of another member is never merged into.
+  static void select_oneof_member(const FieldDef& f, uint8_t* rec) noexcept {
+    if (f.label != Label::oneof) return;
+    uint32_t current;
+    std::memcpy(&current, rec + f.presence, 4);
+    if (current != f.number) {
+      std::memset(rec + f.offset, 0, f.slot_size());
+      std::memcpy(rec + f.presence, &f.number, 4);
     }
   }
 
-  // Converts a varint-encoded value to its in-record form. Returns false for a closed enum value
-  // outside the enum.
-  bool store_varint(const FieldDef& f, uint64_t v, uint8_t* dst) const noexcept {
-    switch (f.type) {
-      case FieldType::bool_: *dst = v != 0; return true;
-      case FieldType::sint32: {
-        const uint32_t x = zigzag_decode32(static_cast<uint32_t>(v));
-        std::memcpy(dst, &x, 4);
-        return true;
-      }
-      case FieldType::sint64: {
-        const uint64_t x = zigzag_decode64(v);
-        std::memcpy(dst, &x, 8);
-        return true;
-      }
-      case FieldType::int64: case FieldType::uint64:
-        std::memcpy(dst, &v, 8);
-        return true;
-      case FieldType::enum_:
-        if ((f.flags & field_flags::closed_enum) &&
-            !schema_.enum_contains(f.aux, static_cast<int32_t>(static_cast<uint32_t>(v))))
-          return false;
-        [[fallthrough]];
-      default: {  // int32, uint32: truncated to 32 bits as protobuf specifies
-        const auto x = static_cast<uint32_t>(v);
-        std::memcpy(dst, &x, 4);
-        return true;
-      }
+  // False for a closed enum value outside the enum, which goes to the unknown fields instead.
+  bool is_known_value(const FieldDef& f, uint64_t v) const noexcept {
+    return f.op != ValueOp::closed_enum ||
+           schema_.enum_contains(f.aux, static_cast<int32_t>(static_cast<uint32_t>(v)));
+  }
+
+  // Stores a varint-encoded value in its in-record form; 32-bit types keep the low 32 bits as
+  // protobuf specifies.
+  static void store_varint(ValueOp op, uint64_t v, uint8_t* dst) noexcept {
+    switch (op) {
+      case ValueOp::varint64: store<uint64_t>(dst, v); break;
+      case ValueOp::zigzag32: store<uint32_t>(dst, zigzag_decode32(static_cast<uint32_t>(v))); break;
+      case ValueOp::zigzag64: store<uint64_t>(dst, zigzag_decode64(v)); break;
+      case ValueOp::boolean: *dst = v != 0; break;
+      default: store<uint32_t>(dst, static_cast<uint32_t>(v)); break;  // varint32, enums
     }
   }
 
@@ -410,59 +386,15 @@ class Decoder {
       if (wt != f.wire_type) return fail(Error::wire_type_mismatch, field_start, f.number);
       return parse_repeated_value(f, field_start, p, end, rec, arr, depth);
     }
-    if (wt != f.wire_type) return fail(Error::wire_type_mismatch, field_start, f.number);
-    switch (wt) {
-      case WireType::varint: {
-        uint64_t v;
-        if (const auto r = read_varint(p, end, v); r != VarintResult::ok) return fail_varint(r, p);
-        uint8_t tmp[8];
-        if (!store_varint(f, v, tmp)) return add_unknown(rec, field_start, p);
-        mark_present(f, rec);
-        std::memcpy(slot, tmp, value_size(f.type));
-        return true;
-      }
-      case WireType::fixed64:
-        if (end - p < 8) return fail(Error::truncated, p);
-        mark_present(f, rec);
-        std::memcpy(slot, p, 8);
-        p += 8;
-        return true;
-      case WireType::fixed32:
-        if (end - p < 4) return fail(Error::truncated, p);
-        mark_present(f, rec);
-        std::memcpy(slot, p, 4);
-        p += 4;
-        return true;
-      case WireType::len: {
-        const uint8_t* body;
-        size_t len;
-        if (!read_length(p, end, body, len)) return false;
-        if (f.type == FieldType::message) {
-          mark_present(f, rec);
-          RecordPtr sub;
-          std::memcpy(&sub, slot, sizeof sub);
-          if (!sub && !(sub = new_record(f.aux, body))) return false;
-          std::memcpy(slot, &sub, sizeof sub);
-          return parse_sub_message(f.aux, body, len, sub, depth, p);
-        }
-        if (!check_utf8(f, body, len)) return false;
-        mark_present(f, rec);
-        const BytesSlot s{body, static_cast<uint32_t>(len)};
-        std::memcpy(slot, &s, sizeof s);
-        p = body + len;
-        return true;
-      }
-      case WireType::sgroup: {
-        mark_present(f, rec);
-        RecordPtr sub;
-        std::memcpy(&sub, slot, sizeof sub);
-        if (!sub && !(sub = new_record(f.aux, p))) return false;
-        std::memcpy(slot, &sub, sizeof sub);
-        return parse_group(f, p, end, sub, depth);
-      }
-      default:
-        return fail(Error::wire_type_mismatch, field_start, f.number);
-    }
+    // Other singular fields were handled in parse_message; what reaches here is a group or a mismatch.
+    if (wt != f.wire_type || f.op != ValueOp::group) return fail(Error::wire_type_mismatch, field_start, f.number);
+    select_oneof_member(f, rec);
+    rec[f.hasbit_byte] |= f.hasbit_mask;
+    RecordPtr sub;
+    std::memcpy(&sub, slot, sizeof sub);
+    if (!sub && !(sub = new_record(f.aux, p))) return false;
+    store(slot, sub);
+    return parse_group(f, p, end, sub, depth);
   }
 
   bool parse_repeated_value(const FieldDef& f, const uint8_t* field_start, const uint8_t*& p,
@@ -471,11 +403,10 @@ class Decoder {
       case WireType::varint: {
         uint64_t v;
         if (const auto r = read_varint(p, end, v); r != VarintResult::ok) return fail_varint(r, p);
-        uint8_t tmp[8];
-        if (!store_varint(f, v, tmp)) return add_unknown(rec, field_start, p);
+        if (!is_known_value(f, v)) return add_unknown(rec, field_start, p);
         uint8_t* dst = grow_bytes(arr, value_size(f.type), field_start);
         if (!dst) return false;
-        std::memcpy(dst, tmp, value_size(f.type));
+        store_varint(f.op, v, dst);
         return true;
       }
       case WireType::fixed64:
@@ -567,7 +498,8 @@ class Decoder {
       const uint8_t* value_start = q;
       uint64_t v;
       if (const auto r = read_varint(q, run_end, v); r != VarintResult::ok) return fail_varint(r, value_start);
-      if (store_varint(f, v, dst)) {
+      if (is_known_value(f, v)) {
+        store_varint(f.op, v, dst);
         dst += width;
         ++stored;
       } else if (!add_unknown_enum(rec, f.number, v, value_start)) {
@@ -579,7 +511,7 @@ class Decoder {
   }
 
   bool check_utf8(const FieldDef& f, const uint8_t* body, size_t len) noexcept {
-    if ((f.flags & field_flags::validate_utf8) && f.type == FieldType::string && !is_valid_utf8(body, len))
+    if (f.op == ValueOp::utf8_string && !is_valid_utf8(body, len))
       return fail(Error::invalid_utf8, body, f.number);
     return true;
   }

@@ -96,12 +96,11 @@ constexpr uint32_t value_alignment(FieldType t) noexcept {
   }
 }
 
-// What the decoder's fast path does with a singular (implicit or explicit) field; derived from the
-// type and flags at load time so the hot loop dispatches once.
-enum class FastOp : uint8_t {
-  none,        // repeated, map and oneof fields take the general path
+// How a value of the field is read and stored, derived from type and flags at load time so the
+// decode loop dispatches once.
+enum class ValueOp : uint8_t {
   varint32, varint64, zigzag32, zigzag64, boolean, closed_enum, fixed32, fixed64,
-  utf8_string, bytes, message,
+  utf8_string, bytes, message, group,
 };
 
 struct FieldDef {
@@ -113,7 +112,7 @@ struct FieldDef {
   uint32_t presence;
   uint32_t aux;
   WireType wire_type;  // natural_wire_type(type), cached for the decode loop
-  FastOp op = FastOp::none;
+  ValueOp op = ValueOp::varint32;
   uint8_t hasbit_mask = 0;  // explicit presence: rec[hasbit_byte] |= hasbit_mask; 0 otherwise
   uint32_t hasbit_byte = 0;
 
@@ -200,7 +199,7 @@ class Schema {
       if (!validate_message(mi)) return status.fail(Error::invalid_schema, 0, mi);
     }
     build_lookup();
-    for (FieldDef& f : fields_) set_fast_op(f);
+    for (FieldDef& f : fields_) set_value_op(f);
     return true;
   }
 
@@ -337,26 +336,24 @@ class Schema {
     return true;
   }
 
-  static void set_fast_op(FieldDef& f) noexcept {
+  static void set_value_op(FieldDef& f) noexcept {
     if (f.label == Label::explicit_) {
       f.hasbit_byte = f.presence >> 3;
       f.hasbit_mask = static_cast<uint8_t>(1u << (f.presence & 7));
-    } else if (f.label != Label::implicit) {
-      return;
     }
     switch (f.type) {
-      case FieldType::int32: case FieldType::uint32: f.op = FastOp::varint32; break;
-      case FieldType::enum_: f.op = (f.flags & field_flags::closed_enum) ? FastOp::closed_enum : FastOp::varint32; break;
-      case FieldType::int64: case FieldType::uint64: f.op = FastOp::varint64; break;
-      case FieldType::sint32: f.op = FastOp::zigzag32; break;
-      case FieldType::sint64: f.op = FastOp::zigzag64; break;
-      case FieldType::bool_: f.op = FastOp::boolean; break;
-      case FieldType::fixed32: case FieldType::sfixed32: case FieldType::float_: f.op = FastOp::fixed32; break;
-      case FieldType::fixed64: case FieldType::sfixed64: case FieldType::double_: f.op = FastOp::fixed64; break;
-      case FieldType::string: f.op = (f.flags & field_flags::validate_utf8) ? FastOp::utf8_string : FastOp::bytes; break;
-      case FieldType::bytes: f.op = FastOp::bytes; break;
-      case FieldType::message: f.op = FastOp::message; break;
-      case FieldType::group: f.op = FastOp::none; break;
+      case FieldType::int32: case FieldType::uint32: f.op = ValueOp::varint32; break;
+      case FieldType::enum_: f.op = (f.flags & field_flags::closed_enum) ? ValueOp::closed_enum : ValueOp::varint32; break;
+      case FieldType::int64: case FieldType::uint64: f.op = ValueOp::varint64; break;
+      case FieldType::sint32: f.op = ValueOp::zigzag32; break;
+      case FieldType::sint64: f.op = ValueOp::zigzag64; break;
+      case FieldType::bool_: f.op = ValueOp::boolean; break;
+      case FieldType::fixed32: case FieldType::sfixed32: case FieldType::float_: f.op = ValueOp::fixed32; break;
+      case FieldType::fixed64: case FieldType::sfixed64: case FieldType::double_: f.op = ValueOp::fixed64; break;
+      case FieldType::string: f.op = (f.flags & field_flags::validate_utf8) ? ValueOp::utf8_string : ValueOp::bytes; break;
+      case FieldType::bytes: f.op = ValueOp::bytes; break;
+      case FieldType::message: f.op = ValueOp::message; break;
+      case FieldType::group: f.op = ValueOp::group; break;
     }
   }
 
