@@ -1,0 +1,49 @@
+// `npm run bench [-- --smoke] [dataset ...]`: every dataset in a Node process of its own, results in
+// bench/results/latest.json, then the README table and the chart are drawn from them.
+// --smoke runs a few iterations of everything (CI uses it to show the suite still works) and
+// writes bench/gen/smoke.json instead.
+import { execFileSync } from "node:child_process";
+import { cpus, totalmem, platform, release } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { prepare } from "./prepare.mjs";
+import { report } from "./report.mjs";
+
+const bench = dirname(fileURLToPath(import.meta.url));
+const root = join(bench, "..");
+const bundle = join(bench, "gen", "suite.node.mjs");
+const wasm = join(root, "wasm", "dist", "hppproto.wasm");
+
+const args = process.argv.slice(2);
+if (args[0] === "--child") {
+  const { runDataset } = await import(pathToFileURL(bundle).href);
+  const rows = await runDataset(args[1], { wasm: readFileSync(wasm), smoke: args[2] === "smoke", log: (l) => process.stderr.write(l + "\n") });
+  process.stdout.write(JSON.stringify(rows));
+} else {
+  const smoke = args.includes("--smoke");
+  const only = args.filter((a) => !a.startsWith("--"));
+  await prepare();
+  const { datasets } = await import(pathToFileURL(bundle).href);
+  const rows = [];
+  for (const d of datasets) {
+    if (only.length && !only.includes(d.name)) continue;
+    const out = execFileSync(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url), "--child", d.name, smoke ? "smoke" : ""], {
+      encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 64 << 20,
+    });
+    rows.push(...JSON.parse(out));
+  }
+  const version = (name) => JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")).version;
+  const result = {
+    date: new Date().toISOString(),
+    machine: { cpu: cpus()[0]?.model, cores: cpus().length, memory_gib: Math.round(totalmem() / 2 ** 30), os: `${platform()} ${release()}` },
+    runtime: `Node ${process.version} (V8 ${process.versions.v8})`,
+    packages: Object.fromEntries(["protobufjs", "ts-proto", "@bufbuild/protobuf", "pbf", "tinybench"].map((n) => [n, version(n)])),
+    rows,
+  };
+  const file = smoke ? join(bench, "gen", "smoke.json") : join(bench, "results", "latest.json");
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(result, null, 1) + "\n");
+  console.log(`${rows.length} results -> ${file}`);
+  if (!smoke) await report();
+}

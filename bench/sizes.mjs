@@ -1,0 +1,65 @@
+// `npm run bench:sizes`: what each library adds to a browser bundle for the smallest useful program,
+// decoding one GoogleMessage1 (proto3) from bytes. esbuild --bundle --minify of that entry, raw and
+// gzip -9; hppproto's WASM module counts too. Writes bench/results/sizes.json and the README table.
+import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import * as esbuild from "esbuild";
+import { generate } from "./prepare.mjs";
+
+const bench = dirname(fileURLToPath(import.meta.url));
+const root = join(bench, "..");
+const out = join(bench, "gen", "sizes");
+
+const entries = {
+  hppproto: `import { init } from "hppproto";
+import { GoogleMessage1 } from "./hppproto/benchmark_messages_proto3_pb.js";
+await init();
+export const decode = (bytes) => GoogleMessage1.decode(bytes);`,
+  protobufjs: `import { benchmarks } from "./protobufjs/messages.js";
+export const decode = (bytes) => benchmarks.proto3.GoogleMessage1.decode(bytes);`,
+  "ts-proto": `import { GoogleMessage1 } from "./ts-proto/benchmark_messages_proto3.js";
+export const decode = (bytes) => GoogleMessage1.decode(bytes);`,
+  "protobuf-es": `import { fromBinary } from "@bufbuild/protobuf";
+import { GoogleMessage1Schema } from "./protobuf-es/benchmark_messages_proto3_pb.js";
+export const decode = (bytes) => fromBinary(GoogleMessage1Schema, bytes);`,
+  pbf: `import { PbfReader } from "pbf";
+import { readGoogleMessage1 } from "./pbf/benchmark_messages_proto3.js";
+export const decode = (bytes) => readGoogleMessage1(new PbfReader(bytes));`,
+};
+
+export async function sizes() {
+  generate(out, ["benchmark_messages_proto3.proto"]);
+  const wasm = readFileSync(join(root, "wasm", "dist", "hppproto.wasm"));
+  const rows = [];
+  for (const [library, source] of Object.entries(entries)) {
+    const result = await esbuild.build({
+      stdin: { contents: source, resolveDir: out, sourcefile: `${library}-entry.js`, loader: "js" },
+      bundle: true, minify: true, format: "esm", platform: "browser", target: "es2022", write: false, logLevel: "warning",
+      external: ["node:*"],
+    });
+    const js = result.outputFiles[0].contents;
+    const row = { library, js: js.length, js_gzip: gzipSync(js, { level: 9 }).length };
+    if (library === "hppproto") Object.assign(row, { wasm: wasm.length, wasm_gzip: gzipSync(wasm, { level: 9 }).length });
+    row.total_gzip = row.js_gzip + (row.wasm_gzip ?? 0);
+    rows.push(row);
+  }
+  mkdirSync(join(bench, "results"), { recursive: true });
+  writeFileSync(join(bench, "results", "sizes.json"), JSON.stringify({ date: new Date().toISOString(), rows }, null, 1) + "\n");
+  const kb = (n) => (n / 1024).toFixed(1) + " KB";
+  const table = [
+    "| library | JS minified | JS gzip | WASM | WASM gzip | total gzip |",
+    "|---|---:|---:|---:|---:|---:|",
+    ...rows.map((r) => `| ${r.library} | ${kb(r.js)} | ${kb(r.js_gzip)} | ${r.wasm ? kb(r.wasm) : "–"} | ${r.wasm_gzip ? kb(r.wasm_gzip) : "–"} | ${kb(r.total_gzip)} |`),
+  ].join("\n");
+  const readme = join(root, "README.md");
+  const text = readFileSync(readme, "utf8");
+  const start = "<!-- bench:sizes:start -->", end = "<!-- bench:sizes:end -->";
+  const [a, b] = [text.indexOf(start), text.indexOf(end)];
+  if (a < 0 || b < a) throw new Error(`README.md has no ${start} ... ${end} section`);
+  writeFileSync(readme, text.slice(0, a) + `${start}\n${table}\n` + text.slice(b));
+  console.log(table);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await sizes();

@@ -1,0 +1,225 @@
+// The benchmark suite: datasets, the operations each library runs on them, and one tinybench run
+// per dataset. The same bundle runs in Node (bench/run.mjs) and in Chromium (bench/browser.mjs).
+import { Bench } from "tinybench";
+import { init } from "hppproto";
+import { arrayLength, doubles, gm1, gm1BigStrings, gm1Strings, int32s, tick, uint64s } from "./content.js";
+import { codec, descOf, libraries, type Codec, type Library, type MessageName } from "./libraries.js";
+import { makeReader, sink } from "./readers.js";
+
+export interface Row {
+  dataset: string;
+  operation: string;
+  library: Library | "floor";
+  /** operations per second; one operation is one message, one whole array, or the whole stream */
+  hz: number;
+  mean_ns: number;
+  p99_ns: number;
+  samples: number;
+  /** messages per operation (the stream's 10,000; else 1) */
+  items: number;
+  /** payload bytes per operation */
+  bytes: number;
+}
+
+interface Task {
+  operation: string;
+  library: Library | "floor";
+  fn: () => unknown;
+}
+
+interface Dataset {
+  name: string;
+  title: string;
+  /** operations per tinybench sample, so each sample lasts well above the timer's resolution */
+  reps: number;
+  items: number;
+  setup(): { bytes: number; tasks: Task[] };
+}
+
+const reference: Library = "protobuf-es";
+
+/** Before timing anything, check that the library decodes what protobuf-es decodes. Numbers are
+ * compared through Number() (which reads bigint and protobufjs's Long alike) to within pbf's
+ * precision: it reads 64-bit integers as doubles. */
+function verify(dataset: string, lib: Library, got: unknown[], want: unknown[]) {
+  const same = (a: unknown, b: unknown) =>
+    typeof a === "string" || typeof b === "string" ? a === b : Math.abs(Number(a) - Number(b)) <= Math.abs(Number(b)) * 1e-15;
+  if (got.length !== want.length || !got.every((g, i) => same(g, want[i])))
+    throw new Error(`${dataset}: ${lib} decodes ${got.map(String)} where protobuf-es decodes ${want.map(String)}`);
+}
+
+/** GoogleMessage1 variants: one message of a couple of hundred bytes (or a few KB, big). */
+function messageDataset(name: string, title: string, message: MessageName, strings: typeof gm1Strings, reps: number): Dataset {
+  return {
+    name, title, reps, items: 1,
+    setup() {
+      const es = codec(reference, message);
+      const bytes = es.encode!(es.build!(gm1(strings, es.int64)));
+      const tasks: Task[] = [];
+      for (const lib of libraries) {
+        const c = codec(lib, message);
+        const read = makeReader(descOf(message), c);
+        const probe = (m: any) => [m.field3, m.field9.length, m.field15.field15.length, m.field15.field22, m.field81];
+        verify(name, lib, probe(c.view ? c.view(bytes) : c.decode(bytes)), probe(es.decode(bytes)));
+        if (c.view) {
+          const view = c.view;
+          tasks.push({ operation: "view", library: lib, fn: () => view(bytes) });
+          tasks.push({ operation: "view+read", library: lib, fn: () => read(view(bytes), sink) });
+        } else {
+          tasks.push({ operation: "decode+read", library: lib, fn: () => read(c.decode(bytes), sink) });
+        }
+        tasks.push({ operation: "decode", library: lib, fn: () => c.decode(bytes) });
+        tasks.push(...writeTasks(c, lib, bytes, () => gm1(strings, c.int64)));
+      }
+      return { bytes: bytes.length, tasks };
+    },
+  };
+}
+
+function writeTasks(c: Codec, lib: Library, bytes: Uint8Array, literal: () => any): Task[] {
+  const tasks: Task[] = [];
+  const built = c.decode(bytes);
+  if (c.encode) tasks.push({ operation: "encode", library: lib, fn: () => c.encode!(built) });
+  if (c.encode && c.build) tasks.push({ operation: "set+encode", library: lib, fn: () => c.encode!(c.build!(literal())) });
+  if (c.toJson && c.fromJson) {
+    const json = c.toJson(built);
+    tasks.push({ operation: "json out", library: lib, fn: () => c.toJson!(built) });
+    tasks.push({ operation: "json in", library: lib, fn: () => c.fromJson!(json) });
+  }
+  return tasks;
+}
+
+/** A packed array of 1,000,000 numbers in one message. */
+function arrayDataset(name: string, title: string, message: "doubles" | "int32s" | "uint64s", values: () => ArrayLike<number | bigint>): Dataset {
+  return {
+    name, title, reps: 1, items: 1,
+    setup() {
+      const es = codec(reference, message);
+      const bytes = es.encode!(es.build!({ values: Array.from(values()) }));
+      const floor = new Uint8Array(bytes.length);
+      const tasks: Task[] = [{ operation: "memcpy", library: "floor", fn: () => floor.set(bytes) }];
+      for (const lib of libraries) {
+        const c = codec(lib, message);
+        const sum = summer(c.decode(bytes).values[0]);
+        const probe = (a: ArrayLike<unknown>) => [a.length, a[1], a[arrayLength - 1]];
+        verify(name, lib, probe((c.view ? c.view(bytes) : c.decode(bytes)).values), probe(es.decode(bytes).values));
+        if (c.view) {
+          const view = c.view;
+          tasks.push({ operation: "view", library: lib, fn: () => view(bytes).values });
+          tasks.push({ operation: "view+sum", library: lib, fn: () => sum(view(bytes).values) });
+        } else {
+          tasks.push({ operation: "decode+sum", library: lib, fn: () => sum(c.decode(bytes).values) });
+        }
+        tasks.push({ operation: "decode", library: lib, fn: () => c.decode(bytes) });
+        const built = c.decode(bytes);
+        if (c.encode) tasks.push({ operation: "encode", library: lib, fn: () => c.encode!(built) });
+      }
+      return { bytes: bytes.length, tasks };
+    },
+  };
+}
+
+/** A summing loop compiled for one library's element type (number, bigint or protobufjs's Long). */
+function summer(sample: unknown): (a: ArrayLike<any>) => number | bigint {
+  const add = typeof sample === "bigint" ? "s += a[i];" : typeof sample === "object" ? "s += a[i].toNumber();" : "s += a[i];";
+  return new Function("a", `let s = ${typeof sample === "bigint" ? "0n" : "0"}; for (let i = 0; i < a.length; i++) ${add} return s;`) as any;
+}
+
+const streamLength = 10_000;
+
+/** 10,000 market-data ticks: one per WebSocket frame, or all in one length-delimited buffer. */
+const stream: Dataset = {
+  name: "tick-stream", title: "10,000 ticks, one per frame or one delimited batch", reps: 1, items: streamLength,
+  setup() {
+    const es = codec(reference, "tick");
+    const frames = Array.from({ length: streamLength }, (_, i) => es.encode!(es.build!(tick(i, es.int64))).slice());
+    const batch = delimit(frames);
+    const tasks: Task[] = [];
+    for (const lib of libraries) {
+      const c = codec(lib, "tick");
+      const read = makeReader(descOf("tick"), c);
+      const probe = (m: any) => [m.symbol, m.price, m.timestampNs ?? m.timestamp_ns, m.asks.length];
+      let last: unknown[] = [];
+      c.delimited(batch, (m) => (last = probe(m)));
+      verify("tick-stream", lib, last, probe(es.decode(frames[streamLength - 1]!)));
+      if (c.view) {
+        const view = c.view;
+        tasks.push({ operation: "frames view+read", library: lib, fn: () => { for (const f of frames) read(view(f), sink); } });
+        tasks.push({ operation: "batch view+read", library: lib, fn: () => c.delimited(batch, (m) => read(m, sink)) });
+      } else {
+        tasks.push({ operation: "frames decode+read", library: lib, fn: () => { for (const f of frames) read(c.decode(f), sink); } });
+        tasks.push({ operation: "batch decode+read", library: lib, fn: () => c.delimited(batch, (m) => read(m, sink)) });
+      }
+      tasks.push({ operation: "frames decode", library: lib, fn: () => { for (const f of frames) c.decode(f); } });
+    }
+    return { bytes: batch.length, tasks };
+  },
+};
+
+function delimit(frames: Uint8Array[]): Uint8Array {
+  const out: number[] = [];
+  for (const f of frames) {
+    for (let n = f.length; ; n >>>= 7) {
+      if (n < 0x80) { out.push(n); break; }
+      out.push((n & 0x7f) | 0x80);
+    }
+    for (const b of f) out.push(b);
+  }
+  return Uint8Array.from(out);
+}
+
+export const datasets: Dataset[] = [
+  messageDataset("gm1-proto2", "GoogleMessage1, proto2", "gm1p2", gm1Strings, 200),
+  messageDataset("gm1-proto3", "GoogleMessage1, proto3", "gm1p3", gm1Strings, 200),
+  messageDataset("gm1-big", "GoogleMessage1, proto3, 512- and 2048-byte strings", "gm1p3", gm1BigStrings, 20),
+  arrayDataset("packed-double", "packed repeated double, 1,000,000 values", "doubles", doubles),
+  arrayDataset("packed-int32", "packed repeated int32 (varints), 1,000,000 values", "int32s", int32s),
+  arrayDataset("packed-uint64", "packed repeated uint64 (varints), 1,000,000 values", "uint64s", uint64s),
+  stream,
+];
+
+export interface RunOptions {
+  /** where the WASM module is, or its bytes */
+  wasm?: URL | string | BufferSource;
+  /** a few iterations only: shows the suite works, measures nothing */
+  smoke?: boolean;
+  log?: (line: string) => void;
+}
+
+export async function runDataset(name: string, options: RunOptions = {}): Promise<Row[]> {
+  const dataset = datasets.find((d) => d.name === name);
+  if (!dataset) throw new Error(`no dataset ${name}; there are ${datasets.map((d) => d.name).join(", ")}`);
+  await init(options.wasm === undefined ? {} : { wasm: options.wasm });
+  const { bytes, tasks } = dataset.setup();
+  const reps = options.smoke ? 1 : dataset.reps;
+  const bench = options.smoke
+    ? new Bench({ time: 0, iterations: 2, warmup: false })
+    : new Bench({ time: dataset.reps > 1 ? 600 : 1000, iterations: 10, warmupTime: 200, warmupIterations: 3 });
+  for (const t of tasks) {
+    const fn = t.fn;
+    bench.add(`${t.operation}|${t.library}`, reps === 1 ? fn : () => { for (let i = 0; i < reps; i++) fn(); });
+  }
+  const rows: Row[] = [];
+  bench.addEventListener("cycle", (event) => {
+    const task = event.task!;
+    const r = task.result;
+    if (r.state !== "completed") throw new Error(`${name} ${task.name}: ${r.state === "errored" ? r.error.stack : r.state}`);
+    const [operation, library] = task.name.split("|") as [string, Row["library"]];
+    const mean = (r.latency.mean * 1e6) / reps;
+    rows.push({
+      dataset: name, operation, library,
+      hz: 1e9 / mean, mean_ns: mean, p99_ns: (r.latency.p99 * 1e6) / reps, samples: r.latency.samplesCount,
+      items: dataset.items, bytes,
+    });
+    options.log?.(`${name.padEnd(14)} ${operation.padEnd(20)} ${library.padEnd(12)} ${fmt(mean).padStart(12)}`);
+  });
+  await bench.run();
+  return rows;
+}
+
+function fmt(ns: number): string {
+  return ns < 1e3 ? `${ns.toFixed(0)} ns` : ns < 1e6 ? `${(ns / 1e3).toFixed(2)} µs` : `${(ns / 1e6).toFixed(2)} ms`;
+}
+
+export const titles = Object.fromEntries(datasets.map((d) => [d.name, d.title]));
+export { markdown, html, chart } from "./render.js";

@@ -1,0 +1,176 @@
+// Each library's codec for each benchmark message, called the way that library's documentation
+// shows. Everything runs on the same payload bytes.
+import { create, fromBinary, fromJsonString, toBinary, toJsonString, type DescMessage } from "@bufbuild/protobuf";
+import { BinaryReader } from "@bufbuild/protobuf/wire";
+import { PbfReader, PbfWriter } from "pbf";
+import protobuf from "protobufjs/minimal.js";
+
+import * as hpp2 from "../gen/hppproto/benchmark_messages_proto2_pb.js";
+import * as hpp3 from "../gen/hppproto/benchmark_messages_proto3_pb.js";
+import * as hppTick from "../gen/hppproto/tick_pb.js";
+import * as hppArrays from "../gen/hppproto/arrays_pb.js";
+import { benchmarks as pbjsBench, bench as pbjsOwn } from "../gen/protobufjs/messages.js";
+import * as tsp2 from "../gen/ts-proto/benchmark_messages_proto2.js";
+import * as tsp3 from "../gen/ts-proto/benchmark_messages_proto3.js";
+import * as tspTick from "../gen/ts-proto/tick.js";
+import * as tspArrays from "../gen/ts-proto/arrays.js";
+import * as es2 from "../gen/protobuf-es/benchmark_messages_proto2_pb.js";
+import * as es3 from "../gen/protobuf-es/benchmark_messages_proto3_pb.js";
+import * as esTick from "../gen/protobuf-es/tick_pb.js";
+import * as esArrays from "../gen/protobuf-es/arrays_pb.js";
+import * as pbf2 from "../gen/pbf/benchmark_messages_proto2.js";
+import * as pbf3 from "../gen/pbf/benchmark_messages_proto3.js";
+import * as pbfTick from "../gen/pbf/tick.js";
+import * as pbfArrays from "../gen/pbf/arrays.js";
+import type { Int64 } from "./content.js";
+
+export type MessageName = "gm1p2" | "gm1p3" | "tick" | "doubles" | "int32s" | "uint64s";
+export const libraries = ["hppproto", "protobufjs", "ts-proto", "protobuf-es", "pbf"] as const;
+export type Library = (typeof libraries)[number];
+
+/** What a library can do with one message type; absent members are operations it does not have. */
+export interface Codec {
+  /** 64-bit integers as this library takes them when building a message. */
+  int64: Int64;
+  /** Field names: protoc's JSON names, or the .proto names (pbf). */
+  naming: "camel" | "proto";
+  /** Source that indexes a repeated field; `numeric` for repeated numbers and bools. */
+  listAt: (list: string, i: string, numeric: boolean) => string;
+  decode(bytes: Uint8Array): any;
+  /** A zero-copy view (hppproto). */
+  view?(bytes: Uint8Array): any;
+  /** Every message of a length-delimited buffer, each passed to `each`. */
+  delimited(bytes: Uint8Array, each: (message: any) => void): void;
+  encode?(message: any): Uint8Array;
+  /** Build this library's message from a content literal (the part of set+encode before encoding). */
+  build?(literal: any): any;
+  toJson?(message: any): string;
+  fromJson?(json: string): any;
+}
+
+const index = (list: string, i: string) => `${list}[${i}]`;
+const bigint: Int64 = (s) => BigInt(s);
+
+function hppproto(type: any): Codec {
+  return {
+    int64: bigint,
+    naming: "camel",
+    // repeated numbers are typed arrays, other repeated fields ListViews
+    listAt: (list, i, numeric) => (numeric ? `${list}[${i}]` : `${list}.get(${i})`),
+    decode: (b) => type.decode(b),
+    view: (b) => type.view(b),
+    delimited: (b, each) => {
+      for (const v of type.viewDelimited(b)) each(v);
+    },
+  };
+}
+
+function protobufjs(type: any): Codec {
+  return {
+    int64: (s) => s,
+    naming: "camel",
+    listAt: index,
+    decode: (b) => type.decode(b),
+    delimited: (b, each) => {
+      const r = protobuf.Reader.create(b);
+      while (r.pos < r.len) each(type.decodeDelimited(r));
+    },
+    encode: (m) => type.encode(m).finish(),
+    build: (literal) => type.create(literal),
+    toJson: (m) => JSON.stringify(m.toJSON()),
+    fromJson: (s) => type.fromObject(JSON.parse(s)),
+  };
+}
+
+function tsProto(type: any): Codec {
+  return {
+    int64: bigint,
+    naming: "camel",
+    listAt: index,
+    decode: (b) => type.decode(b),
+    delimited: (b, each) => {
+      const r = new BinaryReader(b);
+      while (r.pos < r.len) each(type.decode(r, r.uint32()));
+    },
+    encode: (m) => type.encode(m).finish(),
+    build: (literal) => type.fromPartial(literal),
+    toJson: (m) => JSON.stringify(type.toJSON(m)),
+    fromJson: (s) => type.fromJSON(JSON.parse(s)),
+  };
+}
+
+function protobufEs(schema: DescMessage): Codec {
+  return {
+    int64: bigint,
+    naming: "camel",
+    listAt: index,
+    decode: (b) => fromBinary(schema, b),
+    delimited: (b, each) => {
+      const r = new BinaryReader(b);
+      while (r.pos < r.len) {
+        const n = r.uint32();
+        each(fromBinary(schema, b.subarray(r.pos, r.pos + n)));
+        r.pos += n;
+      }
+    },
+    encode: (m) => toBinary(schema, m),
+    build: (literal) => create(schema, literal),
+    toJson: (m) => toJsonString(schema, m),
+    fromJson: (s) => fromJsonString(schema, s),
+  };
+}
+
+function pbf(read: (p: PbfReader, end?: number) => any, write: (m: any, p: PbfWriter) => void): Codec {
+  return {
+    // pbf reads and writes 64-bit integers as JS numbers (exact only up to 2^53)
+    int64: (s) => Number(s),
+    naming: "proto",
+    listAt: index,
+    decode: (b) => read(new PbfReader(b)),
+    delimited: (b, each) => {
+      const p = new PbfReader(b);
+      while (p.pos < p.length) {
+        const end = p.readVarint() + p.pos;
+        each(read(p, end));
+      }
+    },
+    encode: (m) => {
+      const p = new PbfWriter();
+      write(m, p);
+      return p.finish();
+    },
+    build: (literal) => literal,
+  };
+}
+
+export function codec(lib: Library, message: MessageName): Codec {
+  switch (lib) {
+    case "hppproto":
+      return hppproto({ gm1p2: hpp2.GoogleMessage1, gm1p3: hpp3.GoogleMessage1, tick: hppTick.Tick, doubles: hppArrays.Doubles, int32s: hppArrays.Int32s, uint64s: hppArrays.Uint64s }[message]);
+    case "protobufjs":
+      return protobufjs({
+        gm1p2: pbjsBench.proto2.GoogleMessage1, gm1p3: pbjsBench.proto3.GoogleMessage1, tick: pbjsOwn.tick.Tick,
+        doubles: pbjsOwn.arrays.Doubles, int32s: pbjsOwn.arrays.Int32s, uint64s: pbjsOwn.arrays.Uint64s,
+      }[message]);
+    case "ts-proto":
+      return tsProto({ gm1p2: tsp2.GoogleMessage1, gm1p3: tsp3.GoogleMessage1, tick: tspTick.Tick, doubles: tspArrays.Doubles, int32s: tspArrays.Int32s, uint64s: tspArrays.Uint64s }[message]);
+    case "protobuf-es":
+      return protobufEs(descOf(message));
+    case "pbf": {
+      const [read, write] = {
+        gm1p2: [pbf2.readGoogleMessage1, pbf2.writeGoogleMessage1], gm1p3: [pbf3.readGoogleMessage1, pbf3.writeGoogleMessage1],
+        tick: [pbfTick.readTick, pbfTick.writeTick], doubles: [pbfArrays.readDoubles, pbfArrays.writeDoubles],
+        int32s: [pbfArrays.readInt32s, pbfArrays.writeInt32s], uint64s: [pbfArrays.readUint64s, pbfArrays.writeUint64s],
+      }[message] as [any, any];
+      return pbf(read, write);
+    }
+  }
+}
+
+/** protobuf-es's descriptor: the suite also uses it to list the fields a reader touches. */
+export function descOf(message: MessageName): DescMessage {
+  return {
+    gm1p2: es2.GoogleMessage1Schema, gm1p3: es3.GoogleMessage1Schema, tick: esTick.TickSchema,
+    doubles: esArrays.DoublesSchema, int32s: esArrays.Int32sSchema, uint64s: esArrays.Uint64sSchema,
+  }[message];
+}
