@@ -1,7 +1,7 @@
 // `npm run bench [-- --smoke] [dataset ...]`: every dataset in a Node process of its own, results in
 // bench/results/latest.json, then the README table and the chart are drawn from them.
 // --smoke runs a few iterations of everything (CI uses it to show the suite still works) and
-// writes bench/gen/smoke.json instead.
+// writes bench/gen/smoke.json instead; a run of named datasets writes bench/gen/subset.json.
 import { execFileSync } from "node:child_process";
 import { cpus, totalmem, platform, release } from "node:os";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -41,9 +41,10 @@ if (args[0] === "--child") {
     packages: Object.fromEntries(["protobufjs", "ts-proto", "@bufbuild/protobuf", "pbf", "tinybench"].map((n) => [n, version(n)])),
     rows,
   };
-  const file = smoke ? join(bench, "gen", "smoke.json") : join(bench, "results", "latest.json");
+  // only a full run replaces the published results
+  const file = smoke ? join(bench, "gen", "smoke.json") : only.length ? join(bench, "gen", "subset.json") : join(bench, "results", "latest.json");
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(result, null, 1) + "\n");
   console.log(`${rows.length} results -> ${file}`);
-  if (!smoke) await report();
+  if (file.endsWith("latest.json")) await report();
 }

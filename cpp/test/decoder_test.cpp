@@ -461,3 +461,27 @@ TEST_F(DecoderTest, DelimitedBatches) {
 }
 
 }  // namespace
+
+TEST_F(DecoderTest, PackedVarintRunsDecodeEveryFormAndRejectOverlongValues) {
+  Wire ints, sints, bools;
+  for (int64_t v : {int64_t{0}, int64_t{-1}, int64_t{INT32_MIN}, int64_t{INT32_MAX}, int64_t{1} << 40}) ints.varint(static_cast<uint64_t>(v));
+  for (int64_t v : {int64_t{0}, int64_t{-1}, INT64_MIN, INT64_MAX}) sints.varint(zigzag_encode64(v));
+  bools.varint(0).varint(1).varint(300);
+  Wire w;
+  w.tag(20, WireType::len).varint(ints.bytes.size()).append(ints);
+  w.tag(24, WireType::len).varint(sints.bytes.size()).append(sints);
+  w.tag(30, WireType::len).varint(bools.bytes.size()).append(bools);
+  const uint8_t* r = decode(w);
+  ASSERT_NE(r, nullptr) << static_cast<int>(status.code);
+  // int32 keeps the low 32 bits of wider values
+  EXPECT_EQ(array<int32_t>(r, 20), (std::vector<int32_t>{0, -1, INT32_MIN, INT32_MAX, 0}));
+  EXPECT_EQ(array<int64_t>(r, 24), (std::vector<int64_t>{0, -1, INT64_MIN, INT64_MAX}));
+  EXPECT_EQ(array<uint8_t>(r, 30), (std::vector<uint8_t>{0, 1, 1}));
+
+  Wire bad;
+  bad.varint(5).raw({0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02});
+  Wire v;
+  v.tag(20, WireType::len).varint(bad.bytes.size()).append(bad);
+  EXPECT_EQ(decode_error(v), Error::varint_overlong);
+  EXPECT_EQ(status.offset, 4u);  // a two-byte tag, the length, the value 5, then the bad varint
+}

@@ -106,3 +106,45 @@ TEST(Varint, CountsPackedRuns) {
   const uint8_t run[] = {0x01, 0x96, 0x01, 0xff, 0xff, 0x03, 0x00};
   EXPECT_EQ(count_varints(run, run + sizeof run), 4u);
 }
+
+TEST(Varint, TerminatedReaderAgreesWithTheCheckedOne) {
+  // every length from 1 to 10 bytes, edge values of each, and non-minimal forms
+  std::vector<std::vector<uint8_t>> encodings;
+  for (unsigned bits = 0; bits <= 64; ++bits) {
+    for (uint64_t v : {bits == 64 ? UINT64_MAX : (uint64_t{1} << bits) - 1, bits == 64 ? 0 : uint64_t{1} << bits}) {
+      uint8_t buf[10];
+      encodings.emplace_back(buf, write_varint(buf, v));
+    }
+  }
+  encodings.push_back({0x81, 0x80, 0x80, 0x00});
+  encodings.push_back({0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00});
+  for (const auto& e : encodings) {
+    uint64_t want, got;
+    const uint8_t* p = e.data();
+    ASSERT_EQ(read_varint(p, e.data() + e.size(), want), VarintResult::ok);
+    const uint8_t* q = e.data();
+    ASSERT_TRUE(read_terminated_varint(q, got));
+    EXPECT_EQ(got, want);
+    EXPECT_EQ(q, p);
+  }
+  const std::vector<uint8_t> eleven = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01};
+  const std::vector<uint8_t> past64 = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02};
+  uint64_t v;
+  const uint8_t* p = eleven.data();
+  EXPECT_FALSE(read_terminated_varint(p, v));
+  p = past64.data();
+  EXPECT_FALSE(read_terminated_varint(p, v));
+}
+
+TEST(Varint, CountsLongRunsEightBytesAtATime) {
+  std::vector<uint8_t> run;
+  for (uint64_t v = 0; v < 3000; ++v) {
+    uint8_t buf[10];
+    run.insert(run.end(), buf, write_varint(buf, v * v * v * 977));
+  }
+  for (size_t len : {size_t{0}, size_t{7}, size_t{8}, size_t{9}, size_t{63}, size_t{64}, run.size()}) {
+    size_t want = 0;
+    for (size_t i = 0; i < len; ++i) want += run[i] < 0x80;
+    EXPECT_EQ(count_varints(run.data(), run.data() + len), want) << len;
+  }
+}

@@ -492,6 +492,7 @@ class Decoder {
       default: dst = grow<uint8_t>(arr, static_cast<uint32_t>(count), body); break;
     }
     if (!dst) return false;
+    if (f.op != ValueOp::closed_enum) return decode_varint_run(f.op, body, run_end, dst);
     const uint8_t* q = body;
     uint32_t stored = 0;
     while (q < run_end) {
@@ -507,6 +508,31 @@ class Decoder {
       }
     }
     arr.size -= static_cast<uint32_t>(count) - stored;  // closed-enum values that went to unknowns
+    return true;
+  }
+
+  // The hot loop for large packed varint arrays: one specialised loop per in-record form, and no
+  // bounds checks per byte (the run ends on a terminator, checked by the caller).
+  bool decode_varint_run(ValueOp op, const uint8_t* q, const uint8_t* end, uint8_t* dst) noexcept {
+    switch (op) {
+      case ValueOp::varint64: return varint_run<uint64_t>(q, end, dst, [](uint64_t v) { return v; });
+      case ValueOp::zigzag64: return varint_run<uint64_t>(q, end, dst, [](uint64_t v) { return zigzag_decode64(v); });
+      case ValueOp::zigzag32:
+        return varint_run<uint32_t>(q, end, dst, [](uint64_t v) { return zigzag_decode32(static_cast<uint32_t>(v)); });
+      case ValueOp::boolean: return varint_run<uint8_t>(q, end, dst, [](uint64_t v) { return uint8_t{v != 0}; });
+      default: return varint_run<uint32_t>(q, end, dst, [](uint64_t v) { return static_cast<uint32_t>(v); });
+    }
+  }
+
+  template <class T, class Convert>
+  bool varint_run(const uint8_t* q, const uint8_t* end, uint8_t* dst, Convert convert) noexcept {
+    T* out = reinterpret_cast<T*>(dst);
+    while (q < end) {
+      const uint8_t* value_start = q;
+      uint64_t v;
+      if (!read_terminated_varint(q, v)) return fail(Error::varint_overlong, value_start);
+      store<T>(reinterpret_cast<uint8_t*>(out++), convert(v));
+    }
     return true;
   }
 

@@ -1,5 +1,6 @@
 // Wire-format primitives: varints, zigzag, little-endian fixed-width values, tags, field skipping.
 #pragma once
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -107,8 +108,37 @@ constexpr uint32_t make_tag(uint32_t field_number, WireType wt) noexcept {
 }
 
 // Counts the varints in a packed run without decoding them: one per byte below 0x80.
+// Reads a varint known to end before the buffer does (inside a packed run whose last byte is a
+// terminator), so only the 10-byte limit needs checking. Returns false on an overlong varint.
+inline bool read_terminated_varint(const uint8_t*& p, uint64_t& out) noexcept {
+  uint64_t byte = *p++;
+  uint64_t v = byte;
+  if (byte < 0x80) {
+    out = v;
+    return true;
+  }
+  for (unsigned shift = 7; shift < 63; shift += 7) {
+    byte = *p++;
+    v += (byte - 1) << shift;  // removes the previous byte's continuation bit as it adds this one
+    if (byte < 0x80) {
+      out = v;
+      return true;
+    }
+  }
+  byte = *p++;  // the tenth byte may only hold bit 63
+  if (byte > 1) return false;
+  out = v + ((byte - 1) << 63);
+  return true;
+}
+
+// Counts the varints in a packed run: its bytes without the continuation bit, eight at a time.
 inline size_t count_varints(const uint8_t* p, const uint8_t* end) noexcept {
   size_t n = 0;
+  for (; end - p >= 8; p += 8) {
+    uint64_t word;
+    std::memcpy(&word, p, 8);
+    n += static_cast<size_t>(std::popcount(~word & 0x8080808080808080ull));
+  }
   for (; p < end; ++p) n += (*p < 0x80);
   return n;
 }
