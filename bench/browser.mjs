@@ -28,6 +28,9 @@ const rows = [];
 let runtime = "";
 const server = createServer((req, res) => {
   const path = req.url.split("?")[0];
+  // cross-origin isolation: Chromium then gives performance.now() 5 µs resolution instead of 100 µs
+  res.setHeader("cross-origin-opener-policy", "same-origin");
+  res.setHeader("cross-origin-embedder-policy", "require-corp");
   if (req.method === "POST" && path === "/results") {
     let body = "";
     req.on("data", (c) => (body += c));

@@ -11,6 +11,12 @@ export type ViewClass<V> = new (arena: Arena, ptr: number) => V;
 /** Reads one element (or map key/value) whose slot is at addr. */
 export type SlotReader<T> = (m: Memory, addr: number) => T;
 
+// An absent repeated field reads as one shared empty array: nothing to allocate, nothing to write.
+const empty = {
+  i32s: new Int32Array(0), u32s: new Uint32Array(0), f32s: new Float32Array(0), f64s: new Float64Array(0),
+  i64s: new BigInt64Array(0), u64s: new BigUint64Array(0),
+};
+
 export abstract class MessageView {
   /** @internal */ readonly $arena: Arena;
   /** @internal */ readonly $gen: number;
@@ -82,27 +88,27 @@ export abstract class MessageView {
   }
   protected $i32s(off: number): Int32Array {
     const [m, p, n] = this.$array(off);
-    return new Int32Array(m.buffer, p, n);
+    return n === 0 ? empty.i32s : new Int32Array(m.buffer, p, n);
   }
   protected $u32s(off: number): Uint32Array {
     const [m, p, n] = this.$array(off);
-    return new Uint32Array(m.buffer, p, n);
+    return n === 0 ? empty.u32s : new Uint32Array(m.buffer, p, n);
   }
   protected $f32s(off: number): Float32Array {
     const [m, p, n] = this.$array(off);
-    return new Float32Array(m.buffer, p, n);
+    return n === 0 ? empty.f32s : new Float32Array(m.buffer, p, n);
   }
   protected $f64s(off: number): Float64Array {
     const [m, p, n] = this.$array(off);
-    return new Float64Array(m.buffer, p, n);
+    return n === 0 ? empty.f64s : new Float64Array(m.buffer, p, n);
   }
   protected $i64s(off: number): BigInt64Array {
     const [m, p, n] = this.$array(off);
-    return new BigInt64Array(m.buffer, p, n);
+    return n === 0 ? empty.i64s : new BigInt64Array(m.buffer, p, n);
   }
   protected $u64s(off: number): BigUint64Array {
     const [m, p, n] = this.$array(off);
-    return new BigUint64Array(m.buffer, p, n);
+    return n === 0 ? empty.u64s : new BigUint64Array(m.buffer, p, n);
   }
   protected $bools(off: number): boolean[] {
     const [m, p, n] = this.$array(off);

@@ -48,7 +48,7 @@ export function lines(rows: Row[]): Line[] {
       const line: Line = { dataset, label, peer, floor: hppOp === "view" ? of("floor", "memcpy") : undefined };
       if (hpp) line.hpp = hpp;
       if (fastestPeer) line.fastestPeer = fastestPeer;
-      if (hpp && fastestPeer) line.speedup = fastestPeer.mean_ns / hpp.mean_ns;
+      if (hpp && fastestPeer && hpp.mean_ns > 0) line.speedup = fastestPeer.mean_ns / hpp.mean_ns;
       out.push(line);
     }
   }
