@@ -41,37 +41,6 @@ export abstract class MessageView {
     return this.$arena.rt.mem;
   }
 
-  protected $i32(off: number): number {
-    return this.$mem().i32[(this.$ptr + off) >>> 2]!;
-  }
-  protected $u32(off: number): number {
-    return this.$mem().u32[(this.$ptr + off) >>> 2]!;
-  }
-  protected $f32(off: number): number {
-    return this.$mem().f32[(this.$ptr + off) >>> 2]!;
-  }
-  protected $f64(off: number): number {
-    return this.$mem().f64[(this.$ptr + off) >>> 3]!;
-  }
-  protected $i64(off: number): bigint {
-    return this.$mem().i64[(this.$ptr + off) >>> 3]!;
-  }
-  protected $u64(off: number): bigint {
-    return this.$mem().u64[(this.$ptr + off) >>> 3]!;
-  }
-  protected $bool(off: number): boolean {
-    return this.$mem().u8[this.$ptr + off] !== 0;
-  }
-  protected $str(off: number): string {
-    return this.$mem().strAt(this.$ptr + off);
-  }
-  /** The bytes in place: a subarray of linear memory. */
-  protected $bytes(off: number): Uint8Array {
-    const m = this.$mem();
-    const w = (this.$ptr + off) >>> 2;
-    const p = m.u32[w]!;
-    return m.u8.subarray(p, p + m.u32[w + 1]!);
-  }
   /** Presence bit at a bit position from the record start. */
   protected $bit(bit: number): boolean {
     return ((this.$mem().u8[this.$ptr + (bit >>> 3)]! >>> (bit & 7)) & 1) !== 0;
