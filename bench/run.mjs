@@ -28,7 +28,7 @@ if (args[0] === "--child") {
   const rows = [];
   for (const d of datasets) {
     if (only.length && !only.includes(d.name)) continue;
-    const out = execFileSync(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url), "--child", d.name, smoke ? "smoke" : ""], {
+    const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--child", d.name, smoke ? "smoke" : ""], {
       encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 64 << 20,
     });
     rows.push(...JSON.parse(out));

@@ -29,7 +29,6 @@ interface Task {
 
 interface Dataset {
   name: string;
-  title: string;
   items: number;
   setup(): { bytes: number; tasks: Task[] };
 }
@@ -47,9 +46,9 @@ function verify(dataset: string, lib: Library, got: unknown[], want: unknown[]) 
 }
 
 /** GoogleMessage1 variants: one message of a couple of hundred bytes (or a few KB, big). */
-function messageDataset(name: string, title: string, message: MessageName, strings: typeof gm1Strings): Dataset {
+function messageDataset(name: string, message: MessageName, strings: typeof gm1Strings): Dataset {
   return {
-    name, title, items: 1,
+    name, items: 1,
     setup() {
       const es = codec(reference, message);
       const bytes = es.encode!(es.build!(gm1(strings, es.int64)));
@@ -88,9 +87,9 @@ function writeTasks(c: Codec, lib: Library, bytes: Uint8Array, literal: () => an
 }
 
 /** A packed array of 1,000,000 numbers in one message. */
-function arrayDataset(name: string, title: string, message: "doubles" | "int32s" | "uint64s", values: () => ArrayLike<number | bigint>): Dataset {
+function arrayDataset(name: string, message: "doubles" | "int32s" | "uint64s", values: () => ArrayLike<number | bigint>): Dataset {
   return {
-    name, title, items: 1,
+    name, items: 1,
     setup() {
       const es = codec(reference, message);
       const bytes = es.encode!(es.build!({ values: Array.from(values()) }));
@@ -127,7 +126,7 @@ const streamLength = 10_000;
 
 /** 10,000 market-data ticks: one per WebSocket frame, or all in one length-delimited buffer. */
 const stream: Dataset = {
-  name: "tick-stream", title: "10,000 ticks, one per frame or one delimited batch", items: streamLength,
+  name: "tick-stream", items: streamLength,
   setup() {
     const es = codec(reference, "tick");
     const frames = Array.from({ length: streamLength }, (_, i) => es.encode!(es.build!(tick(i, es.int64))).slice());
@@ -167,12 +166,12 @@ function delimit(frames: Uint8Array[]): Uint8Array {
 }
 
 export const datasets: Dataset[] = [
-  messageDataset("gm1-proto2", "GoogleMessage1, proto2", "gm1p2", gm1Strings),
-  messageDataset("gm1-proto3", "GoogleMessage1, proto3", "gm1p3", gm1Strings),
-  messageDataset("gm1-big", "GoogleMessage1, proto3, 512- and 2048-byte strings", "gm1p3", gm1BigStrings),
-  arrayDataset("packed-double", "packed repeated double, 1,000,000 values", "doubles", doubles),
-  arrayDataset("packed-int32", "packed repeated int32 (varints), 1,000,000 values", "int32s", int32s),
-  arrayDataset("packed-uint64", "packed repeated uint64 (varints), 1,000,000 values", "uint64s", uint64s),
+  messageDataset("gm1-proto2", "gm1p2", gm1Strings),
+  messageDataset("gm1-proto3", "gm1p3", gm1Strings),
+  messageDataset("gm1-big", "gm1p3", gm1BigStrings),
+  arrayDataset("packed-double", "doubles", doubles),
+  arrayDataset("packed-int32", "int32s", int32s),
+  arrayDataset("packed-uint64", "uint64s", uint64s),
   stream,
 ];
 
@@ -236,5 +235,4 @@ function fmt(ns: number): string {
   return ns < 1e3 ? `${ns.toFixed(0)} ns` : ns < 1e6 ? `${(ns / 1e3).toFixed(2)} µs` : `${(ns / 1e6).toFixed(2)} ms`;
 }
 
-export const titles = Object.fromEntries(datasets.map((d) => [d.name, d.title]));
 export { markdown, html, chart } from "./render.js";
