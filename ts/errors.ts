@@ -62,6 +62,43 @@ export class DecodeError extends Error {
   }
 }
 
+/** What can be wrong with a value given to encode(), a builder or a writer. */
+export type EncodeErrorCode =
+  | "INVALID_VALUE" // the wrong JS type for the field
+  | "VALUE_OUT_OF_RANGE" // an integer outside the field type's range
+  | "INVALID_UTF16" // a string with a lone surrogate, which has no UTF-8 form
+  | "MISSING_REQUIRED"
+  | "DEPTH_LIMIT"
+  | "MESSAGE_TOO_LARGE"
+  | "OUT_OF_MEMORY"
+  | "BUFFER_TOO_SMALL" // encodeInto(): the target has no room; nothing was written
+  | "UNBALANCED"; // a writer's fork()/join() do not pair up
+
+/** A value that cannot be encoded. Nothing was written to the caller's buffer. */
+export class EncodeError extends Error {
+  override readonly name = "EncodeError";
+  constructor(
+    readonly code: EncodeErrorCode,
+    /** Field path from the top-level message, e.g. "Person.phones[1].number". */
+    public path: string,
+    /** What is wrong, without the path. */
+    readonly reason: string = code.toLowerCase().replace(/_/g, " "),
+  ) {
+    super("");
+    this.message = this.describe();
+  }
+
+  /** @internal Puts an enclosing field (or `name[i]`) in front of the path while unwinding. */
+  prefix(segment: string): void {
+    this.path = this.path === "" ? segment : segment + (this.path.startsWith("[") ? "" : ".") + this.path;
+    this.message = this.describe();
+  }
+
+  private describe(): string {
+    return `${this.reason}${this.path ? ` (${this.path})` : ""} [${this.code}]`;
+  }
+}
+
 /** A schema table that failed validation, or a message index it does not have. */
 export class SchemaError extends Error {
   override readonly name = "SchemaError";

@@ -2,9 +2,10 @@
 export { init, initSync, type InitOptions } from "./loader.js";
 export { runtime, type Runtime, type Limits } from "./runtime.js";
 export { Arena, type ArenaOptions } from "./arena.js";
-export { MessageType, type Materializer } from "./message.js";
+export { MessageType, type Materializer, type Init } from "./message.js";
+export { RecordWriter, mapKey, type Fill } from "./fill.js";
 export { MessageView, ListView, MapView, type ViewClass, type SlotReader } from "./view.js";
-export { DecodeError, SchemaError, StaleViewError, type ErrorCode } from "./errors.js";
+export { DecodeError, EncodeError, SchemaError, StaleViewError, type ErrorCode, type EncodeErrorCode } from "./errors.js";
 export { defineSchema, type SchemaDef, type MessageInfo } from "./schema.js";
 export type { Memory } from "./memory.js";
 export * as plain from "./plain.js";

@@ -1,21 +1,35 @@
 // What generated code exports per message: decoding to views or plain objects, one message or a
 // length-delimited batch, each one call into WASM.
 import { Arena } from "./arena.js";
+import { EncodeError } from "./errors.js";
+import { RecordWriter, type Fill } from "./fill.js";
 import type { Memory } from "./memory.js";
 import { runtime, type Runtime } from "./runtime.js";
 import type { SchemaDef } from "./schema.js";
-import type { ViewClass } from "./view.js";
+import { MessageView, type ViewClass } from "./view.js";
+
+/**
+ * What encode() accepts: the plain object with every field optional, at every level. Absent
+ * (undefined or null) fields are not written.
+ */
+export type Init<T> = T extends Uint8Array | bigint | number | string | boolean ? T
+  : T extends readonly (infer E)[] ? readonly Init<E>[]
+  : T extends object ? { [K in keyof T]?: Init<T[K]> | null }
+  : T;
 
 /** Builds a plain object from the record at ptr. */
 export type Materializer<T> = (m: Memory, ptr: number, rt: Runtime) => T;
 
 /** Arenas the runtime keeps for calls without one: reset by the next such call. */
-const scratch = new WeakMap<Runtime, { views: Arena; plain: Arena }>();
+const scratch = new WeakMap<Runtime, { views: Arena; plain: Arena; encode: Arena; writer: RecordWriter }>();
 
 function scratchArenas(rt: Runtime) {
   let s = scratch.get(rt);
   if (s === undefined) {
-    s = { views: new Arena(), plain: new Arena() };
+    const encode = new Arena();
+    const writer = new RecordWriter(rt);
+    writer.arena = encode.ptr;
+    s = { views: new Arena(), plain: new Arena(), encode, writer };
     scratch.set(rt, s);
   }
   return s;
@@ -29,6 +43,9 @@ export class MessageType<T, V> {
     private readonly index: number,
     private readonly viewClass: ViewClass<V>,
     private readonly materialize: Materializer<T>,
+    private readonly fill: Fill<Init<T>>,
+    /** @internal bytes of this message's record */
+    readonly recordSize: number,
   ) {}
 
   /**
@@ -90,5 +107,93 @@ export class MessageType<T, V> {
     const out = new Array<T>(count);
     for (let i = 0; i < count; i++) out[i] = this.materialize(m, m.u32[(ptr >>> 2) + i]!, rt);
     return out;
+  }
+
+  /** The message's wire bytes. Takes a plain object (fields may be left out) or a view of this type. */
+  encode(message: Init<T> | V): Uint8Array {
+    const rt = runtime();
+    const handle = rt.schema(this.schemaDef);
+    const n = rt.encode(handle, this.index, this.record(rt, message), this.schemaDef);
+    return rt.mem.u8.slice(rt.output, rt.output + n);
+  }
+
+  /** How many bytes encode() would return. */
+  encodedSize(message: Init<T> | V): number {
+    const rt = runtime();
+    const handle = rt.schema(this.schemaDef);
+    return rt.encodedSize(handle, this.index, this.record(rt, message), this.schemaDef);
+  }
+
+  /**
+   * Encodes into `target` at `offset` and returns the number of bytes written. When the message
+   * does not fit, throws BUFFER_TOO_SMALL and leaves target untouched.
+   */
+  encodeInto(message: Init<T> | V, target: Uint8Array, offset = 0): number {
+    const rt = runtime();
+    const handle = rt.schema(this.schemaDef);
+    const n = rt.encode(handle, this.index, this.record(rt, message), this.schemaDef);
+    if (!(offset >= 0 && offset <= target.length && n <= target.length - offset)) {
+      throw new EncodeError("BUFFER_TOO_SMALL", this.typeName,
+        `${n} bytes do not fit at offset ${offset} of a ${target.length}-byte buffer`);
+    }
+    target.set(rt.mem.u8.subarray(rt.output, rt.output + n), offset);
+    return n;
+  }
+
+  /** Many messages in one buffer, each preceded by its length (what viewDelimited() reads). */
+  encodeDelimited(messages: Iterable<Init<T> | V>): Uint8Array {
+    const rt = runtime();
+    const handle = rt.schema(this.schemaDef);
+    const list = Array.isArray(messages) ? (messages as (Init<T> | V)[]) : [...messages];
+    const { writer } = this.resetScratch(rt);
+    const recs = writer.alloc(list.length * 4);
+    for (let i = 0; i < list.length; i++) {
+      let rec: number;
+      try {
+        rec = this.fillRecord(rt, list[i]!, false);
+      } catch (e) {
+        if (e instanceof EncodeError) {
+          e.prefix(`[#${i}]`);
+          e.prefix(this.typeName);
+        }
+        throw e;
+      }
+      rt.mem.u32[(recs >>> 2) + i] = rec;
+    }
+    const n = rt.encodeDelimited(handle, this.index, recs, list.length, this.schemaDef);
+    return rt.mem.u8.slice(rt.output, rt.output + n);
+  }
+
+  /** The record to encode: a view's own, or a plain object written into the scratch arena. */
+  private record(rt: Runtime, message: Init<T> | V): number {
+    try {
+      return this.fillRecord(rt, message, true);
+    } catch (e) {
+      if (e instanceof EncodeError) e.prefix(this.typeName);
+      throw e;
+    }
+  }
+
+  private fillRecord(rt: Runtime, message: Init<T> | V, reset: boolean): number {
+    if (message instanceof MessageView) {
+      if (!(message instanceof this.viewClass)) {
+        throw new EncodeError("INVALID_VALUE", "", `a view of another message type is not a ${this.typeName}`);
+      }
+      message.$mem(); // throws if its arena was reset or released
+      return message.$ptr;
+    }
+    if (typeof message !== "object" || message === null) {
+      throw new EncodeError("INVALID_VALUE", "", `${String(message)} is not a message object`);
+    }
+    const { writer } = reset ? this.resetScratch(rt) : scratchArenas(rt);
+    const rec = writer.allocZeroed(this.recordSize);
+    this.fill(writer, message as Init<T>, rec);
+    return rec;
+  }
+
+  private resetScratch(rt: Runtime) {
+    const s = scratchArenas(rt);
+    rt.exports.hp_arena_reset(s.encode.ptr);
+    return s;
   }
 }

@@ -1,6 +1,6 @@
 // The loaded WASM codec: its exports, linear memory, staging buffer, registered schemas and limits.
 // One runtime per JS realm, created by init() (loader.ts) and used by all generated code.
-import { codeName, DecodeError, SchemaError } from "./errors.js";
+import { codeName, DecodeError, EncodeError, SchemaError, type EncodeErrorCode } from "./errors.js";
 import { Memory } from "./memory.js";
 import type { SchemaDef } from "./schema.js";
 
@@ -23,6 +23,10 @@ export interface Exports {
   hp_decode_delimited(
     schema: number, message: number, arena: number, ptr: number, size: number, reset: number, out: number,
   ): number;
+  hp_encode(schema: number, message: number, rec: number): number;
+  hp_encoded_size(schema: number, message: number, rec: number): number;
+  hp_encode_delimited(schema: number, message: number, recs: number, count: number): number;
+  hp_output(): number;
 }
 
 export interface Limits {
@@ -47,6 +51,8 @@ export class Runtime {
   private readonly slotPtr: number; // an ArraySlot the batch decoder writes into
   private zeroPtr = 0;
   private zeroSize = 0;
+  /** Address of the last encode's bytes (the codec's output buffer). */
+  output = 0;
 
   constructor(readonly exports: Exports) {
     exports._initialize();
@@ -148,6 +154,34 @@ export class Runtime {
     return [this.mem.u32[w]! >>> 0, this.mem.u32[w + 1]!];
   }
 
+  /**
+   * Encodes the record into the codec's output buffer and returns the size; the bytes are at
+   * `output` until the next encode.
+   */
+  encode(schema: number, message: number, rec: number, def: SchemaDef): number {
+    const n = this.exports.hp_encode(schema, message, rec);
+    return this.finishEncode(n, def, message);
+  }
+
+  encodedSize(schema: number, message: number, rec: number, def: SchemaDef): number {
+    const n = this.exports.hp_encoded_size(schema, message, rec);
+    if (n < 0) throw this.encodeError(def, message);
+    return n;
+  }
+
+  /** Encodes `count` records whose pointers are at recs, each after its length. */
+  encodeDelimited(schema: number, message: number, recs: number, count: number, def: SchemaDef): number {
+    const n = this.exports.hp_encode_delimited(schema, message, recs, count);
+    return this.finishEncode(n, def, message);
+  }
+
+  private finishEncode(n: number, def: SchemaDef, message: number): number {
+    this.mem.sync();
+    if (n < 0) throw this.encodeError(def, message);
+    this.output = this.exports.hp_output() >>> 0;
+    return n;
+  }
+
   private status() {
     const w = this.statusPtr >>> 2;
     const u32 = this.mem.u32;
@@ -155,6 +189,22 @@ export class Runtime {
   }
 
   private decodeError(def: SchemaDef, root: number): DecodeError {
+    const s = this.status();
+    return new DecodeError(codeName(s.code), s.offset, this.statusPath(def, root));
+  }
+
+  private encodeError(def: SchemaDef, root: number): EncodeError {
+    const s = this.status();
+    const code = codeName(s.code);
+    const known: EncodeErrorCode[] = ["MISSING_REQUIRED", "DEPTH_LIMIT", "MESSAGE_TOO_LARGE", "OUT_OF_MEMORY"];
+    const reason = code === "MESSAGE_TOO_LARGE" ? `encoded message is larger than the limit (${s.detail} bytes)`
+      : code === "DEPTH_LIMIT" ? `messages nested deeper than the limit (${s.detail})`
+      : code === "MISSING_REQUIRED" ? "required field is not set" : undefined;
+    return new EncodeError(known.includes(code as EncodeErrorCode) ? (code as EncodeErrorCode) : "INVALID_VALUE", this.statusPath(def, root), reason);
+  }
+
+  /** The status's field path, from the root message's name down. */
+  private statusPath(def: SchemaDef, root: number): string {
     const s = this.status();
     const u32 = this.mem.u32;
     const i32 = this.mem.i32;
@@ -172,7 +222,7 @@ export class Runtime {
       path += `.${name}${index >= 0 ? `[${index}]` : ""}`;
     }
     if (s.truncated) path += ".…"; // the innermost frames did not fit
-    return new DecodeError(codeName(s.code), s.offset, path);
+    return path;
   }
 }
 

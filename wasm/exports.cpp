@@ -7,6 +7,7 @@
 
 #include "hppproto/arena.hpp"
 #include "hppproto/decoder.hpp"
+#include "hppproto/encoder.hpp"
 #include "hppproto/schema.hpp"
 #include "hppproto/status.hpp"
 
@@ -15,6 +16,8 @@ using namespace hppproto;
 namespace {
 Status g_status;
 Limits g_limits;
+ScratchBuffer<uint32_t> g_sizes;  // the encoder's size cache
+ScratchBuffer<uint8_t> g_output;  // encoded bytes, copied out by the JS side after each call
 
 bool check_message_index(const Schema* schema, uint32_t message_index) {
   if (message_index < schema->message_count()) return true;
@@ -78,5 +81,44 @@ EMSCRIPTEN_KEEPALIVE int hp_decode_delimited(const Schema* schema, uint32_t mess
   if (reset) arena->reset();
   return Decoder(*schema, *arena, g_status, g_limits).decode_delimited(message_index, data, size, *out);
 }
+
+// Encodes the message at rec into the output buffer (hp_output()); returns its size, or -1 with
+// the status set.
+EMSCRIPTEN_KEEPALIVE int32_t hp_encode(const Schema* schema, uint32_t message_index, const uint8_t* rec) {
+  if (!check_message_index(schema, message_index)) return -1;
+  Encoder encoder(*schema, g_status, g_limits, g_sizes);
+  size_t size;
+  if (!encoder.measure(message_index, rec, size)) return -1;
+  if (!g_output.reserve(size)) {
+    g_status.fail(Error::out_of_memory, 0, static_cast<uint32_t>(size));
+    return -1;
+  }
+  encoder.write(message_index, rec, g_output.data());
+  return static_cast<int32_t>(size);
+}
+
+EMSCRIPTEN_KEEPALIVE int32_t hp_encoded_size(const Schema* schema, uint32_t message_index, const uint8_t* rec) {
+  if (!check_message_index(schema, message_index)) return -1;
+  size_t size;
+  if (!Encoder(*schema, g_status, g_limits, g_sizes).measure(message_index, rec, size)) return -1;
+  return static_cast<int32_t>(size);
+}
+
+// `count` records at recs, each written after its length.
+EMSCRIPTEN_KEEPALIVE int32_t hp_encode_delimited(const Schema* schema, uint32_t message_index,
+                                                 const RecordPtr* recs, uint32_t count) {
+  if (!check_message_index(schema, message_index)) return -1;
+  Encoder encoder(*schema, g_status, g_limits, g_sizes);
+  size_t size;
+  if (!encoder.measure_delimited(message_index, recs, count, size)) return -1;
+  if (!g_output.reserve(size)) {
+    g_status.fail(Error::out_of_memory, 0, static_cast<uint32_t>(size));
+    return -1;
+  }
+  encoder.write_delimited(message_index, recs, count, g_output.data());
+  return static_cast<int32_t>(size);
+}
+
+EMSCRIPTEN_KEEPALIVE uint8_t* hp_output() { return g_output.data(); }
 
 }  // extern "C"

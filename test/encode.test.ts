@@ -1,0 +1,263 @@
+// Encoding against protobufjs and the golden files: byte-identical output for canonical input,
+// random round trips in both directions, and clear errors for values that cannot be encoded.
+import { readdirSync, readFileSync } from "node:fs";
+import protobuf from "protobufjs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { Arena, EncodeError, init, MessageType } from "hppproto";
+import { FieldType, Label } from "../dist/ts/schema.js";
+import type { FieldModel, MessageModel } from "../dist/codegen/model.js";
+import { crossCheck, loadSet, normalize, randomObject, requiresItself, rng, withoutUnknown, type Loaded } from "./support/protos.js";
+import { shared } from "./support/paths.js";
+
+beforeAll(async () => {
+  await init();
+});
+
+const sets = { unittest: loadSet("unittest"), conformance: loadSet("conformance") };
+const isMessage = (f: FieldModel) => f.type === FieldType.Message || f.type === FieldType.Group;
+const is64 = (t: FieldType) =>
+  t === FieldType.Int64 || t === FieldType.Sint64 || t === FieldType.Sfixed64 || t === FieldType.Uint64 || t === FieldType.Fixed64;
+
+/**
+ * Removes implicit-presence fields holding their zero from a protobufjs message, recursively:
+ * protobufjs writes every own property, protobuf (and hppproto) leave such fields out. -0.0 is
+ * not zero by bits and stays. Returns false when the bytes cannot be compared (a map with 64-bit
+ * keys: protobufjs keeps those in its own key order).
+ */
+function canonicalize(loaded: Loaded, m: MessageModel, msg: Record<string, unknown>): boolean {
+  const type = loaded.root.lookupType(m.fullName);
+  let comparable = true;
+  for (const f of m.fields) {
+    const name = type.fieldsById[f.number]!.name;
+    if (!Object.prototype.hasOwnProperty.call(msg, name)) continue;
+    const v = msg[name];
+    if (f.label === Label.Map) {
+      const [key, value] = f.mapEntry!.fields as [FieldModel, FieldModel];
+      const values = Object.values(v as object);
+      if (is64(key.type) && values.length > 1) comparable = false;
+      if (isMessage(value)) for (const x of values) comparable = canonicalize(loaded, value.message!, x) && comparable;
+    } else if (f.label === Label.Repeated) {
+      if (isMessage(f)) for (const x of v as Record<string, unknown>[]) comparable = canonicalize(loaded, f.message!, x) && comparable;
+    } else if (isMessage(f)) {
+      if (v != null) comparable = canonicalize(loaded, f.message!, v as Record<string, unknown>) && comparable;
+    } else if (f.label === Label.Implicit && isZero(v)) {
+      delete msg[name];
+    }
+  }
+  return comparable;
+}
+
+function isZero(v: unknown): boolean {
+  if (typeof v === "number") return Object.is(v, 0);
+  if (typeof v === "string") return v === "";
+  if (typeof v === "boolean") return !v;
+  if (v instanceof Uint8Array) return v.length === 0;
+  if (typeof v === "object" && v !== null && "low" in v) return (v as { low: number; high: number }).low === 0 && (v as { high: number }).high === 0;
+  return false;
+}
+
+describe.each(Object.entries(sets))("every message of the %s schemas", (_name, loaded: Loaded) => {
+  const names = [...loaded.types.keys()].sort();
+  it.each(names)("%s: byte-identical to protobufjs, and round trips both ways", (typeName) => {
+    const model = loaded.models.get(typeName)!;
+    if (requiresItself(model)) return; // no valid instance exists (see crosscheck.test.ts)
+    const type = loaded.types.get(typeName)!;
+    const pbType = loaded.root.lookupType(typeName);
+    const r = rng(typeName.length * 104729 + 3);
+    for (let i = 0; i < 25; i++) {
+      // decoded by protobufjs, so that map keys have protobufjs's decoded form (normalize() expects it)
+      const msg = pbType.decode(pbType.encode(pbType.fromObject(randomObject(loaded, model, r))).finish()) as unknown as Record<string, unknown>;
+      const comparable = canonicalize(loaded, model, msg);
+      const expected = pbType.encode(msg as unknown as protobuf.Message).finish();
+      // the same object, as hppproto's plain form
+      const plain = normalize(loaded, model, msg as unknown as protobuf.Message);
+      const fromPlain = type.encode(plain);
+      const fromDecoded = type.encode(type.decode(expected));
+      const fromView = type.encode(type.view(expected));
+      if (comparable) {
+        expect(fromPlain).toEqual(new Uint8Array(expected));
+        expect(fromDecoded).toEqual(new Uint8Array(expected));
+        expect(fromView).toEqual(new Uint8Array(expected));
+      }
+      expect(type.encodedSize(plain)).toBe(fromPlain.length);
+      // hppproto's bytes, read by protobufjs, field by field
+      crossCheck(loaded, typeName, fromPlain);
+    }
+  });
+});
+
+describe("golden files: decode -> encode gives the file back", () => {
+  const dir = `${shared}/golden`;
+  const files = readdirSync(dir).filter((f) => f.endsWith(".binpb"));
+  it.each(files)("%s", (file) => {
+    const typeName = file.replace(/\.binpb$/, "");
+    const type = sets.unittest.types.get(typeName)!;
+    const bytes = new Uint8Array(readFileSync(`${dir}/${file}`));
+    const ours = type.encode(type.decode(bytes));
+    expect(type.encode(type.view(bytes))).toEqual(ours);
+    // protobufjs re-encoding the same file: the independent reference for the canonical form
+    const pb = sets.unittest.root.lookupType(typeName);
+    expect(ours).toEqual(new Uint8Array(pb.encode(pb.decode(bytes)).finish()));
+    if (typeName === "proto3_unittest.TestUnpackedTypes") {
+      // This file holds the packed form of fields declared [packed = false], which parsers must
+      // accept; encoders write the declared, expanded form.
+      expect(bytes[0]).toBe(0x0a); // field 1, length-delimited: packed
+      expect(ours[0]).toBe(0x08); // field 1, varint: one element
+      expect(withoutUnknown(type.decode(ours))).toEqual(withoutUnknown(type.decode(bytes)));
+    } else {
+      expect(ours).toEqual(bytes);
+    }
+  });
+});
+
+describe("wire details", () => {
+  const all3 = () => sets.unittest.types.get("proto3_unittest.TestAllTypes")!;
+  const all2 = () => sets.unittest.types.get("protobuf_unittest.TestAllTypes")!;
+
+  it("a negative int32 is a ten-byte varint; sint32 is zigzag", () => {
+    // optional_int32 = 1, optional_sint32 = 5
+    expect([...all3().encode({ optionalInt32: -1 })]).toEqual([0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]);
+    expect([...all3().encode({ optionalSint32: -1 })]).toEqual([0x28, 0x01]);
+  });
+
+  it("NaN and -0.0 survive; +0.0 in an implicit field is not written", () => {
+    const t = all3();
+    const bytes = t.encode({ optionalDouble: -0, optionalFloat: NaN });
+    const back = t.decode(bytes);
+    expect(Object.is(back.optionalDouble, -0)).toBe(true);
+    expect(back.optionalFloat).toBeNaN();
+    expect(t.encode({ optionalDouble: 0 })).toHaveLength(0);
+  });
+
+  it("empty versus absent: explicit presence writes the empty value, implicit does not", () => {
+    expect(all2().encode({ optionalString: "" })).toEqual(new Uint8Array([0x72, 0x00]));
+    expect(all2().encode({})).toHaveLength(0);
+    expect(all3().encode({ optionalString: "" })).toHaveLength(0);
+    expect(all3().encode({ optionalNestedMessage: {} })).toEqual(new Uint8Array([0x92, 0x01, 0x00]));
+  });
+
+  it("unknown fields survive decode -> encode byte for byte, after the known fields", () => {
+    const t = all3();
+    const unknownBytes = [0xa0, 0x1f, 0x07, 0xaa, 0x1f, 0x02, 0x68, 0x69]; // fields 500 (varint) and 501 (bytes)
+    const bytes = new Uint8Array([0x08, 0x05, ...unknownBytes]);
+    expect(t.encode(t.decode(bytes))).toEqual(bytes);
+    expect(t.encode(t.view(bytes))).toEqual(bytes);
+    const plain = t.decode(bytes);
+    plain.optionalInt32 = 6;
+    expect(t.encode(plain)).toEqual(new Uint8Array([0x08, 0x06, ...unknownBytes]));
+  });
+
+  it("packed and expanded repeated fields follow the schema", () => {
+    const packed = sets.unittest.types.get("protobuf_unittest.TestPackedTypes")!;
+    const unpacked = sets.unittest.types.get("protobuf_unittest.TestUnpackedTypes")!;
+    expect([...packed.encode({ packedInt32: [1, -1] })]).toEqual([0xd2, 0x05, 11, 1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]);
+    expect([...unpacked.encode({ unpackedInt32: [1, 2] })]).toEqual([0xd0, 0x05, 1, 0xd0, 0x05, 2]);
+  });
+
+  it("typed arrays are taken as repeated numeric fields in one copy", () => {
+    const t = sets.unittest.types.get("protobuf_unittest.TestPackedTypes")!;
+    const values = Float64Array.from({ length: 1000 }, (_, i) => i * 1.5);
+    const bytes = t.encode({ packedDouble: values });
+    expect(t.view(bytes).packedDouble).toEqual(values);
+    expect(t.encode({ packedDouble: [...values] })).toEqual(bytes);
+  });
+
+  it("encodeInto writes at an offset, and leaves a too-small buffer untouched", () => {
+    const t = all3();
+    const msg = { optionalString: "hello", optionalInt64: 5n };
+    const expected = t.encode(msg);
+    const target = new Uint8Array(expected.length + 4).fill(0xee);
+    expect(t.encodeInto(msg, target, 2)).toBe(expected.length);
+    expect(target.subarray(2, 2 + expected.length)).toEqual(expected);
+    expect(target[0]).toBe(0xee);
+    expect(target[target.length - 1]).toBe(0xee);
+    const small = new Uint8Array(expected.length - 1).fill(0xee);
+    expect(() => t.encodeInto(msg, small)).toThrow(expect.objectContaining({ code: "BUFFER_TOO_SMALL" }));
+    expect(small.every((b) => b === 0xee)).toBe(true);
+  });
+
+  it("delimited batches read back with viewDelimited and protobufjs", () => {
+    const t = all3();
+    const msgs = Array.from({ length: 50 }, (_, i) => ({ optionalInt32: i, optionalString: "s".repeat(i) }));
+    const bytes = t.encodeDelimited(msgs);
+    const views = t.viewDelimited(bytes);
+    expect(views.map((v) => [v.optionalInt32, v.optionalString])).toEqual(msgs.map((m) => [m.optionalInt32, m.optionalString]));
+    const reader = protobuf.Reader.create(bytes);
+    const pb = sets.unittest.root.lookupType("proto3_unittest.TestAllTypes");
+    for (const m of msgs) expect(pb.decodeDelimited(reader).toJSON()["optional_string"] ?? "").toBe(m.optionalString);
+  });
+
+  it("maps, oneofs and groups", () => {
+    const map = sets.unittest.types.get("protobuf_unittest.TestMap")!;
+    const obj = { mapInt32Int32: { "-1": 2, "5": 6 }, mapStringString: { a: "b", __proto__x: "y" }, mapBoolBool: { true: false } };
+    expect(withoutUnknown(map.decode(map.encode(obj)))).toMatchObject(obj);
+    const oneof = all3();
+    expect(oneof.decode(oneof.encode({ oneofField: { case: "oneofString", value: "x" } })).oneofField)
+      .toEqual({ case: "oneofString", value: "x" });
+    const groups = all2();
+    const back = groups.decode(groups.encode({ optionalgroup: { a: 7 }, repeatedgroup: [{ a: 1 }, { a: 2 }] }));
+    expect(back.optionalgroup?.a).toBe(7);
+    expect(back.repeatedgroup.map((g: { a?: number }) => g.a)).toEqual([1, 2]);
+  });
+});
+
+describe("values that cannot be encoded", () => {
+  const t = () => sets.unittest.types.get("proto3_unittest.TestAllTypes")! as MessageType<any, any>;
+  const code = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (e) {
+      expect(e).toBeInstanceOf(EncodeError);
+      return [(e as EncodeError).code, (e as EncodeError).path];
+    }
+    throw new Error("did not throw");
+  };
+
+  it("out of range or of the wrong type, with the field path", () => {
+    expect(code(() => t().encode({ optionalInt32: 2 ** 31 }))).toEqual(["VALUE_OUT_OF_RANGE", "proto3_unittest.TestAllTypes.optional_int32"]);
+    expect(code(() => t().encode({ optionalUint32: -1 }))[0]).toBe("VALUE_OUT_OF_RANGE");
+    expect(code(() => t().encode({ optionalInt32: 1.5 }))[0]).toBe("INVALID_VALUE");
+    expect(code(() => t().encode({ optionalInt64: 2n ** 63n }))[0]).toBe("VALUE_OUT_OF_RANGE");
+    expect(code(() => t().encode({ optionalUint64: -1n }))[0]).toBe("VALUE_OUT_OF_RANGE");
+    expect(code(() => t().encode({ optionalBool: 1 }))[0]).toBe("INVALID_VALUE");
+    expect(code(() => t().encode({ optionalBytes: "abc" }))[0]).toBe("INVALID_VALUE");
+    expect(code(() => t().encode({ repeatedInt32: [1, 2, "3"] }))).toEqual(["INVALID_VALUE", "proto3_unittest.TestAllTypes.repeated_int32[2]"]);
+    expect(code(() => t().encode({ repeatedNestedMessage: [{}, { bb: 2 ** 40 }] })))
+      .toEqual(["VALUE_OUT_OF_RANGE", "proto3_unittest.TestAllTypes.repeated_nested_message[1].bb"]);
+    expect(code(() => t().encode({ oneofField: { case: "nope", value: 1 } }))[0]).toBe("INVALID_VALUE");
+  });
+
+  it("64-bit fields take bigint, integral numbers and decimal strings", () => {
+    const a = t().encode({ optionalInt64: -5n, optionalUint64: 7 });
+    expect(t().encode({ optionalInt64: "-5", optionalUint64: 7n })).toEqual(a);
+  });
+
+  it("lone surrogates are not valid UTF-16 and have no UTF-8 form", () => {
+    expect(code(() => t().encode({ optionalString: "ok \ud800 no" }))).toEqual(["INVALID_UTF16", "proto3_unittest.TestAllTypes.optional_string"]);
+    expect(code(() => t().encode({ repeatedString: ["a", "\udc00"] }))[1]).toBe("proto3_unittest.TestAllTypes.repeated_string[1]");
+    expect(t().decode(t().encode({ optionalString: "pair \ud83d\ude00" })).optionalString).toBe("pair \u{1F600}");
+  });
+
+  it("a missing proto2 required field", () => {
+    const req = sets.unittest.types.get("protobuf_unittest.TestRequired")!;
+    expect(code(() => req.encode({ a: 1, b: 2 }))).toEqual(["MISSING_REQUIRED", "protobuf_unittest.TestRequired.c"]);
+    const outer = sets.unittest.types.get("protobuf_unittest.TestRequiredForeign")!;
+    expect(code(() => outer.encode({ repeatedMessage: [{ a: 1, b: 2, c: 3 }, { a: 1 }] }))[1])
+      .toBe("protobuf_unittest.TestRequiredForeign.repeated_message[1].b");
+  });
+
+  it("a view whose arena was released, or of another type", () => {
+    const arena = new Arena();
+    const bytes = t().encode({ optionalInt32: 1 });
+    const view = t().view(bytes, arena);
+    arena.release();
+    expect(() => t().encode(view)).toThrow(/released/);
+    const other = sets.unittest.types.get("protobuf_unittest.TestAllTypes")!;
+    expect(code(() => other.encode(t().view(bytes) as never))[0]).toBe("INVALID_VALUE");
+  });
+
+  it("after thousands of failures the runtime still encodes correctly", () => {
+    for (let i = 0; i < 2000; i++) expect(() => t().encode({ optionalString: "\ud800", optionalInt32: i })).toThrow(EncodeError);
+    expect(t().decode(t().encode({ optionalInt32: 42 })).optionalInt32).toBe(42);
+  });
+});

@@ -1,0 +1,305 @@
+// Writes JS values into records in an arena: what generated fill functions (plain object -> record)
+// and builders call before the C++ encoder serializes the record. Every value is checked against its
+// field's type here, so a bad value fails before anything is encoded.
+import { EncodeError } from "./errors.js";
+import type { Memory } from "./memory.js";
+import type { Runtime } from "./runtime.js";
+
+/** Fills the record at p from a plain object. */
+export type Fill<T> = (w: RecordWriter, o: T, p: number) => void;
+
+const utf8 = new TextEncoder();
+
+/** ASCII strings up to this length are written by a JS loop; longer ones by TextEncoder.encodeInto. */
+const SHORT_STRING = 32;
+
+const I64_MIN = -(1n << 63n);
+const U64_MAX = (1n << 64n) - 1n;
+
+export class RecordWriter {
+  readonly m: Memory;
+  /** Address of the C++ Arena records are allocated in. */
+  arena = 0;
+
+  constructor(readonly rt: Runtime) {
+    this.m = rt.mem;
+  }
+
+  /** size bytes (rounded up to 8) bump-allocated in the arena, in JS when the current block has room. */
+  alloc(size: number): number {
+    size = ((size + 7) & ~7) || 8; // never 0: a null pointer means failure
+    const m = this.m;
+    const w = this.arena >>> 2; // Arena layout (arena.hpp) on wasm32: cur_, end_, head_
+    const cur = m.u32[w]!;
+    if (cur !== 0 && m.u32[w + 1]! - cur >= size) {
+      m.u32[w] = cur + size;
+      return cur;
+    }
+    const p = this.rt.exports.hp_arena_alloc(this.arena, size) >>> 0;
+    m.sync();
+    if (p === 0) throw new EncodeError("OUT_OF_MEMORY", "");
+    return p;
+  }
+
+  allocZeroed(size: number): number {
+    const p = this.alloc(size);
+    this.m.u8.fill(0, p, p + size);
+    return p;
+  }
+
+  /** Gives back the end of the newest allocation [p, p+reserved), keeping `used` bytes. */
+  private trim(p: number, reserved: number, used: number): void {
+    const w = this.arena >>> 2;
+    const end = p + (((reserved + 7) & ~7) || 8);
+    if (this.m.u32[w] === end) this.m.u32[w] = p + (((used + 7) & ~7) || 8);
+  }
+
+  // ---- scalars: one slot at addr ----
+
+  i32(addr: number, v: unknown, name: string): void {
+    if (typeof v !== "number" || (v | 0) !== v) throw invalid(v, "a 32-bit signed integer", name);
+    this.m.i32[addr >>> 2] = v;
+  }
+  u32(addr: number, v: unknown, name: string): void {
+    if (typeof v !== "number" || v >>> 0 !== v) throw invalid(v, "a 32-bit unsigned integer", name);
+    this.m.u32[addr >>> 2] = v;
+  }
+  f32(addr: number, v: unknown, name: string): void {
+    if (typeof v !== "number") throw invalid(v, "a number", name);
+    this.m.f32[addr >>> 2] = v;
+  }
+  f64(addr: number, v: unknown, name: string): void {
+    if (typeof v !== "number") throw invalid(v, "a number", name);
+    this.m.f64[addr >>> 3] = v;
+  }
+  i64(addr: number, v: unknown, name: string): void {
+    this.m.i64[addr >>> 3] = toInt64(v, name);
+  }
+  u64(addr: number, v: unknown, name: string): void {
+    this.m.u64[addr >>> 3] = toUint64(v, name);
+  }
+  bool(addr: number, v: unknown, name: string): void {
+    if (typeof v !== "boolean") throw invalid(v, "a boolean", name);
+    this.m.u8[addr] = v ? 1 : 0;
+  }
+
+  /** Sets the presence bit `mask` in the byte at addr. */
+  bit(addr: number, mask: number): void {
+    const u8 = this.m.u8;
+    u8[addr] = u8[addr]! | mask;
+  }
+
+  /** A string slot: the UTF-8 bytes copied into the arena. Lone surrogates are an error. */
+  str(addr: number, v: unknown, name: string): void {
+    if (typeof v !== "string") throw invalid(v, "a string", name);
+    const n = v.length;
+    if (n === 0) {
+      this.slot(addr, 0, 0);
+      return;
+    }
+    const reserved = n * 3; // the most UTF-8 bytes n UTF-16 units can need
+    const p = this.alloc(reserved);
+    let i = 0;
+    if (n <= SHORT_STRING) {
+      const u8 = this.m.u8;
+      for (; i < n; i++) {
+        const c = v.charCodeAt(i);
+        if (c >= 0x80) break;
+        u8[p + i] = c;
+      }
+    }
+    let len = i;
+    if (i < n) {
+      if (!isWellFormed(v)) throw new EncodeError("INVALID_UTF16", name, "string holds a lone surrogate");
+      const tail = i === 0 ? v : v.slice(i);
+      len += utf8.encodeInto(tail, this.m.u8.subarray(p + i, p + reserved)).written;
+    }
+    this.trim(p, reserved, len);
+    this.slot(addr, p, len);
+  }
+
+  bytes(addr: number, v: unknown, name: string): void {
+    if (!(v instanceof Uint8Array)) throw invalid(v, "a Uint8Array", name);
+    const n = v.length;
+    if (n === 0) {
+      this.slot(addr, 0, 0);
+      return;
+    }
+    const p = this.alloc(n);
+    this.m.u8.set(v, p);
+    this.slot(addr, p, n);
+  }
+
+  /** A (pointer, length) pair at addr. */
+  slot(addr: number, p: number, n: number): void {
+    const u32 = this.m.u32;
+    u32[addr >>> 2] = p;
+    u32[(addr >>> 2) + 1] = n;
+  }
+
+  /** A message slot: a fresh record of `size` bytes filled from v. */
+  msg(addr: number, v: unknown, fill: Fill<never>, size: number, name: string): void {
+    if (typeof v !== "object" || v === null) throw invalid(v, "an object", name);
+    const rec = this.allocZeroed(size);
+    this.m.u32[addr >>> 2] = rec;
+    try {
+      fill(this, v as never, rec);
+    } catch (e) {
+      throw within(e, name);
+    }
+  }
+
+  // ---- repeated fields: an array slot (data, size, capacity) at addr ----
+
+  /** Room for n elements of `width` bytes; returns the address of the first. */
+  array(addr: number, n: number, width: number): number {
+    const p = n === 0 ? 0 : this.alloc(n * width);
+    const u32 = this.m.u32;
+    u32[addr >>> 2] = p;
+    u32[(addr >>> 2) + 1] = n;
+    u32[(addr >>> 2) + 2] = n;
+    return p;
+  }
+
+  /**
+   * A repeated numeric field. A typed array of the field's element type is copied in one call;
+   * other arrays are checked element by element with `write`.
+   */
+  numbers<A extends ArrayLike<number | bigint>>(
+    addr: number, v: unknown, width: number, typed: new (b: ArrayBuffer, o: number, n: number) => A,
+    write: (this: RecordWriter, addr: number, v: unknown, name: string) => void, name: string,
+  ): void {
+    const list = list_(v, name);
+    const n = list.length;
+    const p = this.array(addr, n, width);
+    if (n === 0) return;
+    if (list instanceof typed) {
+      (new typed(this.m.buffer, p, n) as unknown as { set(a: ArrayLike<number | bigint>): void }).set(list);
+      return;
+    }
+    for (let i = 0; i < n; i++) {
+      try {
+        write.call(this, p + i * width, list[i], "");
+      } catch (e) {
+        throw within(e, `${name}[${i}]`);
+      }
+    }
+  }
+
+  /** Repeated strings, bytes or messages: one slot per element, each written by `write`. */
+  each<T>(addr: number, v: unknown, width: number, write: (addr: number, e: T) => void, name: string): void {
+    const list = list_(v, name) as ArrayLike<T>;
+    const n = list.length;
+    const p = this.array(addr, n, width);
+    for (let i = 0; i < n; i++) {
+      try {
+        write(p + i * width, list[i]!);
+      } catch (e) {
+        throw within(e, `${name}[${i}]`);
+      }
+    }
+  }
+
+  /** Repeated messages: a record per element, its pointer in the array. */
+  msgs(addr: number, v: unknown, fill: Fill<never>, size: number, name: string): void {
+    this.each(addr, v, 4, (a, e) => this.msg(a, e, fill, size, ""), name);
+  }
+
+  /** A map from a plain object: one entry record per own key. */
+  map(addr: number, v: unknown, entrySize: number, entry: (p: number, key: string, value: unknown) => void, name: string): void {
+    if (typeof v !== "object" || v === null) throw invalid(v, "an object", name);
+    const keys = Object.keys(v);
+    const p = this.array(addr, keys.length, 4);
+    for (let i = 0; i < keys.length; i++) {
+      const e = this.allocZeroed(entrySize);
+      this.m.u32[(p >>> 2) + i] = e;
+      const k = keys[i]!;
+      try {
+        entry(e, k, (v as Record<string, unknown>)[k]);
+      } catch (err) {
+        throw within(err, `${name}[${JSON.stringify(k)}]`);
+      }
+    }
+  }
+
+  /** A oneof object whose case names no member. */
+  badCase(oneof: string, c: unknown): never {
+    throw new EncodeError("INVALID_VALUE", oneof, `${describe(c)} is not a case of this oneof`);
+  }
+
+  /** The record's unknown fields from a plain object's $unknown bytes. */
+  unknown(rec: number, v: unknown): void {
+    if (v === undefined || v === null) return;
+    if (!(v instanceof Uint8Array)) throw invalid(v, "a Uint8Array", "$unknown");
+    if (v.length === 0) return;
+    const ranges = this.array(rec, 1, 8);
+    this.bytes(ranges, v, "$unknown");
+  }
+}
+
+/** A map key as its field type wants it: map keys of plain objects are strings. */
+export function mapKey(k: string, kind: "i32" | "u32" | "i64" | "u64" | "bool"): number | bigint | boolean {
+  switch (kind) {
+    case "bool":
+      if (k === "true" || k === "false") return k === "true";
+      break;
+    case "i64":
+    case "u64":
+      if (/^-?\d+$/.test(k)) return BigInt(k);
+      break;
+    default:
+      if (/^-?\d+$/.test(k)) return Number(k);
+  }
+  throw new EncodeError("INVALID_VALUE", "", `map key ${JSON.stringify(k)} is not a ${kind === "bool" ? "boolean" : "integer"}`);
+}
+
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** String.prototype.isWellFormed (ES2024), with a fallback for older engines. */
+function isWellFormed(s: string): boolean {
+  const native = (s as { isWellFormed?: () => boolean }).isWellFormed;
+  return native ? native.call(s) : !loneSurrogate.test(s);
+}
+
+function list_(v: unknown, name: string): ArrayLike<unknown> {
+  if (Array.isArray(v) || ArrayBuffer.isView(v)) return v as ArrayLike<unknown>;
+  throw invalid(v, "an array", name);
+}
+
+function toInt64(v: unknown, name: string): bigint {
+  const b = toBigInt(v, name);
+  if (b < I64_MIN || b > -(I64_MIN + 1n)) throw new EncodeError("VALUE_OUT_OF_RANGE", name, `${b} is out of range for a signed 64-bit integer`);
+  return b;
+}
+
+function toUint64(v: unknown, name: string): bigint {
+  const b = toBigInt(v, name);
+  if (b < 0n || b > U64_MAX) throw new EncodeError("VALUE_OUT_OF_RANGE", name, `${b} is out of range for an unsigned 64-bit integer`);
+  return b;
+}
+
+/** 64-bit values: bigint, an integral number, or a decimal string. */
+function toBigInt(v: unknown, name: string): bigint {
+  if (typeof v === "bigint") return v;
+  if (typeof v === "number" && Number.isInteger(v)) return BigInt(v);
+  if (typeof v === "string" && /^-?\d+$/.test(v)) return BigInt(v);
+  throw invalid(v, "a 64-bit integer (bigint, integral number or decimal string)", name);
+}
+
+function describe(v: unknown): string {
+  if (typeof v === "string") return JSON.stringify(v.length > 40 ? v.slice(0, 40) + "…" : v);
+  if (typeof v === "bigint") return `${v}n`;
+  if (v === null || typeof v !== "object") return String(v);
+  return Array.isArray(v) ? "an array" : v instanceof Uint8Array ? "a Uint8Array" : "an object";
+}
+
+function invalid(v: unknown, want: string, name: string): EncodeError {
+  const range = typeof v === "number" && want.includes("integer") && Number.isFinite(v) && Number.isInteger(v);
+  return new EncodeError(range ? "VALUE_OUT_OF_RANGE" : "INVALID_VALUE", name, `${describe(v)} is not ${want}`);
+}
+
+/** An error from inside a field, with the field's name put in front of its path. */
+function within(e: unknown, segment: string): unknown {
+  if (e instanceof EncodeError && segment !== "") e.prefix(segment);
+  return e;
+}
