@@ -287,7 +287,7 @@ class FileEmitter {
           return `  if (${get}) w.each(${at}, v, ${width}, (a, e) => ${this.fillValue(f, "a", "e", "")}, ${name});`;
         }
         const k = numberKinds[f.type]!;
-        return `  if (${get}) w.numbers(${at}, v, ${1 << k.shift}, ${k.array}, w.${k.read}, ${name});`;
+        return `  if (${get}) w.numbers(${at}, v, ${literal(k.read)}, ${name});`;
       }
       case Label.Explicit:
         return `  if (${get}) { ${this.fillValue(f, at, "v", f.name)}; w.bit(p + ${f.presence >>> 3}, ${1 << (f.presence & 7)}); }`;

@@ -5,6 +5,9 @@ import { EncodeError } from "./errors.js";
 import type { Memory } from "./memory.js";
 import type { Runtime } from "./runtime.js";
 
+/** The typed array over memory that holds a numeric field's elements (Memory's member name). */
+export type NumberKind = "i32" | "u32" | "f32" | "f64" | "i64" | "u64";
+
 /** Fills the record at p from a plain object. */
 export type Fill<T> = (w: RecordWriter, o: T, p: number) => void;
 
@@ -163,26 +166,53 @@ export class RecordWriter {
 
   /**
    * A repeated numeric field. A typed array of the field's element type is copied in one call;
-   * other arrays are checked element by element with `write`.
+   * other arrays are checked and stored element by element, in one loop per element type.
    */
-  numbers<A extends ArrayLike<number | bigint>>(
-    addr: number, v: unknown, width: number, typed: new (b: ArrayBuffer, o: number, n: number) => A,
-    write: (this: RecordWriter, addr: number, v: unknown, name: string) => void, name: string,
-  ): void {
-    const list = list_(v, name);
+  numbers(addr: number, v: unknown, kind: NumberKind, name: string): void {
+    const list = list_(v, name) as ArrayLike<unknown>;
     const n = list.length;
-    const p = this.array(addr, n, width);
+    const wide = kind === "f64" || kind === "i64" || kind === "u64";
+    const p = this.array(addr, n, wide ? 8 : 4);
     if (n === 0) return;
-    if (list instanceof typed) {
-      (new typed(this.m.buffer, p, n) as unknown as { set(a: ArrayLike<number | bigint>): void }).set(list);
+    const heap = this.m[kind];
+    const base = p >>> (wide ? 3 : 2);
+    if (list instanceof heap.constructor) {
+      (heap as { set(a: ArrayLike<unknown>, at: number): void }).set(list, base);
       return;
     }
-    for (let i = 0; i < n; i++) {
-      try {
-        write.call(this, p + i * width, list[i], "");
-      } catch (e) {
-        throw within(e, `${name}[${i}]`);
+    let i = 0;
+    try {
+      switch (kind) {
+        case "f64": case "f32":
+          for (const h = heap as Float64Array; i < n; i++) {
+            const x = list[i];
+            if (typeof x !== "number") throw invalid(x, "a number", "");
+            h[base + i] = x;
+          }
+          break;
+        case "i32":
+          for (const h = heap as Int32Array; i < n; i++) {
+            const x = list[i];
+            if (typeof x !== "number" || (x | 0) !== x) throw invalid(x, "a 32-bit signed integer", "");
+            h[base + i] = x;
+          }
+          break;
+        case "u32":
+          for (const h = heap as Uint32Array; i < n; i++) {
+            const x = list[i];
+            if (typeof x !== "number" || x >>> 0 !== x) throw invalid(x, "a 32-bit unsigned integer", "");
+            h[base + i] = x;
+          }
+          break;
+        case "i64":
+          for (const h = heap as BigInt64Array; i < n; i++) h[base + i] = toInt64(list[i], "");
+          break;
+        case "u64":
+          for (const h = heap as BigUint64Array; i < n; i++) h[base + i] = toUint64(list[i], "");
+          break;
       }
+    } catch (e) {
+      throw within(e, `${name}[${i}]`);
     }
   }
 
@@ -267,12 +297,14 @@ function list_(v: unknown, name: string): ArrayLike<unknown> {
 }
 
 function toInt64(v: unknown, name: string): bigint {
+  if (typeof v === "bigint" && BigInt.asIntN(64, v) === v) return v;
   const b = toBigInt(v, name);
   if (b < I64_MIN || b > -(I64_MIN + 1n)) throw new EncodeError("VALUE_OUT_OF_RANGE", name, `${b} is out of range for a signed 64-bit integer`);
   return b;
 }
 
 function toUint64(v: unknown, name: string): bigint {
+  if (typeof v === "bigint" && BigInt.asUintN(64, v) === v) return v;
   const b = toBigInt(v, name);
   if (b < 0n || b > U64_MAX) throw new EncodeError("VALUE_OUT_OF_RANGE", name, `${b} is out of range for an unsigned 64-bit integer`);
   return b;

@@ -114,7 +114,7 @@ export class MessageType<T, V> {
     const rt = runtime();
     const handle = rt.schema(this.schemaDef);
     const n = rt.encode(handle, this.index, this.record(rt, message), this.schemaDef);
-    return rt.mem.u8.slice(rt.output, rt.output + n);
+    return rt.takeOutput(n);
   }
 
   /** How many bytes encode() would return. */
@@ -161,7 +161,7 @@ export class MessageType<T, V> {
       rt.mem.u32[(recs >>> 2) + i] = rec;
     }
     const n = rt.encodeDelimited(handle, this.index, recs, list.length, this.schemaDef);
-    return rt.mem.u8.slice(rt.output, rt.output + n);
+    return rt.takeOutput(n);
   }
 
   /** The record to encode: a view's own, or a plain object written into the scratch arena. */

@@ -38,6 +38,9 @@ export interface Limits {
   maxElements: number;
 }
 
+/** Outputs up to an eighth of this share slabs (takeOutput). */
+const SLAB_SIZE = 16 * 1024;
+
 /** Deeper nesting would overflow the WASM stack; the limit is capped here. */
 const MAX_DEPTH_CAP = 10_000;
 
@@ -53,6 +56,8 @@ export class Runtime {
   private zeroSize = 0;
   /** Address of the last encode's bytes (the codec's output buffer). */
   output = 0;
+  private slab = new Uint8Array(0);
+  private slabUsed = 0;
 
   constructor(readonly exports: Exports) {
     exports._initialize();
@@ -173,6 +178,23 @@ export class Runtime {
   encodeDelimited(schema: number, message: number, recs: number, count: number, def: SchemaDef): number {
     const n = this.exports.hp_encode_delimited(schema, message, recs, count);
     return this.finishEncode(n, def, message);
+  }
+
+  /**
+   * A copy of the last encode's n bytes. Small outputs are cut from a shared slab, as Node's
+   * Buffer pool does: allocating an ArrayBuffer per message costs more than encoding it (measured).
+   */
+  takeOutput(n: number): Uint8Array {
+    const from = this.mem.u8.subarray(this.output, this.output + n);
+    if (n > SLAB_SIZE >>> 3) return from.slice();
+    if (n > this.slab.length - this.slabUsed) {
+      this.slab = new Uint8Array(SLAB_SIZE);
+      this.slabUsed = 0;
+    }
+    const out = this.slab.subarray(this.slabUsed, this.slabUsed + n);
+    out.set(from);
+    this.slabUsed = (this.slabUsed + n + 7) & ~7; // keep outputs 8-byte aligned for typed-array views
+    return out;
   }
 
   private finishEncode(n: number, def: SchemaDef, message: number): number {

@@ -62,6 +62,9 @@ function hppproto(type: any): Codec {
     delimited: (b, each) => {
       for (const v of type.viewDelimited(b)) each(v);
     },
+    encode: (m) => type.encode(m),
+    // plain objects are what encode() takes: nothing to build
+    build: (literal) => literal,
   };
 }
 

@@ -19,6 +19,10 @@
 
 namespace hppproto {
 
+// The per-field helpers of the two passes: inlined into the field loops (measured: not inlining
+// them made encoding 2x slower).
+#define HPPPROTO_INLINE __attribute__((always_inline)) inline
+
 // A growable malloc'd array reused across calls: the encoder's size cache and output buffer.
 template <class T>
 class ScratchBuffer {
@@ -142,7 +146,7 @@ class Encoder {
   static size_t tag_size(uint32_t number) noexcept { return varint_size(uint64_t{number} << 3); }
 
   // The varint a value of a varint-typed field is written as.
-  static uint64_t varint_of(FieldType t, const uint8_t* v) noexcept {
+  HPPPROTO_INLINE static uint64_t varint_of(FieldType t, const uint8_t* v) noexcept {
     switch (t) {
       case FieldType::int32: case FieldType::enum_:
         return static_cast<uint64_t>(static_cast<int64_t>(load<int32_t>(v)));  // negative: 10 bytes
@@ -155,7 +159,7 @@ class Encoder {
   }
 
   // Whether an implicit-presence value differs from its zero (by bits: -0.0 is written).
-  static bool is_nonzero(const FieldDef& f, const uint8_t* v) noexcept {
+  HPPPROTO_INLINE static bool is_nonzero(const FieldDef& f, const uint8_t* v) noexcept {
     switch (f.type) {
       case FieldType::string: case FieldType::bytes: return load<BytesSlot>(v).size != 0;
       case FieldType::message: case FieldType::group: return load<RecordPtr>(v) != nullptr;
@@ -168,7 +172,7 @@ class Encoder {
     }
   }
 
-  static bool is_present(const FieldDef& f, const uint8_t* rec) noexcept {
+  HPPPROTO_INLINE static bool is_present(const FieldDef& f, const uint8_t* rec) noexcept {
     switch (f.label) {
       case Label::implicit: return is_nonzero(f, rec + f.offset);
       case Label::explicit_:
@@ -180,7 +184,7 @@ class Encoder {
   }
 
   // Size of one value without its tag; nested messages are measured and their size recorded.
-  bool measure_value(const FieldDef& f, const uint8_t* v, uint32_t depth, uint64_t& n) noexcept {
+  HPPPROTO_INLINE bool measure_value(const FieldDef& f, const uint8_t* v, uint32_t depth, uint64_t& n) noexcept {
     switch (f.wire_type) {
       case WireType::varint: n = varint_size(varint_of(f.type, v)); return true;
       case WireType::fixed32: n = 4; return true;
@@ -328,7 +332,7 @@ class Encoder {
     return write_varint(p, make_tag(number, wt));
   }
 
-  uint8_t* write_value(const FieldDef& f, const uint8_t* v, uint8_t* p) noexcept {
+  HPPPROTO_INLINE uint8_t* write_value(const FieldDef& f, const uint8_t* v, uint8_t* p) noexcept {
     switch (f.wire_type) {
       case WireType::varint: return write_varint(p, varint_of(f.type, v));
       case WireType::fixed32: std::memcpy(p, v, 4); return p + 4;
@@ -446,5 +450,7 @@ class Encoder {
   uint32_t sizes_used_ = 0;
   uint32_t sizes_read_ = 0;
 };
+
+#undef HPPPROTO_INLINE
 
 }  // namespace hppproto
