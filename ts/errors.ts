@@ -107,14 +107,16 @@ export class SchemaError extends Error {
   }
 }
 
-/** A view (or typed array read through it) used after its arena was reset or released. */
+/** A view (or typed array read through it) or a builder used after its arena was reset or released. */
 export class StaleViewError extends Error {
   override readonly name = "StaleViewError";
-  constructor(reason: "reset" | "released") {
+  constructor(reason: "reset" | "released", subject: "view" | "builder" = "view") {
     super(
-      reason === "released"
-        ? "hppproto: view used after its arena was released"
-        : "hppproto: view used after its arena was reset; views on the default arena last until the " +
+      subject === "builder"
+        ? `hppproto: builder used after ${reason === "released" ? "$release()" : "its arena was reset"}`
+        : reason === "released"
+          ? "hppproto: view used after its arena was released"
+          : "hppproto: view used after its arena was reset; views on the default arena last until the " +
             "next view() call: pass your own Arena to keep them longer, or decode() to plain objects",
     );
   }

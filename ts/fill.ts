@@ -86,6 +86,17 @@ export class RecordWriter {
     this.m.u8[addr] = v ? 1 : 0;
   }
 
+  /** Clears the presence bit `mask` in the byte at addr. */
+  unbit(addr: number, mask: number): void {
+    const u8 = this.m.u8;
+    u8[addr] = u8[addr]! & ~mask;
+  }
+
+  /** Zeroes n bytes at addr: a field back to its default. */
+  zero(addr: number, n: number): void {
+    this.m.u8.fill(0, addr, addr + n);
+  }
+
   /** Sets the presence bit `mask` in the byte at addr. */
   bit(addr: number, mask: number): void {
     const u8 = this.m.u8;
@@ -153,6 +164,27 @@ export class RecordWriter {
   }
 
   // ---- repeated fields: an array slot (data, size, capacity) at addr ----
+
+  /**
+   * One more element of `width` bytes at the end of the array slot at addr; returns its address.
+   * Growth doubles the capacity; a borrowed run (capacity 0) is copied first.
+   */
+  push(addr: number, width: number): number {
+    const w = addr >>> 2;
+    let u32 = this.m.u32;
+    let data = u32[w]!;
+    const size = u32[w + 1]!;
+    if (size >= u32[w + 2]!) {
+      const capacity = Math.max(4, size * 2);
+      const fresh = this.alloc(capacity * width);
+      this.m.u8.copyWithin(fresh, data, data + size * width);
+      u32 = this.m.u32;
+      u32[w] = data = fresh;
+      u32[w + 2] = capacity;
+    }
+    u32[w + 1] = size + 1;
+    return data + size * width;
+  }
 
   /** Room for n elements of `width` bytes; returns the address of the first. */
   array(addr: number, n: number, width: number): number {

@@ -9,3 +9,4 @@ export { DecodeError, EncodeError, SchemaError, StaleViewError, type ErrorCode, 
 export { defineSchema, type SchemaDef, type MessageInfo } from "./schema.js";
 export type { Memory } from "./memory.js";
 export * as plain from "./plain.js";
+export * as builder from "./builder.js";

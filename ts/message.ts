@@ -2,6 +2,7 @@
 // length-delimited batch, each one call into WASM.
 import { Arena } from "./arena.js";
 import { EncodeError } from "./errors.js";
+import { create as createBuilder } from "./builder.js";
 import { RecordWriter, type Fill } from "./fill.js";
 import type { Memory } from "./memory.js";
 import { runtime, type Runtime } from "./runtime.js";
@@ -14,6 +15,7 @@ import { MessageView, type ViewClass } from "./view.js";
  */
 export type Init<T> = T extends Uint8Array | bigint | number | string | boolean ? T
   : T extends readonly (infer E)[] ? readonly Init<E>[]
+  : T extends { case: infer C; value: infer X } ? { case: C; value: Init<X> } // a oneof: case stays required
   : T extends object ? { [K in keyof T]?: Init<T[K]> | null }
   : T;
 
@@ -35,7 +37,7 @@ function scratchArenas(rt: Runtime) {
   return s;
 }
 
-export class MessageType<T, V> {
+export class MessageType<T, V, B extends V = V> {
   constructor(
     /** Fully qualified protobuf name. */
     readonly typeName: string,
@@ -46,7 +48,16 @@ export class MessageType<T, V> {
     private readonly fill: Fill<Init<T>>,
     /** @internal bytes of this message's record */
     readonly recordSize: number,
+    private readonly builderClass: ViewClass<B>,
   ) {}
+
+  /**
+   * A new builder: an empty message in linear memory, in its own arena, to set field by field and
+   * encode with encode(builder). Reuse it with $clear(); free it with $release().
+   */
+  builder(): B {
+    return createBuilder(this.builderClass as unknown as ViewClass<B & MessageView>, this.recordSize);
+  }
 
   /**
    * A zero-copy view of the message in `bytes`. Without an arena, the view lives in the runtime's

@@ -19,8 +19,8 @@ const empty = {
 
 export abstract class MessageView {
   /** @internal */ readonly $arena: Arena;
-  /** @internal */ readonly $gen: number;
-  /** @internal address of the record */ readonly $ptr: number;
+  /** @internal (builders re-point themselves: see builder.ts) */ $gen: number;
+  /** @internal address of the record */ $ptr: number;
 
   constructor(arena: Arena, ptr: number) {
     this.$arena = arena;
@@ -36,7 +36,7 @@ export abstract class MessageView {
   /** @internal memory, after checking that the record is still there */
   $mem(): Memory {
     if (this.$gen !== this.$arena.generation) {
-      throw new StaleViewError(this.$arena.released ? "released" : "reset");
+      throw new StaleViewError(this.$arena.released ? "released" : "reset", "$writer" in this ? "builder" : "view");
     }
     return this.$arena.rt.mem;
   }

@@ -1,0 +1,138 @@
+// Builders: messages set field by field in linear memory, encoded without a plain object, reused
+// with $clear(). Their bytes are checked against encode() of the same plain object and against
+// protobufjs's decoding of them.
+import { beforeAll, describe, expect, it } from "vitest";
+import { EncodeError, init, StaleViewError } from "hppproto";
+import { crossCheck, loadSet } from "./support/protos.js";
+import * as p3 from "./gen/unittest/google/protobuf/unittest_proto3_pb.js";
+import * as p2 from "./gen/unittest/google/protobuf/unittest_pb.js";
+import * as maps from "./gen/unittest/google/protobuf/map_unittest_pb.js";
+
+beforeAll(async () => {
+  await init();
+});
+
+const loaded = loadSet("unittest");
+const All3 = p3.TestAllTypes;
+
+describe("builders", () => {
+  it("set every kind of field, read it back through the view getters, and encode as encode(plain) does", () => {
+    const b = All3.builder();
+    b.optionalInt32 = -7;
+    b.optionalInt64 = 1n << 40n;
+    b.optionalUint64 = 18446744073709551615n;
+    b.optionalDouble = -0;
+    b.optionalBool = true;
+    b.optionalString = "héllo";
+    b.optionalBytes = new Uint8Array([0, 1, 255]);
+    b.mutableOptionalNestedMessage().bb = 12;
+    b.repeatedDouble = new Float64Array([1.5, 2.5]);
+    b.addRepeatedDouble(3.5);
+    b.addRepeatedString("a");
+    b.addRepeatedString("b");
+    b.addRepeatedNestedMessage().bb = 1;
+    b.addRepeatedNestedMessage().bb = 2;
+    b.oneofField = { case: "oneofString", value: "one" };
+    expect(b.optionalInt32).toBe(-7);
+    expect(b.optionalString).toBe("héllo");
+    expect(b.optionalNestedMessage?.bb).toBe(12);
+    expect([...b.repeatedDouble]).toEqual([1.5, 2.5, 3.5]);
+    expect(b.repeatedNestedMessage.toArray().map((m) => m.bb)).toEqual([1, 2]);
+    expect(b.oneofField).toEqual({ case: "oneofString", value: "one" });
+
+    const plain = {
+      optionalInt32: -7, optionalInt64: 1n << 40n, optionalUint64: 18446744073709551615n, optionalDouble: -0,
+      optionalBool: true, optionalString: "héllo", optionalBytes: new Uint8Array([0, 1, 255]),
+      optionalNestedMessage: { bb: 12 }, repeatedDouble: [1.5, 2.5, 3.5], repeatedString: ["a", "b"],
+      repeatedNestedMessage: [{ bb: 1 }, { bb: 2 }], oneofField: { case: "oneofString" as const, value: "one" },
+    };
+    const bytes = All3.encode(b);
+    expect(bytes).toEqual(All3.encode(plain));
+    crossCheck(loaded, "proto3_unittest.TestAllTypes", bytes);
+    expect(All3.encodedSize(b)).toBe(bytes.length);
+  });
+
+  it("maps and groups from plain values", () => {
+    const b = maps.TestMap.builder();
+    b.mapInt32Int32 = { "1": 2, "-3": 4 };
+    b.mapStringForeignMessage = { k: { c: 5 } };
+    const bytes = maps.TestMap.encode(b);
+    expect(maps.TestMap.decode(bytes).mapStringForeignMessage).toEqual({ k: { c: 5, $unknown: undefined } });
+    crossCheck(loaded, "protobuf_unittest.TestMap", bytes);
+    const g = p2.TestAllTypes.builder();
+    g.mutableOptionalgroup().a = 3;
+    g.addRepeatedgroup().a = 4;
+    expect(p2.TestAllTypes.decode(p2.TestAllTypes.encode(g)).repeatedgroup.map((x) => x.a)).toEqual([4]);
+  });
+
+  it("explicit presence: setting undefined clears the field; implicit fields go back to zero", () => {
+    const b = p2.TestAllTypes.builder();
+    b.optionalInt32 = 0;
+    expect(b.$has("optionalInt32")).toBe(true);
+    expect(p2.TestAllTypes.encode(b)).toEqual(new Uint8Array([0x08, 0x00]));
+    b.optionalInt32 = undefined;
+    expect(b.$has("optionalInt32")).toBe(false);
+    b.optionalNestedMessage = { bb: 1 };
+    b.optionalNestedMessage = undefined;
+    expect(p2.TestAllTypes.encode(b)).toHaveLength(0);
+    const c = All3.builder();
+    c.optionalString = "x";
+    c.optionalString = null;
+    c.oneofField = { case: "oneofUint32", value: 5 };
+    c.oneofField = undefined;
+    expect(All3.encode(c)).toHaveLength(0);
+  });
+
+  it("$clear() empties the builder and reuses its sub-builders, so a loop allocates no new builders", () => {
+    const b = All3.builder();
+    const seen = new Set<object>();
+    let first: Uint8Array | undefined;
+    for (let round = 0; round < 100; round++) {
+      b.$clear();
+      expect(All3.encode(b)).toHaveLength(0);
+      b.optionalInt32 = 1;
+      const n = b.mutableOptionalNestedMessage();
+      n.bb = 2;
+      for (let i = 0; i < 3; i++) b.addRepeatedNestedMessage().bb = i;
+      seen.add(n);
+      const bytes = All3.encode(b);
+      first ??= bytes;
+      expect(bytes).toEqual(first);
+    }
+    expect(seen.size).toBe(1);
+    // and the arena does not grow with the rounds
+    expect(b.$arena.reservedBytes).toBeLessThanOrEqual(128 * 1024);
+  });
+
+  it("a builder used after $release(), or a sub-builder after $clear(), throws a clear error", () => {
+    const b = All3.builder();
+    const n = b.mutableOptionalNestedMessage();
+    b.$clear();
+    expect(() => (n.bb = 1)).toThrow(StaleViewError);
+    b.$release();
+    expect(() => (b.optionalInt32 = 1)).toThrow(/builder used after \$release\(\)/);
+    expect(() => b.optionalInt32).toThrow(StaleViewError);
+    expect(() => All3.encode(b)).toThrow(StaleViewError);
+  });
+
+  it("bad values throw EncodeError with the field path and leave the builder usable", () => {
+    const b = All3.builder();
+    b.optionalInt32 = 5;
+    expect(() => (b.optionalInt32 = 2 ** 32)).toThrow(EncodeError);
+    expect(() => (b.optionalString = "\udfff")).toThrow(/lone surrogate.*optional_string/);
+    expect(() => b.addRepeatedInt32(1.5)).toThrow(/repeated_int32/);
+    expect(() => (b.repeatedInt64 = [1n, 2n ** 64n])).toThrow(/repeated_int64\[1\]/);
+    expect(b.optionalInt32).toBe(5);
+    expect(All3.decode(All3.encode(b)).optionalInt32).toBe(5);
+  });
+
+  it("a packed field set from a typed array is read back without a copy through the view", () => {
+    const b = p2.TestPackedTypes.builder();
+    const values = Float64Array.from({ length: 10_000 }, (_, i) => Math.sin(i));
+    b.packedDouble = values;
+    expect(b.packedDouble).toEqual(values);
+    const bytes = p2.TestPackedTypes.encode(b);
+    expect(bytes.length).toBe(10_000 * 8 + 2 + 3);
+    expect(p2.TestPackedTypes.view(bytes).packedDouble).toEqual(values);
+  });
+});

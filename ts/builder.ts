@@ -1,0 +1,92 @@
+// Builders: mutable messages living in linear memory. A generated builder class extends the
+// message's view class (so everything reads as a view does) with setters that write the record in
+// place through a RecordWriter. A builder owns its arena; $clear() resets it and starts a new
+// record, so a builder reused in a loop allocates nothing in JS once its sub-builders exist.
+import { Arena } from "./arena.js";
+import { StaleViewError } from "./errors.js";
+import { RecordWriter } from "./fill.js";
+import { runtime } from "./runtime.js";
+import { MessageView, type ViewClass } from "./view.js";
+
+/** What every builder carries besides its view state. */
+export interface BuilderState {
+  /** @internal writes into the builder's arena; shared by its sub-builders */
+  $writer: RecordWriter;
+  /** @internal sub-builders by slot offset, then by element index: reused across $clear() */
+  $children?: Map<number, MessageView[]>;
+}
+type Builder = MessageView & BuilderState;
+
+/** A new top-level builder of class cls with an empty record of `size` bytes in its own arena. */
+export function create<B extends MessageView>(cls: ViewClass<B>, size: number): B {
+  const arena = new Arena();
+  const writer = new RecordWriter(runtime());
+  writer.arena = arena.ptr;
+  const b = new cls(arena, writer.allocZeroed(size)) as B & BuilderState;
+  b.$writer = writer;
+  return b;
+}
+
+/** The builder's writer, after checking that its record is still there. */
+export function writer(b: MessageView): RecordWriter {
+  const self = b as Builder;
+  if (self.$gen !== self.$arena.generation) throw new StaleViewError(self.$arena.released ? "released" : "reset", "builder");
+  return self.$writer;
+}
+
+/** Empties a top-level builder for reuse: its arena is reset and a fresh record started. */
+export function clear(b: MessageView, size: number): void {
+  const self = b as Builder;
+  writer(self);
+  self.$arena.reset();
+  self.$gen = self.$arena.generation;
+  self.$ptr = self.$writer.allocZeroed(size);
+}
+
+/** Frees a top-level builder's arena; the builder and its sub-builders cannot be used afterwards. */
+export function release(b: MessageView): void {
+  b.$arena.release();
+}
+
+/** The sub-builder for the record at rec, reusing the one made for this slot and index before. */
+function child<B extends MessageView>(parent: Builder, key: number, index: number, cls: ViewClass<B>, rec: number): B {
+  const children = (parent.$children ??= new Map());
+  let list = children.get(key);
+  if (list === undefined) children.set(key, (list = []));
+  let b = list[index] as (B & BuilderState) | undefined;
+  if (b === undefined) {
+    b = new cls(parent.$arena, rec) as B & BuilderState;
+    b.$writer = parent.$writer;
+    list[index] = b;
+  } else {
+    b.$ptr = rec;
+    b.$gen = parent.$arena.generation;
+  }
+  return b;
+}
+
+/**
+ * The builder of a singular message field at offset off, creating its record if absent. mask != 0
+ * sets the field's presence bit at byte `bit`.
+ */
+export function mutable<B extends MessageView>(parent: MessageView, off: number, size: number, cls: ViewClass<B>, bit: number, mask: number): B {
+  const w = writer(parent);
+  const addr = parent.$ptr + off;
+  let rec = w.m.u32[addr >>> 2]!;
+  if (rec === 0) {
+    rec = w.allocZeroed(size);
+    w.m.u32[addr >>> 2] = rec;
+    if (mask !== 0) w.bit(parent.$ptr + bit, mask);
+  }
+  return child(parent as Builder, off, 0, cls, rec);
+}
+
+/** Appends a message to the repeated field at offset off and returns its builder. */
+export function add<B extends MessageView>(parent: MessageView, off: number, size: number, cls: ViewClass<B>): B {
+  const w = writer(parent);
+  const addr = parent.$ptr + off;
+  const slot = w.push(addr, 4);
+  const rec = w.allocZeroed(size);
+  w.m.u32[slot >>> 2] = rec;
+  return child(parent as Builder, off, w.m.u32[(addr >>> 2) + 1]! - 1, cls, rec);
+}
