@@ -318,7 +318,7 @@ export function mapKey(k: string, kind: "i32" | "u32" | "i64" | "u64" | "bool"):
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** String.prototype.isWellFormed (ES2024), with a fallback for older engines. */
-function isWellFormed(s: string): boolean {
+export function isWellFormed(s: string): boolean {
   const native = (s as { isWellFormed?: () => boolean }).isWellFormed;
   return native ? native.call(s) : !loneSurrogate.test(s);
 }

@@ -10,3 +10,5 @@ export { defineSchema, type SchemaDef, type MessageInfo } from "./schema.js";
 export type { Memory } from "./memory.js";
 export * as plain from "./plain.js";
 export * as builder from "./builder.js";
+export { Writer } from "./writer.js";
+export { DelimitedReader, decodeStream, type ChunkSource } from "./stream.js";

@@ -1,0 +1,340 @@
+// The streaming writer: protobuf wire format written field by field into one reusable buffer, for
+// hand-rolled or very large messages (the protozero model). No intermediate objects: nested
+// messages are opened with fork() and closed with join(), which back-patches their length.
+import { EncodeError } from "./errors.js";
+import { isWellFormed } from "./fill.js";
+
+const utf8 = new TextEncoder();
+const U64_MAX = (1n << 64n) - 1n;
+const I64_MIN = -(1n << 63n);
+
+const enum Wire { Varint = 0, Fixed64 = 1, Len = 2, Fixed32 = 5 }
+
+export class Writer {
+  private buf: Uint8Array;
+  private dv: DataView;
+  private pos = 0;
+  /** Start of each open message's body; its one-byte length placeholder sits just before it. */
+  private readonly open: number[] = [];
+
+  constructor(initialSize = 1024) {
+    this.buf = new Uint8Array(Math.max(16, initialSize));
+    this.dv = new DataView(this.buf.buffer);
+  }
+
+  /** Bytes written so far. */
+  get length(): number {
+    return this.pos;
+  }
+
+  /** Starts over, keeping the buffer: a writer reused for every message allocates nothing. */
+  reset(): this {
+    this.pos = 0;
+    this.open.length = 0;
+    return this;
+  }
+
+  /**
+   * The bytes written, as a view of the writer's buffer (no copy): valid until the next write after
+   * reset(). slice() it to keep it longer.
+   */
+  finish(): Uint8Array {
+    this.checkClosed();
+    return this.buf.subarray(0, this.pos);
+  }
+
+  /** Copies the bytes written into target at offset; BUFFER_TOO_SMALL leaves target untouched. */
+  finishInto(target: Uint8Array, offset = 0): number {
+    this.checkClosed();
+    if (!(offset >= 0 && offset <= target.length && this.pos <= target.length - offset)) {
+      throw new EncodeError("BUFFER_TOO_SMALL", "", `${this.pos} bytes do not fit at offset ${offset} of a ${target.length}-byte buffer`);
+    }
+    target.set(this.buf.subarray(0, this.pos), offset);
+    return this.pos;
+  }
+
+  // ---- fields ----
+
+  int32(field: number, v: number): this {
+    if ((v | 0) !== v) throw range(field, v, "a 32-bit signed integer");
+    this.tag(field, Wire.Varint);
+    return v >= 0 ? this.varint32(v) : this.varint64(v >>> 0, 0xffffffff);
+  }
+  uint32(field: number, v: number): this {
+    if (v >>> 0 !== v) throw range(field, v, "a 32-bit unsigned integer");
+    return this.tag(field, Wire.Varint).varint32(v);
+  }
+  sint32(field: number, v: number): this {
+    if ((v | 0) !== v) throw range(field, v, "a 32-bit signed integer");
+    return this.tag(field, Wire.Varint).varint32(((v << 1) ^ (v >> 31)) >>> 0);
+  }
+  /** Enum values are written as int32. */
+  enum(field: number, v: number): this {
+    return this.int32(field, v);
+  }
+  bool(field: number, v: boolean): this {
+    return this.tag(field, Wire.Varint).byte(v ? 1 : 0);
+  }
+  int64(field: number, v: bigint | number): this {
+    const b = big(field, v, I64_MIN, -(I64_MIN + 1n));
+    return this.tag(field, Wire.Varint).varint64Big(BigInt.asUintN(64, b));
+  }
+  uint64(field: number, v: bigint | number): this {
+    return this.tag(field, Wire.Varint).varint64Big(big(field, v, 0n, U64_MAX));
+  }
+  sint64(field: number, v: bigint | number): this {
+    const b = big(field, v, I64_MIN, -(I64_MIN + 1n));
+    return this.tag(field, Wire.Varint).varint64Big(BigInt.asUintN(64, (b << 1n) ^ (b >> 63n)));
+  }
+  fixed32(field: number, v: number): this {
+    if (v >>> 0 !== v) throw range(field, v, "a 32-bit unsigned integer");
+    this.tag(field, Wire.Fixed32).ensure(4);
+    this.dv.setUint32(this.pos, v, true);
+    this.pos += 4;
+    return this;
+  }
+  sfixed32(field: number, v: number): this {
+    if ((v | 0) !== v) throw range(field, v, "a 32-bit signed integer");
+    return this.fixed32(field, v >>> 0);
+  }
+  fixed64(field: number, v: bigint | number): this {
+    const b = big(field, v, 0n, U64_MAX);
+    this.tag(field, Wire.Fixed64).ensure(8);
+    this.dv.setBigUint64(this.pos, b, true);
+    this.pos += 8;
+    return this;
+  }
+  sfixed64(field: number, v: bigint | number): this {
+    return this.fixed64(field, BigInt.asUintN(64, big(field, v, I64_MIN, -(I64_MIN + 1n))));
+  }
+  float(field: number, v: number): this {
+    this.tag(field, Wire.Fixed32).ensure(4);
+    this.dv.setFloat32(this.pos, v, true);
+    this.pos += 4;
+    return this;
+  }
+  double(field: number, v: number): this {
+    this.tag(field, Wire.Fixed64).ensure(8);
+    this.dv.setFloat64(this.pos, v, true);
+    this.pos += 8;
+    return this;
+  }
+
+  /** A string field, UTF-8. A lone surrogate is an error (it has no UTF-8 form). */
+  string(field: number, s: string): this {
+    if (typeof s !== "string") throw range(field, s, "a string");
+    if (!isWellFormed(s)) throw new EncodeError("INVALID_UTF16", `field ${field}`, "string holds a lone surrogate");
+    this.tag(field, Wire.Len);
+    const most = s.length * 3;
+    const room = varintSize(most);
+    this.ensure(room + most);
+    const start = this.pos + room;
+    const n = utf8.encodeInto(s, this.buf.subarray(start, start + most)).written;
+    const need = varintSize(n);
+    if (need < room) this.buf.copyWithin(this.pos + need, start, start + n);
+    this.varint32(n);
+    this.pos += n;
+    return this;
+  }
+
+  bytes(field: number, v: Uint8Array): this {
+    if (!(v instanceof Uint8Array)) throw range(field, v, "a Uint8Array");
+    this.tag(field, Wire.Len).varint32(v.length);
+    this.ensure(v.length);
+    this.buf.set(v, this.pos);
+    this.pos += v.length;
+    return this;
+  }
+
+  /** A message encoded elsewhere (e.g. by MessageType.encode), as a field. */
+  message(field: number, encoded: Uint8Array): this {
+    return this.bytes(field, encoded);
+  }
+
+  // ---- packed repeated fields: one length-delimited run ----
+
+  packedDouble(field: number, values: ArrayLike<number>): this {
+    const n = values.length;
+    this.tag(field, Wire.Len).varint32(n * 8).ensure(n * 8);
+    if (values instanceof Float64Array) {
+      this.buf.set(new Uint8Array(values.buffer, values.byteOffset, n * 8), this.pos); // little-endian hosts
+      this.pos += n * 8;
+    } else {
+      for (let i = 0; i < n; i++, this.pos += 8) this.dv.setFloat64(this.pos, values[i]!, true);
+    }
+    return this;
+  }
+  packedFloat(field: number, values: ArrayLike<number>): this {
+    const n = values.length;
+    this.tag(field, Wire.Len).varint32(n * 4).ensure(n * 4);
+    for (let i = 0; i < n; i++, this.pos += 4) this.dv.setFloat32(this.pos, values[i]!, true);
+    return this;
+  }
+  packedFixed32(field: number, values: ArrayLike<number>): this {
+    return this.packedVarints(field, values, (w, v) => {
+      if (v >>> 0 !== v) throw range(field, v, "a 32-bit unsigned integer");
+      w.ensure(4);
+      w.dv.setUint32(w.pos, v, true);
+      w.pos += 4;
+    });
+  }
+  packedInt32(field: number, values: ArrayLike<number>): this {
+    return this.packedVarints(field, values, (w, v) => {
+      if ((v | 0) !== v) throw range(field, v, "a 32-bit signed integer");
+      if (v >= 0) w.varint32(v);
+      else w.varint64(v >>> 0, 0xffffffff);
+    });
+  }
+  packedUint32(field: number, values: ArrayLike<number>): this {
+    return this.packedVarints(field, values, (w, v) => {
+      if (v >>> 0 !== v) throw range(field, v, "a 32-bit unsigned integer");
+      w.varint32(v);
+    });
+  }
+  packedSint32(field: number, values: ArrayLike<number>): this {
+    return this.packedVarints(field, values, (w, v) => {
+      if ((v | 0) !== v) throw range(field, v, "a 32-bit signed integer");
+      w.varint32(((v << 1) ^ (v >> 31)) >>> 0);
+    });
+  }
+  packedBool(field: number, values: ArrayLike<boolean>): this {
+    return this.packedVarints(field, values, (w, v) => w.byte(v ? 1 : 0));
+  }
+  packedInt64(field: number, values: ArrayLike<bigint | number>): this {
+    return this.packedVarints(field, values, (w, v) => w.varint64Big(BigInt.asUintN(64, big(field, v, I64_MIN, -(I64_MIN + 1n)))));
+  }
+  packedUint64(field: number, values: ArrayLike<bigint | number>): this {
+    return this.packedVarints(field, values, (w, v) => w.varint64Big(big(field, v, 0n, U64_MAX)));
+  }
+  packedSint64(field: number, values: ArrayLike<bigint | number>): this {
+    return this.packedVarints(field, values, (w, v) => {
+      const b = big(field, v, I64_MIN, -(I64_MIN + 1n));
+      w.varint64Big(BigInt.asUintN(64, (b << 1n) ^ (b >> 63n)));
+    });
+  }
+
+  /** A run whose byte length is only known once written: written after a placeholder, then patched. */
+  private packedVarints<T>(field: number, values: ArrayLike<T>, write: (w: Writer, v: T) => void): this {
+    const before = this.pos;
+    this.fork(field);
+    const n = values.length;
+    let i = 0;
+    try {
+      for (; i < n; i++) write(this, values[i]!);
+    } catch (e) {
+      // a bad element: the field is taken back whole
+      this.open.pop();
+      this.pos = before;
+      throw e instanceof EncodeError ? new EncodeError(e.code, `field ${field}[${i}]`, e.reason) : e;
+    }
+    return this.join();
+  }
+
+  // ---- nested messages ----
+
+  /** Opens a nested message as field `field`; everything written until join() is its body. */
+  fork(field: number): this {
+    this.tag(field, Wire.Len);
+    return this.forkDelimited();
+  }
+
+  /** Opens a length-prefixed message without a tag: one message of a delimited stream. */
+  forkDelimited(): this {
+    this.ensure(1);
+    this.pos += 1; // the length, assumed to fit one byte; join() moves the body when it does not
+    this.open.push(this.pos);
+    return this;
+  }
+
+  /** Closes the innermost open message, writing its length in front of it. */
+  join(): this {
+    const start = this.open.pop();
+    if (start === undefined) throw new EncodeError("UNBALANCED", "", "join() without an open fork()");
+    const n = this.pos - start;
+    const size = varintSize(n);
+    if (size > 1) {
+      this.ensure(size - 1);
+      this.buf.copyWithin(start + size - 1, start, this.pos);
+      this.pos += size - 1;
+    }
+    const end = this.pos;
+    this.pos = start - 1;
+    this.varint32(n);
+    this.pos = end;
+    return this;
+  }
+
+  // ---- wire primitives ----
+
+  private tag(field: number, wire: Wire): this {
+    if (!(field >= 1 && field <= 0x1fffffff && Number.isInteger(field))) {
+      throw new EncodeError("VALUE_OUT_OF_RANGE", `field ${field}`, "field numbers are integers in 1..2^29-1");
+    }
+    return this.varint32(((field << 3) | wire) >>> 0);
+  }
+
+  private byte(b: number): this {
+    this.ensure(1);
+    this.buf[this.pos++] = b;
+    return this;
+  }
+
+  private varint32(v: number): this {
+    this.ensure(5);
+    const buf = this.buf;
+    while (v > 0x7f) {
+      buf[this.pos++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    buf[this.pos++] = v;
+    return this;
+  }
+
+  /** A varint of the 64-bit value hi:lo (both unsigned 32-bit). */
+  private varint64(lo: number, hi: number): this {
+    this.ensure(10);
+    const buf = this.buf;
+    while (hi !== 0 || lo > 0x7f) {
+      buf[this.pos++] = (lo & 0x7f) | 0x80;
+      lo = ((lo >>> 7) | (hi << 25)) >>> 0;
+      hi >>>= 7;
+    }
+    buf[this.pos++] = lo;
+    return this;
+  }
+
+  private varint64Big(v: bigint): this {
+    return this.varint64(Number(v & 0xffffffffn), Number(v >> 32n));
+  }
+
+  private ensure(n: number): this {
+    if (this.pos + n <= this.buf.length) return this;
+    const grown = new Uint8Array(Math.max(this.buf.length * 2, this.pos + n));
+    grown.set(this.buf.subarray(0, this.pos));
+    this.buf = grown;
+    this.dv = new DataView(grown.buffer);
+    return this;
+  }
+
+  private checkClosed(): void {
+    if (this.open.length > 0) throw new EncodeError("UNBALANCED", "", `${this.open.length} fork() not joined`);
+  }
+}
+
+function varintSize(n: number): number {
+  return n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5;
+}
+
+function range(field: number, v: unknown, want: string): EncodeError {
+  const integral = typeof v === "number" && Number.isInteger(v);
+  return new EncodeError(integral ? "VALUE_OUT_OF_RANGE" : "INVALID_VALUE", `field ${field}`, `${String(v)} is not ${want}`);
+}
+
+function big(field: number, v: unknown, min: bigint, max: bigint): bigint {
+  let b: bigint;
+  if (typeof v === "bigint") b = v;
+  else if (typeof v === "number" && Number.isInteger(v)) b = BigInt(v);
+  else throw new EncodeError("INVALID_VALUE", `field ${field}`, `${String(v)} is not a 64-bit integer`);
+  if (b < min || b > max) throw new EncodeError("VALUE_OUT_OF_RANGE", `field ${field}`, `${b} is out of range`);
+  return b;
+}
