@@ -46,7 +46,13 @@ export class RecordWriter {
 
   allocZeroed(size: number): number {
     const p = this.alloc(size);
-    this.m.u8.fill(0, p, p + size);
+    if (size <= 64) {
+      // small records: a few stores beat the fill() call (measured); records are 8-byte aligned
+      const u32 = this.m.u32;
+      for (let w = p >>> 2, end = (p + size + 3) >>> 2; w < end; w++) u32[w] = 0;
+    } else {
+      this.m.u8.fill(0, p, p + size);
+    }
     return p;
   }
 
@@ -264,7 +270,21 @@ export class RecordWriter {
 
   /** Repeated messages: a record per element, its pointer in the array. */
   msgs(addr: number, v: unknown, fill: Fill<never>, size: number, name: string): void {
-    this.each(addr, v, 4, (a, e) => this.msg(a, e, fill, size, ""), name);
+    const list = list_(v, name) as ArrayLike<unknown>;
+    const n = list.length;
+    const p = this.array(addr, n, 4);
+    let i = 0;
+    try {
+      for (; i < n; i++) {
+        const e = list[i];
+        if (typeof e !== "object" || e === null) throw invalid(e, "an object", "");
+        const rec = this.allocZeroed(size);
+        this.m.u32[(p >>> 2) + i] = rec;
+        fill(this, e as never, rec);
+      }
+    } catch (e) {
+      throw within(e, `${name}[${i}]`);
+    }
   }
 
   /** A map from a plain object: one entry record per own key. */

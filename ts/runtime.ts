@@ -185,14 +185,14 @@ export class Runtime {
    * Buffer pool does: allocating an ArrayBuffer per message costs more than encoding it (measured).
    */
   takeOutput(n: number): Uint8Array {
-    const from = this.mem.u8.subarray(this.output, this.output + n);
-    if (n > SLAB_SIZE >>> 3) return from.slice();
+    const u8 = this.mem.u8;
+    if (n > SLAB_SIZE >>> 3) return u8.slice(this.output, this.output + n);
     if (n > this.slab.length - this.slabUsed) {
       this.slab = new Uint8Array(SLAB_SIZE);
       this.slabUsed = 0;
     }
     const out = this.slab.subarray(this.slabUsed, this.slabUsed + n);
-    out.set(from);
+    out.set(u8.subarray(this.output, this.output + n));
     this.slabUsed = (this.slabUsed + n + 7) & ~7; // keep outputs 8-byte aligned for typed-array views
     return out;
   }

@@ -73,11 +73,29 @@ function messageDataset(name: string, message: MessageName, strings: typeof gm1S
   };
 }
 
+/** A hand-driven encoder must produce what encode() produces for the same content. */
+function checkEncoder(c: Codec, lib: Library, how: string, bytes: Uint8Array, built: unknown) {
+  const want = c.encode!(built);
+  if (bytes.length !== want.length || bytes.some((b, i) => b !== want[i])) {
+    throw new Error(`${lib} ${how}: ${bytes.length} bytes differ from encode()'s ${want.length}`);
+  }
+}
+
 function writeTasks(c: Codec, lib: Library, bytes: Uint8Array, literal: () => any): Task[] {
   const tasks: Task[] = [];
   const built = c.decode(bytes);
   if (c.encode) tasks.push({ operation: "encode", library: lib, fn: () => c.encode!(built) });
   if (c.encode && c.build) tasks.push({ operation: "set+encode", library: lib, fn: () => c.encode!(c.build!(literal())) });
+  if (c.builderEncoder) {
+    const encode = c.builderEncoder();
+    checkEncoder(c, lib, "builder", encode(literal()), built);
+    tasks.push({ operation: "builder set+encode", library: lib, fn: () => encode(literal()) });
+  }
+  if (c.writerEncoder) {
+    const encode = c.writerEncoder();
+    checkEncoder(c, lib, "writer", encode(literal()), built);
+    tasks.push({ operation: "writer set+encode", library: lib, fn: () => encode(literal()) });
+  }
   if (c.toJson && c.fromJson) {
     const json = c.toJson(built);
     tasks.push({ operation: "json out", library: lib, fn: () => c.toJson!(built) });
@@ -148,10 +166,27 @@ const stream: Dataset = {
         tasks.push({ operation: "batch decode+read", library: lib, fn: () => c.delimited(batch, (m) => read(m, sink)) });
       }
       tasks.push({ operation: "frames decode", library: lib, fn: () => { for (const f of frames) c.decode(f); } });
+      tasks.push(...tickWriteTasks(c, lib, frames));
     }
     return { bytes: batch.length, tasks };
   },
 };
+
+/** Encoding the stream, one message per frame: from prebuilt messages, and set from content + encode. */
+function tickWriteTasks(c: Codec, lib: Library, frames: Uint8Array[]): Task[] {
+  if (!c.encode) return [];
+  const built = frames.map((f) => c.decode(f));
+  const literals = frames.map((_, i) => tick(i, c.int64));
+  const tasks: Task[] = [{ operation: "frames encode", library: lib, fn: () => { for (const m of built) c.encode!(m); } }];
+  if (c.build) tasks.push({ operation: "frames set+encode", library: lib, fn: () => { for (const l of literals) c.encode!(c.build!(l)); } });
+  for (const [how, make] of [["builder", c.builderEncoder], ["writer", c.writerEncoder]] as const) {
+    if (!make) continue;
+    const encode = make.call(c);
+    checkEncoder(c, lib, how, encode(literals[1]), built[1]);
+    tasks.push({ operation: `frames ${how} set+encode`, library: lib, fn: () => { for (const l of literals) encode(l); } });
+  }
+  return tasks;
+}
 
 function delimit(frames: Uint8Array[]): Uint8Array {
   const out: number[] = [];

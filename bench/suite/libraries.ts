@@ -23,6 +23,8 @@ import * as pbf3 from "../gen/pbf/benchmark_messages_proto3.js";
 import * as pbfTick from "../gen/pbf/tick.js";
 import * as pbfArrays from "../gen/pbf/arrays.js";
 import type { Int64 } from "./content.js";
+import { makeSetter, makeWriterEncoder } from "./writers.js";
+import { Writer } from "hppproto";
 
 export type MessageName = "gm1p2" | "gm1p3" | "tick" | "doubles" | "int32s" | "uint64s";
 export const libraries = ["hppproto", "protobufjs", "ts-proto", "protobuf-es", "pbf"] as const;
@@ -44,6 +46,10 @@ export interface Codec {
   encode?(message: any): Uint8Array;
   /** Build this library's message from a content literal (the part of set+encode before encoding). */
   build?(literal: any): any;
+  /** Set + encode through a builder made once and reused (hppproto). */
+  builderEncoder?(): (literal: any) => Uint8Array;
+  /** Set + encode with a streaming writer made once and reused, fields written by hand (hppproto). */
+  writerEncoder?(): (literal: any) => Uint8Array;
   toJson?(message: any): string;
   fromJson?(json: string): any;
 }
@@ -51,7 +57,7 @@ export interface Codec {
 const index = (list: string, i: string) => `${list}[${i}]`;
 const bigint: Int64 = (s) => BigInt(s);
 
-function hppproto(type: any): Codec {
+function hppproto(type: any, desc: DescMessage): Codec {
   return {
     int64: bigint,
     naming: "camel",
@@ -65,6 +71,23 @@ function hppproto(type: any): Codec {
     encode: (m) => type.encode(m),
     // plain objects are what encode() takes: nothing to build
     build: (literal) => literal,
+    builderEncoder: () => {
+      const b = type.builder();
+      const set = makeSetter(desc);
+      return (literal) => {
+        b.$clear();
+        set(b, literal);
+        return type.encode(b);
+      };
+    },
+    writerEncoder: () => {
+      const w = new Writer();
+      const write = makeWriterEncoder(desc);
+      return (literal) => {
+        write(w.reset(), literal);
+        return w.finish().slice(); // a copy, as encode() returns: the writer's buffer is reused
+      };
+    },
   };
 }
 
@@ -149,7 +172,7 @@ function pbf(read: (p: PbfReader, end?: number) => any, write: (m: any, p: PbfWr
 export function codec(lib: Library, message: MessageName): Codec {
   switch (lib) {
     case "hppproto":
-      return hppproto({ gm1p2: hpp2.GoogleMessage1, gm1p3: hpp3.GoogleMessage1, tick: hppTick.Tick, doubles: hppArrays.Doubles, int32s: hppArrays.Int32s, uint64s: hppArrays.Uint64s }[message]);
+      return hppproto({ gm1p2: hpp2.GoogleMessage1, gm1p3: hpp3.GoogleMessage1, tick: hppTick.Tick, doubles: hppArrays.Doubles, int32s: hppArrays.Int32s, uint64s: hppArrays.Uint64s }[message], descOf(message));
     case "protobufjs":
       return protobufjs({
         gm1p2: pbjsBench.proto2.GoogleMessage1, gm1p3: pbjsBench.proto3.GoogleMessage1, tick: pbjsOwn.tick.Tick,
