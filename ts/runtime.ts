@@ -39,7 +39,7 @@ export interface Limits {
 }
 
 /** Outputs up to an eighth of this share slabs (takeOutput). */
-const SLAB_SIZE = 16 * 1024;
+const SLAB_SIZE = 64 * 1024;
 
 /** Deeper nesting would overflow the WASM stack; the limit is capped here. */
 const MAX_DEPTH_CAP = 10_000;
@@ -182,7 +182,8 @@ export class Runtime {
 
   /**
    * A copy of the last encode's n bytes. Small outputs are cut from a shared slab, as Node's
-   * Buffer pool does: allocating an ArrayBuffer per message costs more than encoding it (measured).
+   * Buffer pool does: allocating an ArrayBuffer per message costs more than encoding it (Node 20:
+   * ~1 µs for 5 KB, against ~0.15 µs to copy it into a slab).
    */
   takeOutput(n: number): Uint8Array {
     const u8 = this.mem.u8;
