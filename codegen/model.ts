@@ -2,7 +2,7 @@
 // loaded files, with field types, presence, packedness, and the record layout for wasm32.
 import protobuf from "protobufjs";
 import { FieldFlag, FieldType, Label } from "../ts/schema.js";
-import { propertyName } from "./names.js";
+import { camelCase, propertyName } from "./names.js";
 
 export interface EnumModel {
   fullName: string;
@@ -25,6 +25,8 @@ export interface OneofModel {
 
 export interface FieldModel {
   name: string;
+  /** ProtoJSON key: the json_name option, else protoc's lowerCamelCase of the name. */
+  jsonName: string;
   /** Property name in plain objects and views. */
   prop: string;
   number: number;
@@ -161,6 +163,7 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
       const name = protoName(f);
       const field = buildField(f, m, uniqueProp(name));
       field.name = name;
+      field.jsonName = (f.options?.["json_name"] as string | undefined) ?? camelCase(name);
       if (field.mapEntry) {
         field.mapEntry.index = messages.length;
         messages.push(field.mapEntry);
@@ -186,7 +189,7 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
     const feats = features(f);
     let flags = 0;
     const field: FieldModel = {
-      name: f.name, prop, number: f.id, type: FieldType.Int32, label: Label.Implicit, flags: 0, offset: 0, presence: 0,
+      name: f.name, jsonName: camelCase(f.name), prop, number: f.id, type: FieldType.Int32, label: Label.Implicit, flags: 0, offset: 0, presence: 0,
     };
     const resolve = (typeName: string, resolved: protobuf.ReflectionObject | null) => {
       if (typeName in scalarTypes) return { type: scalarTypes[typeName]! };
@@ -205,7 +208,7 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
       const value = resolve(f.type, f.resolvedType);
       const entryName = `${owner.fullName}.${f.name}Entry`;
       const slot = (number: number, name: string, r: ReturnType<typeof resolve>): FieldModel => ({
-        name, prop: name, number, type: r.type === FieldType.Group ? FieldType.Message : r.type, label: Label.Implicit,
+        name, jsonName: name, prop: name, number, type: r.type === FieldType.Group ? FieldType.Message : r.type, label: Label.Implicit,
         flags: (r.type === FieldType.String && verifyUtf8 ? FieldFlag.ValidateUtf8 : 0) |
           (r.enum?.closed ? FieldFlag.ClosedEnum : 0),
         message: r.message, enum: r.enum, offset: 0, presence: 0,

@@ -12,3 +12,6 @@ export * as plain from "./plain.js";
 export * as builder from "./builder.js";
 export { Writer } from "./writer.js";
 export { DelimitedReader, decodeStream, type ChunkSource } from "./stream.js";
+export { JsonError, type JsonErrorCode } from "./json/common.js";
+export type { JsonWriteOptions } from "./json/print.js";
+export type { JsonReadOptions } from "./json/read.js";

@@ -3,6 +3,10 @@
 import { Arena } from "./arena.js";
 import { EncodeError } from "./errors.js";
 import { create as createBuilder } from "./builder.js";
+import { JsonError } from "./json/common.js";
+import { fromJs, JsonSyntaxError, parseJson, type JsonValue } from "./json/parse.js";
+import { messageToJson, type JsonWriteOptions } from "./json/print.js";
+import { messageFromJson, type JsonReadOptions } from "./json/read.js";
 import { RecordWriter, type Fill } from "./fill.js";
 import type { Memory } from "./memory.js";
 import { runtime, type Runtime } from "./runtime.js";
@@ -41,15 +45,57 @@ export class MessageType<T, V, B extends V = V> {
   constructor(
     /** Fully qualified protobuf name. */
     readonly typeName: string,
-    private readonly schemaDef: SchemaDef,
-    private readonly index: number,
+    /** @internal */ readonly schemaDef: SchemaDef,
+    /** @internal index of the message in its schema */ readonly index: number,
     private readonly viewClass: ViewClass<V>,
     private readonly materialize: Materializer<T>,
     private readonly fill: Fill<Init<T>>,
     /** @internal bytes of this message's record */
     readonly recordSize: number,
     private readonly builderClass: ViewClass<B>,
-  ) {}
+  ) {
+    schemaDef.types[index] = this; // found by name for Any and JSON
+  }
+
+  /** The message as a ProtoJSON value (objects, arrays, strings, numbers, booleans, null). */
+  toJson(message: T | V, options: JsonWriteOptions = {}): unknown {
+    const plain = message instanceof MessageView ? (message as unknown as { $toObject(): T }).$toObject() : message;
+    return messageToJson(this.schemaDef, this.index, plain as Record<string, unknown>, options, this.typeName);
+  }
+
+  /** The message as ProtoJSON text; `indent` as JSON.stringify takes it. */
+  toJsonString(message: T | V, options: JsonWriteOptions & { indent?: number | string } = {}): string {
+    return JSON.stringify(this.toJson(message, options), null, options.indent);
+  }
+
+  /** A plain object from a ProtoJSON value (what JSON.parse returns). */
+  fromJson(json: unknown, options: JsonReadOptions = {}): T {
+    let value: JsonValue;
+    try {
+      value = fromJs(json);
+    } catch (e) {
+      throw new JsonError("INVALID_JSON", this.typeName, (e as Error).message);
+    }
+    return this.fromJsonValue(value, options);
+  }
+
+  /** A plain object from ProtoJSON text. Duplicate keys and large integers are handled exactly. */
+  fromJsonString(text: string, options: JsonReadOptions = {}): T {
+    let value: JsonValue;
+    try {
+      value = parseJson(text);
+    } catch (e) {
+      if (e instanceof JsonSyntaxError) throw new JsonError("INVALID_JSON", this.typeName, e.message);
+      throw e;
+    }
+    return this.fromJsonValue(value, options);
+  }
+
+  private fromJsonValue(value: JsonValue, options: JsonReadOptions): T {
+    const init = messageFromJson(this.schemaDef, this.index, value, options, this.typeName);
+    // through the codec once: the same plain object decode() gives, every field in place
+    return this.decode(this.encode(init as Init<T>));
+  }
 
   /**
    * A new builder: an empty message in linear memory, in its own arena, to set field by field and

@@ -16,18 +16,32 @@ export enum Label { Implicit = 0, Explicit = 1, Oneof = 2, Repeated = 3, Map = 4
 
 export enum FieldFlag { Packed = 1, ValidateUtf8 = 2, Required = 4, ClosedEnum = 8 }
 
+/** A field as ProtoJSON sees it: [number, name, jsonName, prop, type, label, message or enum index (-1), oneof prop]. */
+export type JsonField = readonly [number, string, string, string, FieldType, Label, number, string?];
+
 export interface MessageInfo {
   /** Fully qualified name, e.g. "pkg.Person". */
   readonly name: string;
   /** Field names by number, for error paths. */
   readonly fields: Readonly<Record<number, string>>;
+  /** The fields, by number, for ProtoJSON. */
+  readonly json?: readonly JsonField[];
+}
+
+export interface EnumInfo {
+  readonly name: string;
+  /** [number, name] pairs in declaration order. */
+  readonly values: readonly (readonly [number, string])[];
 }
 
 export interface SchemaDef {
   readonly table: Uint8Array;
   readonly messages: readonly MessageInfo[];
+  readonly enums: readonly EnumInfo[];
   /** The largest record_size in the table. */
   readonly maxRecordSize: number;
+  /** @internal message types of this schema by index, as their modules load (for Any and JSON). */
+  readonly types: unknown[];
 }
 
 function fromBase64(s: string): Uint8Array {
@@ -38,9 +52,9 @@ function fromBase64(s: string): Uint8Array {
 }
 
 /** Called by generated code: a table (base64) and the names of its messages and fields. */
-export function defineSchema(table: string | Uint8Array, messages: readonly MessageInfo[]): SchemaDef {
+export function defineSchema(table: string | Uint8Array, messages: readonly MessageInfo[], enums: readonly EnumInfo[] = []): SchemaDef {
   const bytes = typeof table === "string" ? fromBase64(table) : table;
-  return { table: bytes, messages, maxRecordSize: maxRecordSize(bytes) };
+  return { table: bytes, messages, enums, maxRecordSize: maxRecordSize(bytes), types: [] };
 }
 
 function maxRecordSize(t: Uint8Array): number {

@@ -69,6 +69,8 @@ function hppproto(type: any, desc: DescMessage): Codec {
       for (const v of type.viewDelimited(b)) each(v);
     },
     encode: (m) => type.encode(m),
+    toJson: (m) => type.toJsonString(m),
+    fromJson: (s) => type.fromJsonString(s),
     // plain objects are what encode() takes: nothing to build
     build: (literal) => literal,
     builderEncoder: () => {

@@ -1,0 +1,121 @@
+// ProtoJSON: the golden files both ways, and the mapping rules one by one.
+import { readdirSync, readFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { init, JsonError } from "hppproto";
+import { loadSet } from "./support/protos.js";
+import { shared } from "./support/paths.js";
+import * as p3 from "./gen/unittest/google/protobuf/unittest_proto3_pb.js";
+
+beforeAll(async () => {
+  await init();
+});
+
+const loaded = loadSet("unittest");
+
+describe("golden files", () => {
+  const dir = `${shared}/golden`;
+  const files = readdirSync(dir).filter((f) => f.endsWith(".json"));
+  it.each(files)("%s: equals our JSON of the .binpb, and parses back to the same message", (file) => {
+    const typeName = file.replace(/\.json$/, "");
+    const type = loaded.types.get(typeName)!;
+    const bytes = new Uint8Array(readFileSync(`${dir}/${typeName}.binpb`));
+    const text = readFileSync(`${dir}/${file}`, "utf8");
+    expect(type.toJson(type.decode(bytes))).toEqual(JSON.parse(text));
+    expect(type.toJson(type.view(bytes))).toEqual(JSON.parse(text));
+    expect(type.encode(type.fromJsonString(text))).toEqual(type.encode(type.decode(bytes)));
+  });
+});
+
+describe("mapping rules", () => {
+  const T = p3.TestAllTypes;
+  const err = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (e) {
+      expect(e).toBeInstanceOf(JsonError);
+      return [(e as JsonError).code, (e as JsonError).path];
+    }
+    throw new Error("did not throw");
+  };
+
+  it("64-bit integers are strings out, strings or exact numbers in", () => {
+    expect(T.toJson({ optionalInt64: -5n, optionalUint64: 18446744073709551615n } as never)).toMatchObject({ optionalInt64: "-5", optionalUint64: "18446744073709551615" });
+    expect(T.fromJsonString('{"optionalInt64": 9223372036854775807, "optionalUint64": "18446744073709551615"}')).toMatchObject({ optionalInt64: 9223372036854775807n, optionalUint64: 18446744073709551615n });
+    expect(T.fromJsonString('{"optionalInt32": 1e2, "optionalUint32": "7", "optionalSint32": -3.0}')).toMatchObject({ optionalInt32: 100, optionalUint32: 7, optionalSint32: -3 });
+    expect(err(() => T.fromJsonString('{"optionalInt32": 1.5}'))).toEqual(["INVALID_VALUE", "proto3_unittest.TestAllTypes.optionalInt32"]);
+    expect(err(() => T.fromJsonString('{"optionalInt32": 2147483648}'))[0]).toBe("VALUE_OUT_OF_RANGE");
+    expect(err(() => T.fromJsonString('{"optionalUint64": "-1"}'))[0]).toBe("VALUE_OUT_OF_RANGE");
+  });
+
+  it("floats: shortest form out, NaN and infinities as strings, range-checked in", () => {
+    expect(T.toJson({ optionalFloat: Math.fround(1.1), optionalDouble: NaN } as never)).toMatchObject({ optionalFloat: 1.1, optionalDouble: "NaN" });
+    expect(T.fromJsonString('{"optionalDouble": "-Infinity", "optionalFloat": "1.5"}')).toMatchObject({ optionalDouble: -Infinity, optionalFloat: 1.5 });
+    expect(err(() => T.fromJsonString('{"optionalFloat": 3.5e38}'))[0]).toBe("VALUE_OUT_OF_RANGE");
+    expect(err(() => T.fromJsonString('{"optionalDouble": 1e999}'))[0]).toBe("VALUE_OUT_OF_RANGE");
+  });
+
+  it("bytes are standard base64 out; standard, URL-safe and unpadded in", () => {
+    const b = new Uint8Array([0xfb, 0xff, 0x01]);
+    expect(T.toJson({ optionalBytes: b } as never)).toMatchObject({ optionalBytes: "+/8B" });
+    for (const s of ["+/8B", "-_8B"]) expect(T.fromJsonString(`{"optionalBytes": "${s}"}`).optionalBytes).toEqual(b);
+    expect(T.fromJsonString('{"optionalBytes": "AQ"}').optionalBytes).toEqual(new Uint8Array([1]));
+    expect(err(() => T.fromJsonString('{"optionalBytes": "A"}'))[0]).toBe("INVALID_VALUE");
+  });
+
+  it("enums by name or number; unknown names fail unless ignored", () => {
+    expect(T.toJson({ optionalNestedEnum: 3 } as never)).toMatchObject({ optionalNestedEnum: "BAZ" });
+    expect(T.toJson({ optionalNestedEnum: 2 } as never, { enumsAsInts: true })).toMatchObject({ optionalNestedEnum: 2 });
+    expect(T.fromJsonString('{"optionalNestedEnum": "BAZ"}').optionalNestedEnum).toBe(3);
+    expect(T.fromJsonString('{"optionalNestedEnum": 77}').optionalNestedEnum).toBe(77);
+    expect(err(() => T.fromJsonString('{"optionalNestedEnum": "NOPE"}'))[0]).toBe("INVALID_VALUE");
+    expect(T.fromJsonString('{"optionalNestedEnum": "NOPE"}', { ignoreUnknownFields: true }).optionalNestedEnum).toBe(0);
+  });
+
+  it("field names: json_name out (or .proto names), both in; unknown fields and duplicates", () => {
+    expect(Object.keys(T.toJson({ optionalInt32: 1 } as never, { useProtoNames: true }) as object)).toEqual(["optional_int32"]);
+    expect(T.fromJsonString('{"optional_int32": 4}').optionalInt32).toBe(4);
+    expect(err(() => T.fromJsonString('{"optional_int32": 4, "optionalInt32": 5}'))[0]).toBe("DUPLICATE_FIELD");
+    expect(err(() => T.fromJsonString('{"optionalInt32": 4, "optionalInt32": 5}'))[0]).toBe("INVALID_JSON");
+    expect(err(() => T.fromJsonString('{"nope": 1}'))).toEqual(["UNKNOWN_FIELD", "proto3_unittest.TestAllTypes.nope"]);
+    expect(T.fromJsonString('{"nope": {"deep": [1]}, "optionalInt32": 3}', { ignoreUnknownFields: true }).optionalInt32).toBe(3);
+    expect(err(() => T.fromJsonString('{"oneofUint32": 1, "oneofString": "x"}'))[0]).toBe("DUPLICATE_FIELD");
+  });
+
+  it("defaults: omitted unless asked; null means absent", () => {
+    expect(T.toJson(T.decode(new Uint8Array(0)))).toEqual({});
+    const all = T.toJson(T.decode(new Uint8Array(0)), { emitDefaults: true }) as Record<string, unknown>;
+    expect(all["optionalInt32"]).toBe(0);
+    expect(all["optionalInt64"]).toBe("0");
+    expect(all["repeatedString"]).toEqual([]);
+    expect(all["optionalNestedMessage"]).toBeUndefined(); // messages have presence
+    expect(T.fromJsonString('{"optionalInt32": null, "optionalNestedMessage": null}')).toMatchObject({ optionalInt32: 0, optionalNestedMessage: undefined });
+  });
+
+  it("maps with stringified keys; __proto__ stays data", () => {
+    const M = loaded.types.get("protobuf_unittest.TestMap")!;
+    const json = { mapInt32Int32: { "-1": 2 }, mapBoolBool: { true: true }, mapStringString: { __proto__x: "a" } };
+    expect(M.toJson(M.fromJson(json))).toEqual(json);
+    const m = M.fromJsonString('{"mapStringString": {"__proto__": "polluted?"}}');
+    expect(Object.getPrototypeOf(m.mapStringString)).toBe(Object.prototype);
+    expect(m.mapStringString["__proto__"]).toBe("polluted?");
+    expect(({} as Record<string, unknown>)["polluted?"]).toBeUndefined();
+    expect(err(() => M.fromJsonString('{"mapInt32Int32": {"x": 1}}'))[0]).toBe("INVALID_VALUE");
+  });
+
+  it("well-known types", () => {
+    const W = loaded.types.get("proto2_unittest.TestWellKnownTypes")!;
+    const json = {
+      anyField: { "@type": "type.googleapis.com/google.protobuf.Duration", value: "1.5s" },
+      durationField: "-0.000000010s", timestampField: "1972-01-01T10:00:20.021Z", fieldMaskField: "fooBar,baz.quxQuux",
+      structField: { a: [1, "x", null, true, { b: {} }] }, valueField: null, int64Field: "5", bytesField: "AQ==",
+      emptyField: {},
+    };
+    const msg = W.fromJson(json);
+    // a Value field given null holds NullValue, so it is present and prints as null; durations print 0, 3, 6 or 9 digits
+    expect(W.toJson(msg)).toEqual({ ...json, anyField: { ...json.anyField, value: "1.500s" } });
+    expect(W.toJson(W.fromJsonString('{"timestampField": "1972-01-01T11:00:20.021+01:00"}'))).toEqual({ timestampField: "1972-01-01T10:00:20.021Z" });
+    expect(err(() => W.fromJsonString('{"timestampField": "10000-01-01T00:00:00Z"}'))[0]).toBe("INVALID_VALUE");
+    expect(err(() => W.fromJsonString('{"durationField": "315576000001s"}'))[0]).toBe("VALUE_OUT_OF_RANGE");
+    expect(err(() => W.fromJsonString('{"anyField": {"@type": "type.googleapis.com/no.Such"}}'))[0]).toBe("UNKNOWN_TYPE");
+  });
+});

@@ -1,0 +1,163 @@
+// A strict JSON parser for ProtoJSON input. JSON.parse cannot be used: it rounds large integers
+// (int64 values written as numbers must be exact), keeps only the last of duplicate keys (which
+// ProtoJSON rejects), and builds plain objects (a "__proto__" key must stay data).
+
+/** A JSON number, kept as its source text until the field's type says how to read it. */
+export class JsonNumber {
+  constructor(readonly text: string) {}
+  get value(): number {
+    return Number(this.text);
+  }
+}
+
+export type JsonValue = null | boolean | string | JsonNumber | JsonValue[] | Map<string, JsonValue>;
+
+export class JsonSyntaxError extends Error {
+  override readonly name = "JsonSyntaxError";
+  constructor(reason: string, readonly offset: number) {
+    super(`invalid JSON at offset ${offset}: ${reason}`);
+  }
+}
+
+const MAX_DEPTH = 200;
+
+export function parseJson(text: string): JsonValue {
+  let i = 0;
+  const fail = (reason: string): never => {
+    throw new JsonSyntaxError(reason, i);
+  };
+  const ws = () => {
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
+      else return;
+    }
+  };
+  const literal = (word: string, v: JsonValue): JsonValue => {
+    if (text.startsWith(word, i)) {
+      i += word.length;
+      return v;
+    }
+    return fail(`unexpected ${JSON.stringify(text.charAt(i))}`);
+  };
+  const string = (): string => {
+    i++; // opening quote
+    let out = "";
+    let from = i;
+    for (;;) {
+      if (i >= text.length) fail("unterminated string");
+      const c = text.charCodeAt(i);
+      if (c === 0x22) {
+        out += text.slice(from, i++);
+        return out;
+      }
+      if (c < 0x20) fail("control character in string");
+      if (c !== 0x5c) {
+        i++;
+        continue;
+      }
+      out += text.slice(from, i);
+      const e = text.charAt(i + 1);
+      i += 2;
+      switch (e) {
+        case '"': out += '"'; break;
+        case "\\": out += "\\"; break;
+        case "/": out += "/"; break;
+        case "b": out += "\b"; break;
+        case "f": out += "\f"; break;
+        case "n": out += "\n"; break;
+        case "r": out += "\r"; break;
+        case "t": out += "\t"; break;
+        case "u": {
+          const hex = text.slice(i, i + 4);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail("bad \\u escape");
+          out += String.fromCharCode(parseInt(hex, 16));
+          i += 4;
+          break;
+        }
+        default: fail("bad escape");
+      }
+      from = i;
+    }
+  };
+  const number = (): JsonNumber => {
+    const m = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+    if (!m) return fail("bad number");
+    i += m[0].length;
+    return new JsonNumber(m[0]);
+  };
+  const value = (depth: number): JsonValue => {
+    if (depth > MAX_DEPTH) fail(`nested deeper than ${MAX_DEPTH}`);
+    ws();
+    const c = text.charAt(i);
+    switch (c) {
+      case "{": {
+        i++;
+        const obj = new Map<string, JsonValue>();
+        ws();
+        if (text.charAt(i) === "}") {
+          i++;
+          return obj;
+        }
+        for (;;) {
+          ws();
+          if (text.charAt(i) !== '"') fail("expected a key");
+          const at = i;
+          const key = string();
+          if (obj.has(key)) {
+            i = at;
+            fail(`duplicate key ${JSON.stringify(key)}`);
+          }
+          ws();
+          if (text.charAt(i++) !== ":") fail("expected ':'");
+          obj.set(key, value(depth + 1));
+          ws();
+          const sep = text.charAt(i++);
+          if (sep === "}") return obj;
+          if (sep !== ",") fail("expected ',' or '}'");
+        }
+      }
+      case "[": {
+        i++;
+        const arr: JsonValue[] = [];
+        ws();
+        if (text.charAt(i) === "]") {
+          i++;
+          return arr;
+        }
+        for (;;) {
+          arr.push(value(depth + 1));
+          ws();
+          const sep = text.charAt(i++);
+          if (sep === "]") return arr;
+          if (sep !== ",") fail("expected ',' or ']'");
+        }
+      }
+      case '"': return string();
+      case "t": return literal("true", true);
+      case "f": return literal("false", false);
+      case "n": return literal("null", null);
+      default:
+        if (c === "-" || (c >= "0" && c <= "9")) return number();
+        return fail(i >= text.length ? "unexpected end" : `unexpected ${JSON.stringify(c)}`);
+    }
+  };
+  const v = value(0);
+  ws();
+  if (i < text.length) fail("text after the value");
+  return v;
+}
+
+/** A JS value (what JSON.parse or a literal gives) as a JsonValue. */
+export function fromJs(v: unknown): JsonValue {
+  if (v === null || typeof v === "boolean" || typeof v === "string") return v;
+  if (typeof v === "number") return Number.isFinite(v) ? new JsonNumber(String(v)) : String(v); // NaN, Infinity: their JSON strings
+  if (typeof v === "bigint") return new JsonNumber(String(v));
+  if (Array.isArray(v)) return v.map(fromJs);
+  if (typeof v === "object") {
+    const m = new Map<string, JsonValue>();
+    for (const k of Object.keys(v as object)) m.set(k, fromJs((v as Record<string, unknown>)[k]));
+    return m;
+  }
+  throw new TypeError(`not a JSON value: ${typeof v}`);
+}

@@ -1,0 +1,185 @@
+// Plain objects to ProtoJSON values (the canonical JSON mapping): field names, 64-bit integers as
+// strings, bytes as base64, enum names, non-finite floats as strings, and the well-known types.
+import { FieldType as T, Label as L, type JsonField, type SchemaDef } from "../schema.js";
+import { JsonError, base64Encode, hasSpecialJson, fieldMaskToJson, formatDuration, formatTimestamp, resolveAny, wrapperTypes, type TypeRef } from "./common.js";
+
+export interface JsonWriteOptions {
+  /** Also write fields without presence that hold their default (0, "", false, [], {}). */
+  emitDefaults?: boolean;
+  /** Enum values as numbers rather than names. */
+  enumsAsInts?: boolean;
+  /** The .proto field names rather than lowerCamelCase json_name. */
+  useProtoNames?: boolean;
+  /** Message types an `Any` may hold, besides those of the same generated code. */
+  registry?: readonly TypeRef[];
+}
+
+type Plain = Record<string, unknown>;
+type Json = unknown;
+
+export function messageToJson(def: SchemaDef, mi: number, obj: Plain, opts: JsonWriteOptions, path: string): Json {
+  const info = def.messages[mi]!;
+  const special = wellKnownToJson(def, info.name, obj, opts, path);
+  if (special !== undefined) return special;
+  const out: Record<string, Json> = {};
+  for (const f of info.json ?? []) {
+    const [, name, jsonName, prop, type, label, ref, oneof] = f;
+    let v: unknown;
+    if (oneof !== undefined) {
+      const c = obj[oneof] as { case?: string; value?: unknown } | undefined;
+      if (c?.case !== prop) continue;
+      v = c.value;
+    } else {
+      v = obj[prop];
+    }
+    const key = opts.useProtoNames ? name : jsonName;
+    const at = `${path}.${key}`;
+    if (label === L.Repeated) {
+      const list = (v ?? []) as ArrayLike<unknown>;
+      if (list.length === 0 && !opts.emitDefaults) continue;
+      const arr = new Array<Json>(list.length);
+      for (let i = 0; i < list.length; i++) arr[i] = valueToJson(def, f, list[i], opts, `${at}[${i}]`);
+      out[key] = arr;
+    } else if (label === L.Map) {
+      const entries = Object.keys((v ?? {}) as object);
+      if (entries.length === 0 && !opts.emitDefaults) continue;
+      const valueField = def.messages[ref]!.json![1]!;
+      const m: Record<string, Json> = {};
+      for (const k of entries) define(m, k, valueToJson(def, valueField, (v as Plain)[k], opts, `${at}[${JSON.stringify(k)}]`));
+      out[key] = m;
+    } else if (label === L.Implicit && oneof === undefined) {
+      if (!opts.emitDefaults && isDefault(type, v)) continue;
+      out[key] = valueToJson(def, f, v ?? defaultOf(type), opts, at);
+    } else {
+      if (v === undefined || v === null) continue; // fields with presence are written only when set
+      out[key] = valueToJson(def, f, v, opts, at);
+    }
+  }
+  return out;
+}
+
+/** Own data properties only: a "__proto__" key must not become the object's prototype. */
+function define(o: Record<string, Json>, k: string, v: Json): void {
+  if (k === "__proto__") Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
+}
+
+function isDefault(type: T, v: unknown): boolean {
+  if (v === undefined || v === null) return true;
+  switch (type) {
+    case T.String: return v === "";
+    case T.Bytes: return (v as Uint8Array).length === 0;
+    case T.Bool: return v === false;
+    case T.Message: case T.Group: return false;
+    default: return typeof v === "bigint" ? v === 0n : Object.is(v, 0);
+  }
+}
+
+function defaultOf(type: T): unknown {
+  switch (type) {
+    case T.String: return "";
+    case T.Bytes: return new Uint8Array(0);
+    case T.Bool: return false;
+    case T.Int64: case T.Uint64: case T.Sint64: case T.Fixed64: case T.Sfixed64: return 0n;
+    default: return 0;
+  }
+}
+
+export function valueToJson(def: SchemaDef, f: JsonField, v: unknown, opts: JsonWriteOptions, path: string): Json {
+  const type = f[4];
+  switch (type) {
+    case T.Message: case T.Group:
+      return messageToJson(def, f[6], (v ?? {}) as Plain, opts, path);
+    case T.Enum: {
+      const e = def.enums[f[6]]!;
+      if (e.name === "google.protobuf.NullValue") return null;
+      if (opts.enumsAsInts) return v;
+      const hit = e.values.find(([n]) => n === v);
+      return hit ? hit[1] : v;
+    }
+    default:
+      return scalarToJson(type, v);
+  }
+}
+
+export function scalarToJson(type: T, v: unknown): Json {
+  switch (type) {
+    case T.Int64: case T.Uint64: case T.Sint64: case T.Fixed64: case T.Sfixed64:
+      return String(v);
+    case T.Double: return floatToJson(v as number);
+    case T.Float: return floatToJson(shortestFloat32(v as number));
+    case T.Bytes: return base64Encode(v as Uint8Array);
+    default: return v;
+  }
+}
+
+function floatToJson(v: number): Json {
+  if (Number.isFinite(v)) return v;
+  return Number.isNaN(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity";
+}
+
+/** The shortest decimal that reads back as the same float32 (1.1f prints as 1.1, not 1.100000023841858). */
+function shortestFloat32(v: number): number {
+  if (!Number.isFinite(v) || v === 0) return v;
+  for (let p = 1; p < 10; p++) {
+    const d = Number(v.toPrecision(p));
+    if (Math.fround(d) === v) return d;
+  }
+  return v;
+}
+
+function wellKnownToJson(def: SchemaDef, name: string, obj: Plain, opts: JsonWriteOptions, path: string): Json | undefined {
+  if (!name.startsWith("google.protobuf.")) return undefined;
+  const short = name.slice(16);
+  if (short in wrapperTypes) return scalarToJson(wrapperTypes[short]!, obj["value"] ?? defaultOf(wrapperTypes[short]!));
+  switch (short) {
+    case "Timestamp": return formatTimestamp(BigInt((obj["seconds"] as bigint | undefined) ?? 0n), (obj["nanos"] as number | undefined) ?? 0, path);
+    case "Duration": return formatDuration(BigInt((obj["seconds"] as bigint | undefined) ?? 0n), (obj["nanos"] as number | undefined) ?? 0, path);
+    case "FieldMask": return fieldMaskToJson((obj["paths"] as string[] | undefined) ?? [], path);
+    case "Struct": {
+      const out: Record<string, Json> = {};
+      const fields = (obj["fields"] ?? {}) as Record<string, Plain>;
+      for (const k of Object.keys(fields)) define(out, k, valueMessageToJson(fields[k]!, `${path}.${k}`));
+      return out;
+    }
+    case "Value": return valueMessageToJson(obj, path);
+    case "ListValue": return ((obj["values"] ?? []) as Plain[]).map((x, i) => valueMessageToJson(x, `${path}[${i}]`));
+    case "Any": return anyToJson(def, obj, opts, path);
+    default: return undefined;
+  }
+}
+
+function valueMessageToJson(v: Plain, path: string): Json {
+  const kind = v["kind"] as { case?: string; value?: unknown } | undefined;
+  switch (kind?.case) {
+    case "nullValue": return null;
+    case "numberValue": {
+      const n = kind.value as number;
+      if (!Number.isFinite(n)) throw new JsonError("VALUE_OUT_OF_RANGE", path, `google.protobuf.Value cannot hold ${n} in JSON`);
+      return n;
+    }
+    case "stringValue": case "boolValue": return kind.value;
+    case "structValue": {
+      const out: Record<string, Json> = {};
+      const fields = ((kind.value as Plain)["fields"] ?? {}) as Record<string, Plain>;
+      for (const k of Object.keys(fields)) define(out, k, valueMessageToJson(fields[k]!, `${path}.${k}`));
+      return out;
+    }
+    case "listValue": return (((kind.value as Plain)["values"] ?? []) as Plain[]).map((x, i) => valueMessageToJson(x, `${path}[${i}]`));
+    default: throw new JsonError("INVALID_VALUE", path, "google.protobuf.Value has no kind set");
+  }
+}
+
+function anyToJson(def: SchemaDef, obj: Plain, opts: JsonWriteOptions, path: string): Json {
+  const url = (obj["typeUrl"] as string | undefined) ?? "";
+  const value = (obj["value"] as Uint8Array | undefined) ?? new Uint8Array(0);
+  if (url === "" && value.length === 0) return {};
+  const target = resolveAny(def, url, opts.registry, path);
+  const inner = target.type.decode(value) as Plain;
+  const json = messageToJson(target.def, target.index, inner, opts, path);
+  const innerName = target.def.messages[target.index]!.name;
+  if (hasSpecialJson(innerName)) {
+    return { "@type": url, value: json };
+  }
+  return { "@type": url, ...(json as object) };
+}

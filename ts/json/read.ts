@@ -1,0 +1,249 @@
+// ProtoJSON values to plain objects (what encode() takes): every value checked against its field's
+// type, with the JSON path in errors. Keys are matched by json_name or .proto name; a field given
+// twice, or two members of one oneof, are errors.
+import { FieldType as T, Label as L, type JsonField, type MessageInfo, type SchemaDef } from "../schema.js";
+import { JsonError, base64Decode, hasSpecialJson, fieldMaskFromJson, parseDuration, parseTimestamp, resolveAny, wrapperTypes, type TypeRef } from "./common.js";
+import { JsonNumber, type JsonValue } from "./parse.js";
+
+export interface JsonReadOptions {
+  /** Skip fields the message does not have (and enum names it does not know) instead of failing. */
+  ignoreUnknownFields?: boolean;
+  /** Message types an `Any` may hold, besides those of the same generated code. */
+  registry?: readonly TypeRef[];
+}
+
+type Plain = Record<string, unknown>;
+
+const keyIndex = new WeakMap<MessageInfo, Map<string, JsonField>>();
+
+function fieldByKey(info: MessageInfo): Map<string, JsonField> {
+  let m = keyIndex.get(info);
+  if (m === undefined) {
+    m = new Map();
+    for (const f of info.json ?? []) {
+      m.set(f[2], f);
+      m.set(f[1], f);
+    }
+    keyIndex.set(info, m);
+  }
+  return m;
+}
+
+const describe = (v: JsonValue) =>
+  v === null ? "null" : v instanceof JsonNumber ? v.text : v instanceof Map ? "an object" : Array.isArray(v) ? "an array" : JSON.stringify(v);
+
+export function messageFromJson(def: SchemaDef, mi: number, json: JsonValue, opts: JsonReadOptions, path: string): Plain {
+  const info = def.messages[mi]!;
+  const special = wellKnownFromJson(def, info.name, json, opts, path);
+  if (special !== undefined) return special;
+  if (!(json instanceof Map)) throw new JsonError("INVALID_VALUE", path, `${describe(json)} is not an object`);
+  const out: Plain = {};
+  const fields = fieldByKey(info);
+  const seen = new Set<number>();
+  const oneofs = new Set<string>();
+  for (const [key, v] of json) {
+    const at = `${path}.${key}`;
+    const f = fields.get(key);
+    if (f === undefined) {
+      if (opts.ignoreUnknownFields) continue;
+      throw new JsonError("UNKNOWN_FIELD", at, `${info.name} has no field ${JSON.stringify(key)}`);
+    }
+    const [number, , , prop, , label, ref, oneof] = f;
+    if (seen.has(number)) throw new JsonError("DUPLICATE_FIELD", at, "the field is given twice (by json_name and by .proto name)");
+    seen.add(number);
+    if (v === null && !acceptsNull(def, f)) continue; // null: the field is absent
+    if (label === L.Repeated) {
+      if (!Array.isArray(v)) throw new JsonError("INVALID_VALUE", at, `${describe(v)} is not an array`);
+      const list: unknown[] = [];
+      v.forEach((e, i) => {
+        if (e === null && !acceptsNull(def, f)) throw new JsonError("INVALID_VALUE", `${at}[${i}]`, "null is not a valid element");
+        const x = valueFromJson(def, f, e, opts, `${at}[${i}]`);
+        if (x !== SKIP) list.push(x);
+      });
+      out[prop] = list;
+    } else if (label === L.Map) {
+      if (!(v instanceof Map)) throw new JsonError("INVALID_VALUE", at, `${describe(v)} is not an object`);
+      const [keyField, valueField] = def.messages[ref]!.json as [JsonField, JsonField];
+      const m: Plain = {};
+      for (const [k, x] of v) {
+        const kat = `${at}[${JSON.stringify(k)}]`;
+        checkMapKey(keyField[4], k, kat);
+        if (x === null && !acceptsNull(def, valueField)) throw new JsonError("INVALID_VALUE", kat, "null is not a valid map value");
+        const val = valueFromJson(def, valueField, x, opts, kat);
+        if (val === SKIP) continue;
+        Object.defineProperty(m, k, { value: val, enumerable: true, writable: true, configurable: true });
+      }
+      out[prop] = m;
+    } else {
+      const x = valueFromJson(def, f, v, opts, at);
+      if (x === SKIP) continue;
+      if (oneof !== undefined) {
+        if (oneofs.has(oneof)) throw new JsonError("DUPLICATE_FIELD", at, `a second member of oneof ${oneof}`);
+        oneofs.add(oneof);
+        out[oneof] = { case: prop, value: x };
+      } else {
+        out[prop] = x;
+      }
+    }
+  }
+  return out;
+}
+
+/** google.protobuf.Value takes null as its null_value; NullValue fields take null as 0. */
+function acceptsNull(def: SchemaDef, f: JsonField): boolean {
+  const type = f[4];
+  if (type === T.Message) return def.messages[f[6]]!.name === "google.protobuf.Value";
+  if (type === T.Enum) return def.enums[f[6]]!.name === "google.protobuf.NullValue";
+  return false;
+}
+
+/** An enum name the message does not know, under ignoreUnknownFields: the field is left out. */
+const SKIP = Symbol("skip");
+
+function valueFromJson(def: SchemaDef, f: JsonField, v: JsonValue, opts: JsonReadOptions, path: string): unknown {
+  const type = f[4];
+  switch (type) {
+    case T.Message: case T.Group: return messageFromJson(def, f[6], v, opts, path);
+    case T.Enum: {
+      const e = def.enums[f[6]]!;
+      if (e.name === "google.protobuf.NullValue" && v === null) return 0;
+      if (typeof v === "string") {
+        const hit = e.values.find(([, name]) => name === v);
+        if (hit) return hit[0];
+        if (opts.ignoreUnknownFields) return SKIP;
+        throw new JsonError("INVALID_VALUE", path, `${JSON.stringify(v)} is not a value of ${e.name}`);
+      }
+      return integer(T.Int32, v, path);
+    }
+    default:
+      return scalarFromJson(type, v, path);
+  }
+}
+
+const ranges: Partial<Record<T, [bigint, bigint]>> = {
+  [T.Int32]: [-(2n ** 31n), 2n ** 31n - 1n], [T.Sint32]: [-(2n ** 31n), 2n ** 31n - 1n], [T.Sfixed32]: [-(2n ** 31n), 2n ** 31n - 1n],
+  [T.Uint32]: [0n, 2n ** 32n - 1n], [T.Fixed32]: [0n, 2n ** 32n - 1n],
+  [T.Int64]: [-(2n ** 63n), 2n ** 63n - 1n], [T.Sint64]: [-(2n ** 63n), 2n ** 63n - 1n], [T.Sfixed64]: [-(2n ** 63n), 2n ** 63n - 1n],
+  [T.Uint64]: [0n, 2n ** 64n - 1n], [T.Fixed64]: [0n, 2n ** 64n - 1n],
+};
+
+/** An integer from a JSON number or string, exactly (1e2 and 100.0 are 100; 1.5 is not an integer). */
+function integer(type: T, v: JsonValue, path: string): number | bigint {
+  const text = v instanceof JsonNumber ? v.text : typeof v === "string" ? v : undefined;
+  const m = text === undefined ? null : /^(-)?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (!m) throw new JsonError("INVALID_VALUE", path, `${describe(v)} is not an integer`);
+  let digits = m[2]! + (m[3] ?? "");
+  let exp = Number(m[4] ?? 0) - (m[3]?.length ?? 0);
+  if (exp < -400 || exp > 400) throw new JsonError("VALUE_OUT_OF_RANGE", path, `${text} is out of range`);
+  while (exp < 0 && digits.endsWith("0")) {
+    digits = digits.slice(0, -1);
+    exp++;
+  }
+  if (exp < 0 && /[1-9]/.test(digits)) throw new JsonError("INVALID_VALUE", path, `${text} is not an integer`);
+  let n = exp < 0 ? 0n : BigInt(digits) * 10n ** BigInt(exp);
+  if (m[1]) n = -n;
+  const [min, max] = ranges[type]!;
+  if (n < min || n > max) throw new JsonError("VALUE_OUT_OF_RANGE", path, `${text} is out of range for ${T[type]!.toLowerCase()}`);
+  return max > 2n ** 32n ? n : Number(n);
+}
+
+const FLOAT_MAX = 3.4028234663852886e38;
+
+export function scalarFromJson(type: T, v: JsonValue, path: string): unknown {
+  switch (type) {
+    case T.Double: case T.Float: {
+      let n: number;
+      if (v instanceof JsonNumber) n = v.value;
+      else if (v === "NaN") return NaN;
+      else if (v === "Infinity") return Infinity;
+      else if (v === "-Infinity") return -Infinity;
+      else if (typeof v === "string" && /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(v.trim()) && v.trim() === v) n = Number(v);
+      else throw new JsonError("INVALID_VALUE", path, `${describe(v)} is not a number`);
+      if (!Number.isFinite(n) || (type === T.Float && Math.abs(n) > FLOAT_MAX)) {
+        throw new JsonError("VALUE_OUT_OF_RANGE", path, `${describe(v)} is out of range for ${type === T.Float ? "float" : "double"}`);
+      }
+      return n;
+    }
+    case T.Bool:
+      if (typeof v !== "boolean") throw new JsonError("INVALID_VALUE", path, `${describe(v)} is not true or false`);
+      return v;
+    case T.String:
+      if (typeof v !== "string") throw new JsonError("INVALID_VALUE", path, `${describe(v)} is not a string`);
+      return v;
+    case T.Bytes: {
+      const b = typeof v === "string" ? base64Decode(v) : undefined;
+      if (b === undefined) throw new JsonError("INVALID_VALUE", path, `${describe(v)} is not base64`);
+      return b;
+    }
+    default:
+      return integer(type, v, path);
+  }
+}
+
+function checkMapKey(type: T, k: string, path: string): void {
+  if (type === T.String) return;
+  if (type === T.Bool) {
+    if (k !== "true" && k !== "false") throw new JsonError("INVALID_VALUE", path, `map key ${JSON.stringify(k)} is not true or false`);
+    return;
+  }
+  if (!/^-?\d+$/.test(k)) throw new JsonError("INVALID_VALUE", path, `map key ${JSON.stringify(k)} is not an integer`);
+  integer(type, k, path);
+}
+
+function wellKnownFromJson(def: SchemaDef, name: string, v: JsonValue, opts: JsonReadOptions, path: string): Plain | undefined {
+  if (!name.startsWith("google.protobuf.")) return undefined;
+  const short = name.slice(16);
+  if (short in wrapperTypes) return { value: scalarFromJson(wrapperTypes[short]!, v, path) };
+  const str = (what: string): string => {
+    if (typeof v !== "string") throw new JsonError("INVALID_VALUE", path, `${describe(v)} is not a ${what} string`);
+    return v;
+  };
+  switch (short) {
+    case "Timestamp": return parseTimestamp(str("Timestamp"), path);
+    case "Duration": return parseDuration(str("Duration"), path);
+    case "FieldMask": return { paths: fieldMaskFromJson(str("FieldMask"), path) };
+    case "Struct":
+      if (!(v instanceof Map)) throw new JsonError("INVALID_VALUE", path, `${describe(v)} is not an object`);
+      return structFromJson(v, path);
+    case "Value": return valueMessageFromJson(v, path);
+    case "ListValue":
+      if (!Array.isArray(v)) throw new JsonError("INVALID_VALUE", path, `${describe(v)} is not an array`);
+      return { values: v.map((x, i) => valueMessageFromJson(x, `${path}[${i}]`)) };
+    case "Any": return anyFromJson(def, v, opts, path);
+    default: return undefined;
+  }
+}
+
+function structFromJson(v: Map<string, JsonValue>, path: string): Plain {
+  const fields: Plain = {};
+  for (const [k, x] of v) Object.defineProperty(fields, k, { value: valueMessageFromJson(x, `${path}.${k}`), enumerable: true, writable: true, configurable: true });
+  return { fields };
+}
+
+function valueMessageFromJson(v: JsonValue, path: string): Plain {
+  if (v === null) return { kind: { case: "nullValue", value: 0 } };
+  if (typeof v === "boolean") return { kind: { case: "boolValue", value: v } };
+  if (typeof v === "string") return { kind: { case: "stringValue", value: v } };
+  if (v instanceof JsonNumber) return { kind: { case: "numberValue", value: v.value } };
+  if (Array.isArray(v)) return { kind: { case: "listValue", value: { values: v.map((x, i) => valueMessageFromJson(x, `${path}[${i}]`)) } } };
+  return { kind: { case: "structValue", value: structFromJson(v, path) } };
+}
+
+function anyFromJson(def: SchemaDef, v: JsonValue, opts: JsonReadOptions, path: string): Plain {
+  if (!(v instanceof Map)) throw new JsonError("INVALID_VALUE", path, `${describe(v)} is not an object`);
+  if (v.size === 0) return {};
+  const url = v.get("@type");
+  if (typeof url !== "string") throw new JsonError("INVALID_VALUE", path, "an Any needs its \"@type\"");
+  const target = resolveAny(def, url, opts.registry, path);
+  const innerName = target.def.messages[target.index]!.name;
+  const rest = new Map(v);
+  rest.delete("@type");
+  let inner: Plain;
+  if (hasSpecialJson(innerName)) {
+    if (rest.size !== 1 || !rest.has("value")) throw new JsonError("INVALID_VALUE", path, `an Any holding ${innerName} has exactly "@type" and "value"`);
+    inner = messageFromJson(target.def, target.index, rest.get("value")!, opts, `${path}.value`);
+  } else {
+    inner = messageFromJson(target.def, target.index, rest, opts, path);
+  }
+  return { typeUrl: url, value: target.type.encode(inner as never) };
+}
