@@ -8,6 +8,7 @@ import { FieldType, Label } from "../dist/ts/schema.js";
 import type { FieldModel, MessageModel } from "../dist/codegen/model.js";
 import { crossCheck, loadSet, normalize, randomObject, requiresItself, rng, withoutUnknown, type Loaded } from "./support/protos.js";
 import { shared } from "./support/paths.js";
+import { thrown } from "./support/thrown.js";
 
 beforeAll(async () => {
   await init();
@@ -203,15 +204,7 @@ describe("wire details", () => {
 
 describe("values that cannot be encoded", () => {
   const t = () => sets.unittest.types.get("proto3_unittest.TestAllTypes")! as MessageType<any, any>;
-  const code = (fn: () => unknown) => {
-    try {
-      fn();
-    } catch (e) {
-      expect(e).toBeInstanceOf(EncodeError);
-      return [(e as EncodeError).code, (e as EncodeError).path];
-    }
-    throw new Error("did not throw");
-  };
+  const code = (fn: () => unknown) => thrown(fn, EncodeError);
 
   it("out of range or of the wrong type, with the field path", () => {
     expect(code(() => t().encode({ optionalInt32: 2 ** 31 }))).toEqual(["VALUE_OUT_OF_RANGE", "proto3_unittest.TestAllTypes.optional_int32"]);

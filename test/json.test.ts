@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { init, JsonError } from "hppproto";
 import { loadSet } from "./support/protos.js";
 import { shared } from "./support/paths.js";
+import { thrown } from "./support/thrown.js";
 import * as p3 from "./gen/unittest/google/protobuf/unittest_proto3_pb.js";
 
 beforeAll(async () => {
@@ -28,15 +29,7 @@ describe("golden files", () => {
 
 describe("mapping rules", () => {
   const T = p3.TestAllTypes;
-  const err = (fn: () => unknown) => {
-    try {
-      fn();
-    } catch (e) {
-      expect(e).toBeInstanceOf(JsonError);
-      return [(e as JsonError).code, (e as JsonError).path];
-    }
-    throw new Error("did not throw");
-  };
+  const err = (fn: () => unknown) => thrown(fn, JsonError);
 
   it("64-bit integers are strings out, strings or exact numbers in", () => {
     expect(T.toJson({ optionalInt64: -5n, optionalUint64: 18446744073709551615n } as never)).toMatchObject({ optionalInt64: "-5", optionalUint64: "18446744073709551615" });

@@ -137,6 +137,7 @@ export class Writer {
     return this;
   }
 
+  /** A bytes field, or a message encoded elsewhere (e.g. by MessageType.encode). */
   bytes(field: number, v: Uint8Array): this {
     if (!(v instanceof Uint8Array)) throw range(field, v, "a Uint8Array");
     this.tag(field, Wire.Len).varint32(v.length);
@@ -144,11 +145,6 @@ export class Writer {
     this.buf.set(v, this.pos);
     this.pos += v.length;
     return this;
-  }
-
-  /** A message encoded elsewhere (e.g. by MessageType.encode), as a field. */
-  message(field: number, encoded: Uint8Array): this {
-    return this.bytes(field, encoded);
   }
 
   // ---- packed repeated fields: one length-delimited run ----
