@@ -60,7 +60,7 @@ function assignNames(model: SchemaModel): Map<MessageModel | EnumModel, Names> {
   for (const m of model.messages) {
     if (m.isMapEntry) continue;
     const type = unique(m.file, m.localName);
-        const base = type.replace(/\$+$/, "");
+    const base = type.replace(/\$+$/, "");
     names.set(m, { type, view: unique(m.file, base + "View"), reader: `read$${type}`, fill: `fill$${type}`, builder: unique(m.file, base + "Builder") });
   }
   return names;
@@ -302,8 +302,10 @@ class FileEmitter {
         }
         return `w.numbers(${at}, ${v}, ${literal(numberKinds[f.type]!.read)}, ${name});`;
       }
-      case Label.Explicit:
-        return `{ ${this.fillValue(f, at, v, f.name)}; w.bit(p + ${f.presence >>> 3}, ${1 << (f.presence & 7)}); }`;
+      case Label.Explicit: {
+        const [byte, mask] = presenceBit(f);
+        return `{ ${this.fillValue(f, at, v, f.name)}; w.bit(p + ${byte}, ${mask}); }`;
+      }
       default:
         return `${this.fillValue(f, at, v, f.name)};`;
     }
@@ -359,7 +361,6 @@ class FileEmitter {
       if (f.oneof) continue;
       const [getType] = this.viewGetter(f);
       const at = `this.$ptr + ${f.offset}`;
-      const name = literal(f.name);
       const acc = propertyAccess(f.prop);
       lines.push(`  get ${f.prop}(): ${getType} {\n    return super${acc};\n  }`);
       const w = "const w = $builder.writer(this);";
@@ -381,16 +382,12 @@ class FileEmitter {
           break;
         }
         default: {
-          const size = elementWidth(f);
           const type = isMessage(f) ? `$Init<${this.valueType(f)}>` : this.valueType(f);
-          const explicit = f.label === Label.Explicit;
-          const bit = explicit ? `${this.$bitArgs(f)}` : "";
-          const clear = `w.zero(${at}, ${size});${explicit ? ` w.unbit(${bit});` : ""}`;
-          const set = `${this.fillValue(f, at, "v", f.name)};${explicit ? ` w.bit(${bit});` : ""}`;
-          lines.push(`  set ${f.prop}(v: ${type} | null | undefined) {\n    ${w}\n    if (v == null) { ${clear} }\n    else { ${set} }\n  }`);
+          const [byte, mask] = f.label === Label.Explicit ? presenceBit(f) : [0, 0];
+          const clear = `w.zero(p + ${f.offset}, ${elementWidth(f)});${mask ? ` w.unbit(p + ${byte}, ${mask});` : ""}`;
+          lines.push(`  set ${f.prop}(v: ${type} | null | undefined) {\n    ${w} const p = this.$ptr;\n    if (v == null) { ${clear} }\n    else ${this.fillStatement(f, "v")}\n  }`);
           if (isMessage(f)) {
             const sub = this.ref(f.message!, "builder");
-            const [byte, mask] = explicit ? [f.presence >>> 3, 1 << (f.presence & 7)] : [0, 0];
             lines.push(`  /** The builder of this field, creating the message if it is absent. */\n  ${method(`mutable${cap(f.prop)}`)}(): ${sub} {\n    return $builder.mutable(this, ${f.offset}, ${f.message!.recordSize}, ${sub}, ${byte}, ${mask});\n  }`);
           }
         }
@@ -406,14 +403,9 @@ class FileEmitter {
     lines.push(`  /** Empties the builder for reuse; earlier sub-builders are re-pointed by the next add/mutable call. */`);
     lines.push(`  $clear(): void {\n    $builder.clear(this, ${m.recordSize});\n  }`);
     lines.push(`  /** Frees the builder's memory; it cannot be used afterwards. */`);
-    lines.push(`  $release(): void {\n    $builder.release(this);\n  }`);
+    lines.push(`  $release(): void {\n    this.$arena.release();\n  }`);
     lines.push("}\n");
     return lines.join("\n");
-  }
-
-  /** "address, mask" of f's presence bit, relative to this.$ptr. */
-  private $bitArgs(f: FieldModel): string {
-    return `this.$ptr + ${f.presence >>> 3}, ${1 << (f.presence & 7)}`;
   }
 
   // ---- views ----
@@ -527,6 +519,11 @@ class FileEmitter {
   }
 }
 
+/** [byte offset in the record, bit mask] of an explicit-presence field's hasbit. */
+function presenceBit(f: FieldModel): [number, number] {
+  return [f.presence >>> 3, 1 << (f.presence & 7)];
+}
+
 /** Bytes of one value of f's type in a record slot or array. */
 function elementWidth(f: FieldModel): number {
   if (isMessage(f)) return 4;
@@ -538,10 +535,6 @@ function elementWidth(f: FieldModel): number {
 /** `.prop`, or `["prop"]` when prop is not an identifier. */
 function propertyAccess(prop: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(prop) ? `.${prop}` : `[${literal(prop)}]`;
-}
-
-function oneofLocal(prop: string): string {
-  return `c$${prop.replace(/\W/g, "_")}`;
 }
 
 function hasbit(u8: string, p: string, bit: number): string {

@@ -1,7 +1,8 @@
 // Builders: mutable messages living in linear memory. A generated builder class extends the
 // message's view class (so everything reads as a view does) with setters that write the record in
-// place through a RecordWriter. A builder owns its arena; $clear() resets it and starts a new
-// record, so a builder reused in a loop allocates nothing in JS once its sub-builders exist.
+// place through a RecordWriter. A builder owns its arena: $clear() resets it and starts a new
+// record, so a builder reused in a loop allocates nothing in JS once its sub-builders exist;
+// $release() frees it.
 import { Arena } from "./arena.js";
 import { StaleViewError } from "./errors.js";
 import { RecordWriter } from "./fill.js";
@@ -41,11 +42,6 @@ export function clear(b: MessageView, size: number): void {
   self.$arena.reset();
   self.$gen = self.$arena.generation;
   self.$ptr = self.$writer.allocZeroed(size);
-}
-
-/** Frees a top-level builder's arena; the builder and its sub-builders cannot be used afterwards. */
-export function release(b: MessageView): void {
-  b.$arena.release();
 }
 
 /** The sub-builder for the record at rec, reusing the one made for this slot and index before. */

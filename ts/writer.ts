@@ -167,7 +167,7 @@ export class Writer {
     return this;
   }
   packedFixed32(field: number, values: ArrayLike<number>): this {
-    return this.packedVarints(field, values, (w, v) => {
+    return this.packedRun(field, values, (w, v) => {
       if (v >>> 0 !== v) throw range(field, v, "a 32-bit unsigned integer");
       w.ensure(4);
       w.dv.setUint32(w.pos, v, true);
@@ -175,42 +175,42 @@ export class Writer {
     });
   }
   packedInt32(field: number, values: ArrayLike<number>): this {
-    return this.packedVarints(field, values, (w, v) => {
+    return this.packedRun(field, values, (w, v) => {
       if ((v | 0) !== v) throw range(field, v, "a 32-bit signed integer");
       if (v >= 0) w.varint32(v);
       else w.varint64(v >>> 0, 0xffffffff);
     });
   }
   packedUint32(field: number, values: ArrayLike<number>): this {
-    return this.packedVarints(field, values, (w, v) => {
+    return this.packedRun(field, values, (w, v) => {
       if (v >>> 0 !== v) throw range(field, v, "a 32-bit unsigned integer");
       w.varint32(v);
     });
   }
   packedSint32(field: number, values: ArrayLike<number>): this {
-    return this.packedVarints(field, values, (w, v) => {
+    return this.packedRun(field, values, (w, v) => {
       if ((v | 0) !== v) throw range(field, v, "a 32-bit signed integer");
       w.varint32(((v << 1) ^ (v >> 31)) >>> 0);
     });
   }
   packedBool(field: number, values: ArrayLike<boolean>): this {
-    return this.packedVarints(field, values, (w, v) => w.byte(v ? 1 : 0));
+    return this.packedRun(field, values, (w, v) => w.byte(v ? 1 : 0));
   }
   packedInt64(field: number, values: ArrayLike<bigint | number>): this {
-    return this.packedVarints(field, values, (w, v) => w.varint64Big(BigInt.asUintN(64, big(field, v, I64_MIN, -(I64_MIN + 1n)))));
+    return this.packedRun(field, values, (w, v) => w.varint64Big(BigInt.asUintN(64, big(field, v, I64_MIN, -(I64_MIN + 1n)))));
   }
   packedUint64(field: number, values: ArrayLike<bigint | number>): this {
-    return this.packedVarints(field, values, (w, v) => w.varint64Big(big(field, v, 0n, U64_MAX)));
+    return this.packedRun(field, values, (w, v) => w.varint64Big(big(field, v, 0n, U64_MAX)));
   }
   packedSint64(field: number, values: ArrayLike<bigint | number>): this {
-    return this.packedVarints(field, values, (w, v) => {
+    return this.packedRun(field, values, (w, v) => {
       const b = big(field, v, I64_MIN, -(I64_MIN + 1n));
       w.varint64Big(BigInt.asUintN(64, (b << 1n) ^ (b >> 63n)));
     });
   }
 
   /** A run whose byte length is only known once written: written after a placeholder, then patched. */
-  private packedVarints<T>(field: number, values: ArrayLike<T>, write: (w: Writer, v: T) => void): this {
+  private packedRun<T>(field: number, values: ArrayLike<T>, write: (w: Writer, v: T) => void): this {
     const before = this.pos;
     this.fork(field);
     const n = values.length;

@@ -47,7 +47,7 @@ export function messageToJson(def: SchemaDef, mi: number, obj: Plain, opts: Json
       const m: Record<string, Json> = {};
       for (const k of entries) define(m, k, valueToJson(def, valueField, (v as Plain)[k], opts, `${at}[${JSON.stringify(k)}]`));
       out[key] = m;
-    } else if (label === L.Implicit && oneof === undefined) {
+    } else if (label === L.Implicit) {
       if (!opts.emitDefaults && isDefault(type, v)) continue;
       out[key] = valueToJson(def, f, v ?? defaultOf(type), opts, at);
     } else {
