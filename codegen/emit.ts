@@ -398,7 +398,7 @@ class FileEmitter {
       const setCases = o.fields.map((f) => `{ case: ${literal(f.prop)}; value: $Init<${this.valueType(f)}> }`).join(" | ");
       const acc = propertyAccess(o.prop);
       lines.push(`  get ${o.prop}(): ${getCases} | undefined {\n    return super${acc};\n  }`);
-      lines.push(`  set ${o.prop}(v: ${setCases} | null | undefined) {\n    const w = $builder.writer(this);\n    w.zero(this.$ptr + ${o.caseOffset}, 4);\n    w.zero(this.$ptr + ${o.valueOffset}, 8);\n    if (v != null) ${this.oneofFillName(m, o)}(w, v, this.$ptr);\n  }`);
+      lines.push(`  set ${o.prop}(v: ${setCases} | null | undefined) {\n    const w = $builder.writer(this);\n    w.zero(this.$ptr + ${o.caseOffset}, 4);\n    w.zero(this.$ptr + ${o.valueOffset}, ${Math.max(...o.fields.map(elementWidth))});\n    if (v != null) ${this.oneofFillName(m, o)}(w, v, this.$ptr);\n  }`);
     }
     lines.push(`  /** Empties the builder for reuse; earlier sub-builders are re-pointed by the next add/mutable call. */`);
     lines.push(`  $clear(): void {\n    $builder.clear(this, ${m.recordSize});\n  }`);

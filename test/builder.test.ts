@@ -7,6 +7,7 @@ import { crossCheck, loadSet } from "./support/protos.js";
 import * as p3 from "./gen/unittest/google/protobuf/unittest_proto3_pb.js";
 import * as p2 from "./gen/unittest/google/protobuf/unittest_pb.js";
 import * as maps from "./gen/unittest/google/protobuf/map_unittest_pb.js";
+import { SmallOneofs } from "./gen/names/limits_pb.js";
 
 beforeAll(async () => {
   await init();
@@ -81,6 +82,15 @@ describe("builders", () => {
     c.oneofField = { case: "oneofUint32", value: 5 };
     c.oneofField = undefined;
     expect(All3.encode(c)).toHaveLength(0);
+  });
+
+  it("setting a oneof clears only its own value slot", () => {
+    const b = SmallOneofs.builder();
+    b.second = { case: "c", value: 7 };
+    b.first = { case: "a", value: 1 };
+    b.first = { case: "b", value: true };
+    expect(b.second).toEqual({ case: "c", value: 7 });
+    expect(SmallOneofs.decode(SmallOneofs.encode(b))).toMatchObject({ first: { case: "b", value: true }, second: { case: "c", value: 7 } });
   });
 
   it("$clear() empties the builder and reuses its sub-builders, so a loop allocates no new builders", () => {
