@@ -21,8 +21,7 @@ type Builder = MessageView & BuilderState;
 /** A new top-level builder of class cls with an empty record of `size` bytes in its own arena. */
 export function create<B extends MessageView>(cls: ViewClass<B>, size: number): B {
   const arena = new Arena();
-  const writer = new RecordWriter(runtime());
-  writer.arena = arena.ptr;
+  const writer = new RecordWriter(runtime(), arena.ptr);
   const b = new cls(arena, writer.allocZeroed(size)) as B & BuilderState;
   b.$writer = writer;
   return b;

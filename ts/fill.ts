@@ -21,10 +21,12 @@ const U64_MAX = (1n << 64n) - 1n;
 
 export class RecordWriter {
   readonly m: Memory;
-  /** Address of the C++ Arena records are allocated in. */
-  arena = 0;
 
-  constructor(readonly rt: Runtime) {
+  constructor(
+    readonly rt: Runtime,
+    /** Address of the C++ Arena records are allocated in. */
+    readonly arena: number,
+  ) {
     this.m = rt.mem;
   }
 

@@ -33,9 +33,7 @@ function scratchArenas(rt: Runtime) {
   let s = scratch.get(rt);
   if (s === undefined) {
     const encode = new Arena();
-    const writer = new RecordWriter(rt);
-    writer.arena = encode.ptr;
-    s = { views: new Arena(), plain: new Arena(), encode, writer };
+    s = { views: new Arena(), plain: new Arena(), encode, writer: new RecordWriter(rt, encode.ptr) };
     scratch.set(rt, s);
   }
   return s;

@@ -157,7 +157,7 @@ export function scalarFromJson(type: T, v: JsonValue, path: string): unknown {
       else if (v === "NaN") return NaN;
       else if (v === "Infinity") return Infinity;
       else if (v === "-Infinity") return -Infinity;
-      else if (typeof v === "string" && /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(v.trim()) && v.trim() === v) n = Number(v);
+      else if (typeof v === "string" && /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(v)) n = Number(v);
       else throw new JsonError("INVALID_VALUE", path, `${describe(v)} is not a number`);
       if (!Number.isFinite(n) || (type === T.Float && Math.abs(n) > FLOAT_MAX)) {
         throw new JsonError("VALUE_OUT_OF_RANGE", path, `${describe(v)} is out of range for ${type === T.Float ? "float" : "double"}`);
