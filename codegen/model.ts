@@ -54,6 +54,8 @@ export interface MessageModel {
   index: number;
   recordSize: number;
   isMapEntry: boolean;
+  /** proto2 message_set_wire_format: its extensions are written as message set items. */
+  messageSet: boolean;
 }
 
 export interface SchemaModel {
@@ -84,6 +86,9 @@ function builtinFile(o: protobuf.ReflectionObject): string {
   if (!file) throw new Error(`cannot tell which file declares ${o.fullName}`);
   return `google/protobuf/${file}.proto`;
 }
+
+const declaringField = (f: protobuf.Field): protobuf.Field | undefined =>
+  (f as unknown as { declaringField?: protobuf.Field | null }).declaringField ?? undefined;
 
 type Features = Record<string, string | undefined>;
 const features = (o: protobuf.ReflectionObject): Features => ((o as unknown as { _features?: Features })._features ?? {});
@@ -120,6 +125,7 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
         const m: MessageModel = {
           fullName: nested.fullName.replace(/^\./, ""), file, localName: localName(nested),
           fields: [], oneofs: [], index: messages.length, recordSize: 0, isMapEntry: false,
+          messageSet: nested.options?.["message_set_wire_format"] === true,
         };
         messages.push(m);
         byType.set(nested, m);
@@ -157,8 +163,8 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
       return p;
     };
     const oneofs = new Map<protobuf.OneOf, OneofModel>();
-    // Extension fields (protobufjs adds them to the extended type) stay unknown fields.
-    const own = type.fieldsArray.filter((f) => !(f as unknown as { declaringField?: unknown }).declaringField);
+    // protobufjs adds a copy of every extension field to the type it extends
+    const own = type.fieldsArray.filter((f) => !declaringField(f));
     for (const f of own.sort((a, b) => a.id - b.id)) {
       const name = protoName(f);
       const field = buildField(f, m, uniqueProp(name));
@@ -183,6 +189,20 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
       }
       m.fields.push(field);
     }
+    // Extensions declared in the loaded files are fields of the message they extend: the codec
+    // knows their types (UTF-8 checks, message sets, JSON), and plain objects and views name them
+    // after the extension, prefixed with the message that declares it when nested. JSON keys are
+    // "[full.name]". Own fields are named first, so an extension never renames one.
+    const extensions = type.fieldsArray.map(declaringField).filter((d): d is protobuf.Field => d !== undefined);
+    for (const decl of extensions.sort((a, b) => a.id - b.id)) {
+      const name = protoName(decl);
+      const scope = decl.parent instanceof protobuf.Type ? `${localName(decl.parent)}_` : "";
+      const field = buildField(decl, m, uniqueProp(scope + name));
+      const fullName = `${decl.parent!.fullName.replace(/^\./, "")}.${name}`.replace(/^\./, "");
+      field.name = field.jsonName = `[${fullName}]`;
+      m.fields.push(field);
+    }
+    m.fields.sort((a, b) => a.number - b.number);
   }
 
   function buildField(f: protobuf.Field, owner: MessageModel, prop: string): FieldModel {
@@ -216,6 +236,7 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
       field.mapEntry = {
         fullName: entryName, file: owner.file, localName: `${owner.localName}_${f.name}Entry`,
         fields: [slot(1, "key", key), slot(2, "value", value)], oneofs: [], index: -1, recordSize: 0, isMapEntry: true,
+        messageSet: false,
       };
       field.message = field.mapEntry;
       field.flags = 0;
@@ -316,7 +337,7 @@ function layout(m: MessageModel): void {
 
 /** The binary schema table (format in cpp/include/hppproto/schema.hpp). */
 export function encodeTable(model: SchemaModel): Uint8Array {
-  const words: number[] = [0x54505048, 1];
+  const words: number[] = [0x54505048, 2];
   const closed = model.enums.filter((e) => e.closed);
   words.push(closed.length, model.messages.length);
   for (const e of closed) {
@@ -324,7 +345,7 @@ export function encodeTable(model: SchemaModel): Uint8Array {
     words.push(values.length, ...values.map((v) => v >>> 0));
   }
   for (const m of model.messages) {
-    words.push(m.recordSize, m.fields.length);
+    words.push(m.recordSize, m.messageSet ? 1 : 0, m.fields.length);
     for (const f of m.fields) {
       const aux = f.message ? f.message.index : f.flags & FieldFlag.ClosedEnum ? f.enum!.tableIndex : 0xffffffff;
       words.push(f.number, f.type | (f.label << 8) | (f.flags << 16), f.offset, f.presence, aux);

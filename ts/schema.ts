@@ -2,7 +2,7 @@
 // (cpp/include/hppproto/schema.hpp documents the layout).
 
 export const TABLE_MAGIC = 0x54505048; // "HPPT"
-export const TABLE_VERSION = 1;
+export const TABLE_VERSION = 2;
 export const NO_AUX = 0xffffffff;
 
 /** descriptor.proto's FieldDescriptorProto.Type numbers. */

@@ -41,6 +41,9 @@ class EncoderTest : public ::testing::Test {
     builder.add_message({{{1, FieldType::int32, Label::explicit_, field_flags::required},
                           {2, FieldType::message, Label::explicit_, 0, 4}}});
     builder.add_message({{{1, FieldType::int32}, {2, FieldType::message, Label::explicit_, 0, 4}}});
+    const uint32_t message_set = builder.add_message(
+        {{{4, FieldType::message, Label::explicit_, 0, 1}, {1547769, FieldType::message, Label::explicit_, 0, 2}}});
+    builder.message(message_set).message_set = true;
     table = builder.build();
     ASSERT_TRUE(schema.load(table.data(), table.size(), status));
   }
@@ -220,6 +223,49 @@ TEST_F(EncoderTest, LargePackedRunsMatchTheirInput) {
   for (int i = -3000; i < 3000; ++i) run.varint(static_cast<uint64_t>(static_cast<int64_t>(i * 977)));
   w.tag(33, WireType::len).varint(run.bytes.size()).append(run);
   EXPECT_EQ(round_trip(w), w.bytes);
+}
+
+TEST_F(EncoderTest, MessageSetItemsInAnyFormDecodeAndEncodeAsItems) {
+  constexpr uint32_t message_set = 6;
+  Wire inner, other;
+  inner.field_varint(1, 99);
+  other.field_varint(1, 88);
+  auto item = [](std::initializer_list<const Wire*> parts) {
+    Wire w;
+    w.tag(1, WireType::sgroup);
+    for (const Wire* part : parts) w.append(*part);
+    return w.tag(1, WireType::egroup);
+  };
+  Wire type_id, message, other_message, unknown_id;
+  type_id.field_varint(2, 1547769);
+  message.field_message(3, inner);
+  other_message.field_message(3, other);
+  unknown_id.field_varint(2, 77);
+  const Wire canonical = item({&type_id, &message});
+
+  const uint8_t* r = decode(canonical, message_set);
+  ASSERT_NE(r, nullptr);
+  const RecordPtr sub = load<RecordPtr>(r, spec(message_set).field(1547769).offset);
+  ASSERT_NE(sub, nullptr);
+  EXPECT_EQ(load<int32_t>(sub, spec(2).field(1).offset), 99);
+  EXPECT_EQ(round_trip(canonical, message_set), canonical.bytes);
+  EXPECT_EQ(round_trip(item({&message, &type_id}), message_set), canonical.bytes);
+  Wire submessage_form;
+  submessage_form.field_message(1547769, inner);
+  EXPECT_EQ(round_trip(submessage_form, message_set), canonical.bytes);
+  // the first message of an item counts; an unknown type_id keeps the item whole
+  EXPECT_EQ(round_trip(item({&type_id, &message, &other_message}), message_set), canonical.bytes);
+  const Wire unknown = item({&unknown_id, &message});
+  EXPECT_EQ(round_trip(unknown, message_set), unknown.bytes);
+
+  Wire open;
+  open.tag(1, WireType::sgroup).append(type_id);
+  EXPECT_EQ(decode(open, message_set), nullptr);
+  EXPECT_EQ(status.code, Error::unterminated_group);
+  Wire bad_inner;
+  bad_inner.tag(1, WireType::sgroup).append(type_id).tag(3, WireType::len).varint(2).raw({0x08, 0x80}).tag(1, WireType::egroup);
+  EXPECT_EQ(decode(bad_inner, message_set), nullptr);
+  EXPECT_EQ(status.code, Error::truncated);
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ void set_word(std::vector<uint8_t>& t, size_t word, uint32_t v) {
 
 // word positions in simple_table(): 4 header words, then message 0 at word 4
 constexpr size_t msg0 = 4;
-constexpr size_t field0 = msg0 + 2;
+constexpr size_t field0 = msg0 + 3;
 constexpr size_t field1 = field0 + 5;
 }  // namespace
 
@@ -170,4 +170,30 @@ TEST(Schema, RejectsOneofMembersAtDifferentOffsets) {
   set_word(grown, msg0, 48);
   Status st;
   EXPECT_FALSE(loads(grown, st));
+}
+
+TEST(Schema, MessageSetsHoldOnlySingularMessageExtensions) {
+  Status st;
+  TableBuilder b;
+  b.add_message({{{1, FieldType::int32}}});
+  const uint32_t set = b.add_message({{{4, FieldType::message, Label::explicit_, 0, 0}}});
+  b.message(set).message_set = true;
+  auto t = b.build();
+  EXPECT_TRUE(loads(t, st));
+
+  TableBuilder scalar;
+  scalar.add_message({{{4, FieldType::int32, Label::explicit_}}});
+  scalar.message(0).message_set = true;
+  EXPECT_FALSE(loads(scalar.build(), st));
+
+  TableBuilder low_number;
+  low_number.add_message({{{1, FieldType::int32}}});
+  low_number.add_message({{{3, FieldType::message, Label::explicit_, 0, 0}}});
+  low_number.message(1).message_set = true;
+  EXPECT_FALSE(loads(low_number.build(), st));
+
+  auto unknown_flag = simple_table();
+  set_word(unknown_flag, msg0 + 1, 2);
+  EXPECT_FALSE(loads(unknown_flag, st));
+  EXPECT_EQ(st.code, Error::invalid_schema);
 }

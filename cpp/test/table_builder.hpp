@@ -28,6 +28,7 @@ struct FieldSpec {
 struct MessageSpec {
   std::vector<FieldSpec> fields;
   uint32_t record_size = 0;
+  bool message_set = false;
   const FieldSpec& field(uint32_t number) const {
     for (const auto& f : fields)
       if (f.number == number) return f;
@@ -109,6 +110,7 @@ class TableBuilder {
     for (auto& m : messages_) {
       layout(m);
       put(out, m.record_size);
+      put(out, m.message_set ? message_flags::message_set : 0);
       put(out, static_cast<uint32_t>(m.fields.size()));
       for (const auto& f : m.fields) {
         put(out, f.number);

@@ -193,6 +193,10 @@ class Decoder {
         return fail(Error::unmatched_end_group, field_start, number);
       }
       if (static_cast<uint32_t>(wt) > 5) return fail(Error::invalid_wire_type, field_start, number);
+      if (m.message_set && number == 1 && wt == WireType::sgroup) {
+        if (!parse_message_set_item(m, mi, field_start, p, end, rec, depth)) return false;
+        continue;
+      }
       if (!f) {
         if (!skip_field(number, wt, p, end, depth)) return false;
         if (!add_unknown(rec, field_start, p)) return false;
@@ -280,6 +284,53 @@ class Decoder {
       default:
         return fail(Error::invalid_wire_type, p, number);
     }
+  }
+
+  // One message set item: group 1 { type_id = 2 (varint), message = 3 (bytes) } in any order.
+  // The first type_id and the first message count, as in protobuf's C++ parser; other fields of the
+  // item are skipped. An item whose type_id names no field is kept whole as an unknown field.
+  bool parse_message_set_item(const MessageDef& m, uint32_t mi, const uint8_t* item_start,
+                              const uint8_t*& p, const uint8_t* end, uint8_t* rec, uint32_t depth) noexcept {
+    uint64_t type_id = 0;
+    const uint8_t* body = nullptr;
+    size_t len = 0;
+    for (;;) {
+      if (p >= end) return fail(Error::unterminated_group, p, 1);
+      const uint8_t* field_start = p;
+      uint32_t tag;
+      if (const auto r = read_tag(p, end, tag); r != VarintResult::ok) return fail_varint(r, field_start);
+      const uint32_t number = tag >> 3;
+      const auto wt = static_cast<WireType>(tag & 7);
+      if (number == 0) return fail(Error::invalid_field_number, field_start);
+      if (wt == WireType::egroup) {
+        if (number == 1) break;
+        return fail(Error::unmatched_end_group, field_start, number);
+      }
+      if (number == 2 && wt == WireType::varint && type_id == 0) {
+        if (const auto r = read_varint(p, end, type_id); r != VarintResult::ok) return fail_varint(r, p);
+      } else if (number == 3 && wt == WireType::len && body == nullptr) {
+        if (!read_length(p, end, body, len)) return false;
+        p = body + len;
+      } else if (static_cast<uint32_t>(wt) > 5) {
+        return fail(Error::invalid_wire_type, field_start, number);
+      } else if (!skip_field(number, wt, p, end, depth + 1)) {
+        return false;
+      }
+    }
+    const FieldDef* f = type_id <= max_field_number ? schema_.find(m, static_cast<uint32_t>(type_id)) : nullptr;
+    if (!f || !body) return add_unknown(rec, item_start, p);
+    const uint32_t number = f->number;
+    uint8_t* slot = rec + f->offset;
+    RecordPtr sub;
+    std::memcpy(&sub, slot, sizeof sub);
+    if (!sub) {
+      if (!(sub = new_record(f->aux, body))) return status_.push_frame(mi, number, -1), false;
+      store(slot, sub);
+    }
+    rec[f->hasbit_byte] |= f->hasbit_mask;
+    const uint8_t* after = p;
+    if (!parse_sub_message(f->aux, body, len, sub, depth, after)) return status_.push_frame(mi, number, -1), false;
+    return true;
   }
 
   bool read_length(const uint8_t*& p, const uint8_t* end, const uint8_t*& body, size_t& len) noexcept {

@@ -183,6 +183,9 @@ class Encoder {
     }
   }
 
+  // A message set field is an item group: start tag, type_id tag and value, message tag, end tag.
+  static size_t message_set_item_overhead(uint32_t number) noexcept { return 4 + varint_size(number); }
+
   // Size of one value without its tag; nested messages are measured and their size recorded.
   HPPPROTO_INLINE bool measure_value(const FieldDef& f, const uint8_t* v, uint32_t depth, uint64_t& n) noexcept {
     switch (f.wire_type) {
@@ -232,7 +235,7 @@ class Encoder {
       uint64_t n = 0;
       if (!f.is_array()) {
         ok = measure_value(f, slot, depth, n);
-        total += tag + n;
+        total += (m.message_set ? message_set_item_overhead(f.number) : tag) + n;
       } else if (f.label == Label::map) {
         ok = measure_map(f, load<ArraySlot>(slot), depth, tag, total, element);
       } else {
@@ -363,6 +366,15 @@ class Encoder {
       const FieldDef& f = fields[i];
       if (!is_present(f, rec)) continue;
       const uint8_t* slot = rec + f.offset;
+      if (m.message_set) {
+        p = write_tag(p, 1, WireType::sgroup);
+        p = write_tag(p, 2, WireType::varint);
+        p = write_varint(p, f.number);
+        p = write_tag(p, 3, WireType::len);
+        p = write_value(f, slot, p);
+        p = write_tag(p, 1, WireType::egroup);
+        continue;
+      }
       if (!f.is_array()) {
         p = write_tag(p, f.number, f.wire_type);
         p = write_value(f, slot, p);

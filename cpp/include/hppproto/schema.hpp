@@ -3,7 +3,8 @@
 // Table format, all little-endian u32 words:
 //   magic 'HPPT', version, enum_count, message_count
 //   per enum:    value_count, then value_count int32 values in strictly ascending order
-//   per message: record_size, field_count, then field_count fields of 5 words, by ascending number:
+//   per message: record_size, flags (message_flags), field_count, then field_count fields of 5
+//   words, by ascending number:
 //     number
 //     type | label << 8 | flags << 16
 //     offset      slot offset in the record
@@ -42,8 +43,15 @@ constexpr uint16_t closed_enum = 8;    // values outside the enum (aux) go to un
 constexpr uint16_t all = 15;
 }  // namespace field_flags
 
+namespace message_flags {
+// proto2 message_set_wire_format: every field is an extension written as an item group
+// (group 1 { type_id = 2: the field number, message = 3: the bytes })
+constexpr uint32_t message_set = 1;
+constexpr uint32_t all = 1;
+}  // namespace message_flags
+
 constexpr uint32_t table_magic = 0x54505048;  // "HPPT"
-constexpr uint32_t table_version = 1;
+constexpr uint32_t table_version = 2;
 constexpr uint32_t no_aux = 0xffffffffu;
 constexpr uint32_t max_record_size = 1u << 20;
 
@@ -131,6 +139,7 @@ struct MessageDef {
   uint32_t dense_size = 0;
   uint32_t first_required = 0;  // index into Schema::required_
   uint32_t required_count = 0;
+  bool message_set = false;
 };
 
 struct EnumDef {
@@ -150,7 +159,7 @@ class Schema {
       return status.fail(Error::invalid_schema, r.offset());
     if (magic != table_magic || version != table_version)
       return status.fail(Error::invalid_schema, 0);
-    if (enum_count > r.remaining_words() || message_count > r.remaining_words() / 2)
+    if (enum_count > r.remaining_words() || message_count > r.remaining_words() / 3)
       return status.fail(Error::invalid_schema, r.offset());
 
     enums_.resize(enum_count);
@@ -170,9 +179,12 @@ class Schema {
     messages_.resize(message_count);
     for (uint32_t mi = 0; mi < message_count; ++mi) {
       MessageDef& m = messages_[mi];
-      if (!r.word(m.record_size) || !r.word(m.field_count) ||
+      uint32_t flags;
+      if (!r.word(m.record_size) || !r.word(flags) || !r.word(m.field_count) ||
           m.field_count > r.remaining_words() / 5)
         return status.fail(Error::invalid_schema, r.offset(), mi);
+      if ((flags & ~message_flags::all) != 0) return status.fail(Error::invalid_schema, r.offset() - 8, mi);
+      m.message_set = (flags & message_flags::message_set) != 0;
       m.first_field = static_cast<uint32_t>(fields_.size());
       for (uint32_t i = 0; i < m.field_count; ++i) {
         uint32_t number, packed_type, offset, presence, aux;
@@ -331,6 +343,9 @@ class Schema {
         }
       }
       if ((f.flags & field_flags::required) && f.label != Label::explicit_) return false;
+      // a message set holds only singular message extensions, numbered past the item's fields
+      if (m.message_set && (f.type != FieldType::message || f.label != Label::explicit_ || f.number < 4))
+        return false;
     }
     m.required_count = static_cast<uint32_t>(required_.size()) - m.first_required;
     return true;

@@ -1,0 +1,118 @@
+#!/usr/bin/env node
+// The conformance testee: speaks the protocol of protobuf's conformance_test_runner over
+// stdin/stdout (each message a 4-byte little-endian length, then a ConformanceRequest or
+// ConformanceResponse), answering binary and JSON requests with hppproto's generated code.
+// Text format and JSPB are skipped. Run as `conformance_test_runner ... test/conformance/testee.mjs`.
+import { readSync, writeSync } from "node:fs";
+import { DecodeError, EncodeError, JsonError, init } from "hppproto";
+import { prepare, genDir } from "./prepare.mjs";
+
+prepare();
+const conformance = await import(`${genDir}/conformance/conformance_pb.js`);
+const messageModules = [
+  "google/protobuf/test_messages_proto2_pb.js",
+  "google/protobuf/test_messages_proto3_pb.js",
+  "conformance/test_protos/test_messages_edition2023_pb.js",
+  "editions/golden/test_messages_proto2_editions_pb.js",
+  "editions/golden/test_messages_proto3_editions_pb.js",
+];
+await init();
+
+const types = new Map();
+for (const file of messageModules) {
+  for (const v of Object.values(await import(`${genDir}/${file}`))) {
+    if (v && typeof v === "object" && typeof v.typeName === "string") types.set(v.typeName, v);
+  }
+}
+const { ConformanceRequest, ConformanceResponse, FailureSet, WireFormat, TestCategory } = conformance;
+
+/** Answers one request; every outcome is one case of ConformanceResponse.result. */
+export function answer(request) {
+  const result = (c, value) => ({ result: { case: c, value } });
+  if (request.messageType === "conformance.FailureSet") return result("protobufPayload", FailureSet.encode({}));
+  const type = types.get(request.messageType);
+  if (type === undefined) return result("runtimeError", `unknown message type ${request.messageType}`);
+  const payload = request.payload;
+  let message;
+  try {
+    switch (payload?.case) {
+      case "protobufPayload":
+        message = type.decode(payload.value);
+        break;
+      case "jsonPayload":
+        message = type.fromJsonString(payload.value, {
+          ignoreUnknownFields: request.testCategory === TestCategory.JSON_IGNORE_UNKNOWN_PARSING_TEST,
+        });
+        break;
+      default:
+        return result("skipped", `${payload?.case ?? "no"} input`);
+    }
+  } catch (e) {
+    if (e instanceof DecodeError || e instanceof JsonError) return result("parseError", e.message);
+    throw e;
+  }
+  try {
+    switch (request.requestedOutputFormat) {
+      case WireFormat.PROTOBUF:
+        return result("protobufPayload", type.encode(message));
+      case WireFormat.JSON:
+        return result("jsonPayload", type.toJsonString(message));
+      default:
+        return result("skipped", `output format ${WireFormat[request.requestedOutputFormat]}`);
+    }
+  } catch (e) {
+    if (e instanceof EncodeError || e instanceof JsonError) return result("serializeError", e.message);
+    throw e;
+  }
+}
+
+function readExactly(n) {
+  const buf = new Uint8Array(n);
+  let got = 0;
+  while (got < n) {
+    let r;
+    try {
+      r = readSync(0, buf, got, n - got, null);
+    } catch (e) {
+      if (e.code === "EAGAIN") continue;
+      throw e;
+    }
+    if (r === 0) return got === 0 ? undefined : buf.subarray(0, got);
+    got += r;
+  }
+  return buf;
+}
+
+function writeAll(bytes) {
+  let done = 0;
+  while (done < bytes.length) done += writeSync(1, bytes, done, bytes.length - done);
+}
+
+function serve() {
+  let count = 0;
+  for (;;) {
+    const head = readExactly(4);
+    if (head === undefined) return count;
+    if (head.length < 4) throw new Error("truncated length prefix");
+    const len = new DataView(head.buffer, head.byteOffset).getUint32(0, true);
+    const body = readExactly(len) ?? new Uint8Array(0);
+    if (body.length < len) throw new Error("truncated request");
+    let response;
+    try {
+      response = answer(ConformanceRequest.decode(body));
+    } catch (e) {
+      response = { result: { case: "runtimeError", value: String(e?.stack ?? e) } };
+    }
+    const out = ConformanceResponse.encode(response);
+    const prefix = new Uint8Array(4);
+    new DataView(prefix.buffer).setUint32(0, out.length, true);
+    writeAll(prefix);
+    writeAll(out);
+    count++;
+  }
+}
+
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split("/").pop())) {
+  const n = serve();
+  process.stderr.write(`hppproto testee: ${n} requests\n`);
+}
