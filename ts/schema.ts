@@ -66,8 +66,8 @@ function maxRecordSize(t: Uint8Array): number {
   for (let e = 0; e < enumCount; e++) w += 1 + word(w);
   let max = 8;
   for (let m = 0; m < messageCount && w * 4 < t.byteLength; m++) {
-    max = Math.max(max, word(w));
-    w += 2 + 5 * word(w + 1);
+    max = Math.max(max, word(w)); // record_size, flags, field_count, then 5 words per field
+    w += 3 + 5 * word(w + 2);
   }
   return max;
 }
