@@ -44,6 +44,10 @@ describe("mapping rules", () => {
     expect(T.toJson({ optionalFloat: Math.fround(1.1), optionalDouble: NaN } as never)).toMatchObject({ optionalFloat: 1.1, optionalDouble: "NaN" });
     expect(T.fromJsonString('{"optionalDouble": "-Infinity", "optionalFloat": "1.5"}')).toMatchObject({ optionalDouble: -Infinity, optionalFloat: 1.5 });
     expect(err(() => T.fromJsonString('{"optionalFloat": 3.5e38}'))[0]).toBe("VALUE_OUT_OF_RANGE");
+    // the largest float prints as 3.4028235e+38 (shortest form), a little above it as a double
+    const max = Math.fround(3.4028235e38);
+    expect(T.toJsonString({ optionalFloat: max } as never)).toBe('{"optionalFloat":3.4028235e+38}');
+    expect(T.fromJsonString('{"optionalFloat": 3.4028235e+38}').optionalFloat).toBe(max);
     expect(err(() => T.fromJsonString('{"optionalDouble": 1e999}'))[0]).toBe("VALUE_OUT_OF_RANGE");
   });
 

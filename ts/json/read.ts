@@ -147,8 +147,6 @@ function integer(type: T, v: JsonValue, path: string): number | bigint {
   return max > 2n ** 32n ? n : Number(n);
 }
 
-const FLOAT_MAX = 3.4028234663852886e38;
-
 export function scalarFromJson(type: T, v: JsonValue, path: string): unknown {
   switch (type) {
     case T.Double: case T.Float: {
@@ -159,7 +157,8 @@ export function scalarFromJson(type: T, v: JsonValue, path: string): unknown {
       else if (v === "-Infinity") return -Infinity;
       else if (typeof v === "string" && /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(v)) n = Number(v);
       else throw new JsonError("INVALID_VALUE", path, `${describe(v)} is not a number`);
-      if (!Number.isFinite(n) || (type === T.Float && Math.abs(n) > FLOAT_MAX)) {
+      // a float takes what rounds to a finite float: its own printed maximum, 3.4028235e+38, parses
+      if (!Number.isFinite(n) || (type === T.Float && !Number.isFinite(Math.fround(n)))) {
         throw new JsonError("VALUE_OUT_OF_RANGE", path, `${describe(v)} is out of range for ${type === T.Float ? "float" : "double"}`);
       }
       return n;
