@@ -26,7 +26,7 @@ protobuf.OneOf.prototype.onAdd = function (this: OneOfWithGroups, parent: protob
 };
 
 // protobufjs 8 cannot parse `extensions N;` inside a group body either. Extension ranges carry
-// nothing the codec uses (extensions decode as unknown fields), so such statements are blanked out
+// nothing the codec uses (only the extension fields themselves do), so such statements are blanked out
 // before parsing, keeping every other character where it was for error positions.
 export function blankGroupExtensions(source: string): string {
   const code = source.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, " "));

@@ -1,7 +1,7 @@
 // The schema model the emitters work from: every message (map entries included) and enum of the
 // loaded files, with field types, presence, packedness, and the record layout for wasm32.
 import protobuf from "protobufjs";
-import { FieldFlag, FieldType, Label } from "../ts/schema.js";
+import { FieldFlag, FieldType, Label, type EnumInfo, type JsonField, type MessageInfo } from "../ts/schema.js";
 import { camelCase, propertyName } from "./names.js";
 
 export interface EnumModel {
@@ -355,4 +355,20 @@ export function encodeTable(model: SchemaModel): Uint8Array {
   const dv = new DataView(out.buffer);
   words.forEach((w, i) => dv.setUint32(i * 4, w >>> 0, true));
   return out;
+}
+
+/** The names a schema carries beside its table: field names for error paths, ProtoJSON rows, enums. */
+export function schemaInfo(model: SchemaModel): { messages: MessageInfo[]; enums: EnumInfo[] } {
+  const enumIndex = new Map(model.enums.map((e, i) => [e, i]));
+  const messages = model.messages.map((m): MessageInfo => ({
+    name: m.fullName,
+    fields: Object.fromEntries(m.fields.map((f) => [f.number, f.name])),
+    json: m.fields.map((f): JsonField => {
+      const ref = f.message ? f.message.index : f.enum ? enumIndex.get(f.enum)! : -1;
+      const row = [f.number, f.name, f.jsonName, f.prop, f.type, f.label, ref] as const;
+      return f.oneof ? [...row, f.oneof.prop] : row;
+    }),
+  }));
+  const enums = model.enums.map((e): EnumInfo => ({ name: e.fullName, values: e.values.map((v) => [v.number, v.name] as const) }));
+  return { messages, enums };
 }
