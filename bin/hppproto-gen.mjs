@@ -1,3 +1,3 @@
 #!/usr/bin/env node
 import { main } from "../dist/codegen/cli.js";
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

@@ -1,20 +1,40 @@
-// hppproto-gen: .proto files in, TypeScript modules out.
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync, existsSync, readdirSync, statSync } from "node:fs";
+// hppproto-gen: .proto files in, TypeScript modules out; decode/encode payloads with a schema built at run time.
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync, readdirSync, statSync } from "node:fs";
 import * as path from "node:path";
+import { init } from "../ts/loader.js";
+import type { JsonWriteOptions } from "../ts/json/print.js";
+import { loadSchema } from "./dynamic.js";
 import { emit } from "./emit.js";
-import { loadProtos, ProtoLoadError } from "./load.js";
+import { loadProtos } from "./load.js";
+import { decodeRaw } from "./raw.js";
 import { buildModel } from "./model.js";
 
 const usage = `Usage: hppproto-gen --out DIR [--proto_path DIR ...] FILE.proto ...
+       hppproto-gen decode --type NAME [--proto_path DIR ...] [JSON OPTIONS] FILE.proto ... < payload.bin
+       hppproto-gen decode --raw < payload.bin
+       hppproto-gen encode --type NAME [--proto_path DIR ...] [--ignore_unknown_fields] FILE.proto ... < message.json
 
 Generates one TypeScript module per .proto file (plus hppproto_schema.ts) with, per message,
-a plain-object interface, a zero-copy view class and a message type with view()/decode().
+a plain-object interface, a zero-copy view class, a builder and a message type with
+view()/decode()/encode() and ProtoJSON.
+
+decode reads one binary message of type NAME from stdin and prints it as ProtoJSON; encode reads
+ProtoJSON from stdin and writes the binary message to stdout. Both build the schema at run time
+from the .proto files, with the same result as generated code. decode --raw prints the fields of
+any payload without a schema, as protoc --decode_raw does.
 
 Options:
   --out DIR, -o DIR           output folder (created if missing)
   --proto_path DIR, -I DIR    where imports are looked up; repeatable. Files named on the command
                               line are found through the include path that contains them.
   --runtime_import SPEC       module specifier of the runtime (default: hppproto)
+  --type NAME                 decode/encode: the message's full name, e.g. pkg.Message
+  --raw                       decode: no schema, print field numbers and wire values
+  --emit_defaults             decode: print fields without presence even when they hold defaults
+  --enums_as_ints             decode: enum values as numbers
+  --proto_names               decode: .proto field names instead of lowerCamelCase json names
+  --indent N                  decode: indent the JSON by N spaces (default: one line)
+  --ignore_unknown_fields     encode: skip JSON fields and enum names the schema does not know
   --help, -h                  this text
 
 The well-known types (google/protobuf/*.proto) are built in.`;
@@ -85,8 +105,9 @@ function moveInto(from: string, to: string): void {
   }
 }
 
-export function main(argv: string[]): number {
+export function main(argv: string[]): number | Promise<number> {
   try {
+    if (argv[0] === "decode" || argv[0] === "encode") return convert(argv[0], argv.slice(1)).catch(report);
     const opts = parseArgs(argv);
     if (opts === "help") {
       console.log(usage);
@@ -97,14 +118,87 @@ export function main(argv: string[]): number {
     console.error(`hppproto-gen: ${r.files} modules, ${r.messages} messages in ${Math.round(performance.now() - t0)} ms -> ${opts.out}`);
     return 0;
   } catch (e) {
-    if (e instanceof UsageError) {
-      console.error(`hppproto-gen: ${e.message}\n\n${usage}`);
-      return 2;
-    }
-    if (e instanceof ProtoLoadError || e instanceof Error) {
-      console.error(`hppproto-gen: ${e.message}`);
-      return 1;
-    }
-    throw e;
+    return report(e);
   }
+}
+
+function report(e: unknown): number {
+  if (e instanceof UsageError) {
+    console.error(`hppproto-gen: ${e.message}\n\n${usage}`);
+    return 2;
+  }
+  if (e instanceof Error) {
+    console.error(`hppproto-gen: ${e.message}`);
+    return 1;
+  }
+  throw e;
+}
+
+export interface ConvertOptions {
+  type: string;
+  raw: boolean;
+  files: string[];
+  protoPaths: string[];
+  json: JsonWriteOptions & { indent?: number };
+  ignoreUnknownFields: boolean;
+}
+
+export function parseConvertArgs(command: "decode" | "encode", argv: string[]): ConvertOptions {
+  const opts: ConvertOptions = { type: "", raw: false, files: [], protoPaths: [], json: {}, ignoreUnknownFields: false };
+  const decodeOnly = (flag: string) => {
+    if (command !== "decode") throw new UsageError(`${flag} is an option of decode`);
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const [flag, inline] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
+    const value = () => {
+      const v = inline ?? argv[++i];
+      if (v === undefined) throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    if (flag === "--type") opts.type = value();
+    else if (flag === "--proto_path" || flag === "-I") opts.protoPaths.push(value());
+    else if (a.startsWith("-I") && a.length > 2) opts.protoPaths.push(a.slice(2));
+    else if (flag === "--raw") (decodeOnly(flag), (opts.raw = true));
+    else if (flag === "--emit_defaults") (decodeOnly(flag), (opts.json.emitDefaults = true));
+    else if (flag === "--enums_as_ints") (decodeOnly(flag), (opts.json.enumsAsInts = true));
+    else if (flag === "--proto_names") (decodeOnly(flag), (opts.json.useProtoNames = true));
+    else if (flag === "--indent") {
+      decodeOnly(flag);
+      const n = Number(value());
+      if (!Number.isInteger(n) || n < 0 || n > 10) throw new UsageError("--indent takes a number of spaces from 0 to 10");
+      opts.json.indent = n;
+    } else if (flag === "--ignore_unknown_fields") {
+      if (command !== "encode") throw new UsageError(`${flag} is an option of encode`);
+      opts.ignoreUnknownFields = true;
+    } else if (a.startsWith("-")) throw new UsageError(`unknown option ${a}`);
+    else opts.files.push(a);
+  }
+  if (opts.raw) {
+    if (opts.type || opts.files.length > 0) throw new UsageError("decode --raw takes no --type and no .proto files");
+    return opts;
+  }
+  if (!opts.type) throw new UsageError("--type is required");
+  if (opts.files.length === 0) throw new UsageError("no .proto files given");
+  return opts;
+}
+
+/** decode/encode between stdin and stdout with a schema built from the .proto files. */
+async function convert(command: "decode" | "encode", argv: string[]): Promise<number> {
+  const opts = parseConvertArgs(command, argv);
+  const input = readFileSync(0);
+  if (opts.raw) {
+    process.stdout.write(decodeRaw(input));
+    return 0;
+  }
+  const { types } = loadSchema(opts.files, opts.protoPaths);
+  const type = types.get(opts.type.replace(/^\./, ""));
+  if (type === undefined) throw new Error(`no message type ${opts.type} in ${opts.files.join(", ")}`);
+  await init();
+  if (command === "decode") {
+    process.stdout.write(type.toJsonString(type.decode(input), opts.json) + "\n");
+  } else {
+    process.stdout.write(type.encode(type.fromJsonString(input.toString("utf8"), { ignoreUnknownFields: opts.ignoreUnknownFields })));
+  }
+  return 0;
 }

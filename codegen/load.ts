@@ -84,9 +84,14 @@ export function loadProtos(files: string[], protoPaths: string[]): LoadedFiles {
   };
 
   const entryPoints = files.map((f) => {
-    const abs = path.resolve(f);
-    // A file named on the command line is found through the include path that contains it; a file
-    // outside all of them gets its own directory as one (protoc would refuse it).
+    // A file named on the command line is found through the include path that contains it, or,
+    // when no such file exists from the working directory, as a name inside an include path (as
+    // protoc does); a file outside all of them gets its own directory as one.
+    let abs = path.resolve(f);
+    if (!existsSync(abs) && !path.isAbsolute(f)) {
+      const inRoot = roots.map((r) => path.join(r, f)).find((p) => existsSync(p));
+      if (inRoot !== undefined) abs = inRoot;
+    }
     let dir = roots.find((r) => abs.startsWith(r + path.sep));
     if (dir === undefined) {
       dir = path.dirname(abs);

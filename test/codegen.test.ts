@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { beforeAll, describe, expect, it } from "vitest";
 import { init } from "hppproto";
 import { crossCheck, encodeWithProtobufjs, loadSet, randomObject, rng } from "./support/protos.js";
-import { genDir, repoRoot } from "./support/paths.js";
+import { conformanceProtos, genDir, repoRoot } from "./support/paths.js";
 
 beforeAll(async () => {
   await init();
@@ -18,6 +18,12 @@ const cli = `${repoRoot}bin/hppproto-gen.mjs`;
 function run(args: string[], cwd = repoRoot) {
   const r = spawnSync(process.execPath, [cli, ...args], { cwd, encoding: "utf8" });
   return { status: r.status, out: r.stdout + r.stderr };
+}
+
+/** The CLI with bytes on stdin: stdout as bytes, stderr as text. */
+function pipe(args: string[], input: Uint8Array | string) {
+  const r = spawnSync(process.execPath, [cli, ...args], { cwd: repoRoot, input });
+  return { status: r.status, stdout: new Uint8Array(r.stdout), stderr: r.stderr.toString() };
 }
 
 describe("generated code", () => {
@@ -120,5 +126,67 @@ describe("hppproto-gen", () => {
     ].join("\n"));
     const out = execFileSync(process.execPath, ["--no-warnings", `${dir}/main.cjs`], { encoding: "utf8" });
     expect(out.trim()).toBe("Ada 7 Ada");
+  });
+});
+
+describe("hppproto-gen decode / encode", () => {
+  const loaded = loadSet("conformance");
+  const typeName = "protobuf_test_messages.proto3.TestAllTypesProto3";
+  const type = loaded.types.get(typeName)!;
+  const protoArgs = ["--type", typeName, "-I", conformanceProtos, "google/protobuf/test_messages_proto3.proto"];
+
+  it("print and read what the generated code prints and reads, for random messages", () => {
+    const model = loaded.models.get(typeName)!;
+    const r = rng(4242);
+    for (let i = 0; i < 5; i++) {
+      const bytes = encodeWithProtobufjs(loaded, typeName, randomObject(loaded, model, r));
+      const plain = type.decode(bytes);
+      let json: string;
+      try {
+        json = type.toJsonString(plain);
+      } catch {
+        continue; // a value ProtoJSON cannot hold: covered in json.test.ts
+      }
+      const decoded = pipe(["decode", ...protoArgs], bytes);
+      expect(decoded.stderr).toBe("");
+      expect(JSON.parse(new TextDecoder().decode(decoded.stdout))).toEqual(JSON.parse(json));
+      const encoded = pipe(["encode", ...protoArgs], json);
+      expect(encoded.status).toBe(0);
+      expect(encoded.stdout).toEqual(type.encode(type.fromJsonString(json)));
+    }
+  });
+
+  it("decode takes the JSON print options", () => {
+    const bytes = type.encode({ optionalNestedEnum: 2 } as never);
+    const out = pipe(["decode", "--enums_as_ints", "--proto_names", "--indent", "1", ...protoArgs], bytes);
+    expect(new TextDecoder().decode(out.stdout)).toBe('{\n "optional_nested_enum": 2\n}\n');
+    const defaults = pipe(["decode", "--emit_defaults", ...protoArgs], new Uint8Array(0));
+    expect(JSON.parse(new TextDecoder().decode(defaults.stdout))).toMatchObject({ optionalInt32: 0, repeatedInt32: [] });
+  });
+
+  it("decode --raw prints wire values without a schema, as protoc --decode_raw", () => {
+    // 1: 150, 2: "hi\x01", 3 { 1: 7 }, 4: fixed32, 5: fixed64, group 6 { 1: 1 }
+    const bytes = new Uint8Array([0x08, 0x96, 0x01, 0x12, 0x03, 0x68, 0x69, 0x01, 0x1a, 0x02, 0x08, 0x07,
+      0x25, 0x01, 0x00, 0x00, 0x00, 0x29, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x33, 0x08, 0x01, 0x34]);
+    const out = pipe(["decode", "--raw"], bytes);
+    expect(new TextDecoder().decode(out.stdout)).toBe(
+      '1: 150\n2: "hi\\001"\n3 {\n  1: 7\n}\n4: 0x00000001\n5: 0xffffffffffffffff\n6 {\n  1: 1\n}\n');
+    const bad = pipe(["decode", "--raw"], new Uint8Array([0x0a, 0x05, 0x01]));
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain("past the end");
+  });
+
+  it("bad input and bad usage: a clear message and a non-zero exit", () => {
+    const truncated = pipe(["decode", ...protoArgs], new Uint8Array([0x72, 0x05])); // optional_string, 5 bytes missing
+    expect(truncated.status).toBe(1);
+    expect(truncated.stderr).toMatch(/byte \d+.*\[LENGTH_OUT_OF_BOUNDS\]/);
+    const badJson = pipe(["encode", ...protoArgs], '{"optionalInt32": "x"}');
+    expect(badJson.status).toBe(1);
+    expect(badJson.stderr).toContain("optionalInt32");
+    expect(pipe(["encode", "--ignore_unknown_fields", ...protoArgs], '{"nope": 1}').status).toBe(0);
+    expect(pipe(["decode", "--type", "no.Such", "-I", conformanceProtos, "google/protobuf/test_messages_proto3.proto"], "").stderr)
+      .toContain("no message type no.Such");
+    expect(pipe(["decode", ...protoArgs.slice(2)], "").status).toBe(2);
+    expect(pipe(["encode", "--raw"], "").status).toBe(2);
   });
 });

@@ -1,0 +1,115 @@
+// `hppproto-gen decode --raw`: the fields of a payload without its schema, printed as protoc
+// --decode_raw prints them. A length-delimited field that parses completely as fields is shown as
+// a nested message, else as a string (escaped like protobuf text format).
+
+/** One line per field, nested messages and groups indented by two spaces. Throws on malformed input. */
+export function decodeRaw(bytes: Uint8Array): string {
+  const lines: string[] = [];
+  parseFields(bytes, 0, bytes.length, 0, lines, "");
+  return lines.map((l) => l + "\n").join("");
+}
+
+export class RawError extends Error {}
+
+function varint(b: Uint8Array, p: number, end: number): [bigint, number] {
+  let v = 0n;
+  for (let shift = 0n; shift < 70n; shift += 7n) {
+    if (p >= end) throw new RawError(`truncated varint at byte ${p}`);
+    const c = b[p++]!;
+    v |= BigInt(c & 0x7f) << shift;
+    if (c < 0x80) return [BigInt.asUintN(64, v), p];
+  }
+  throw new RawError(`varint longer than 10 bytes at byte ${p}`);
+}
+
+const hex = (v: bigint, digits: number) => "0x" + v.toString(16).padStart(digits, "0");
+
+/** Appends the fields in [p, end) to `lines`; inside a group, stops after its end-group tag. Returns where it stopped. */
+function parseFields(b: Uint8Array, p: number, end: number, group: number, lines: string[], indent: string): number {
+  while (p < end) {
+    const start = p;
+    let tag: bigint;
+    [tag, p] = varint(b, p, end);
+    const number = Number(tag >> 3n);
+    const wt = Number(tag & 7n);
+    if (number === 0 || tag >> 3n > 0x1fffffffn) throw new RawError(`invalid field number at byte ${start}`);
+    switch (wt) {
+      case 0: {
+        let v: bigint;
+        [v, p] = varint(b, p, end);
+        lines.push(`${indent}${number}: ${v}`);
+        break;
+      }
+      case 1:
+        if (end - p < 8) throw new RawError(`truncated fixed64 at byte ${p}`);
+        lines.push(`${indent}${number}: ${hex(new DataView(b.buffer, b.byteOffset + p, 8).getBigUint64(0, true), 16)}`);
+        p += 8;
+        break;
+      case 5:
+        if (end - p < 4) throw new RawError(`truncated fixed32 at byte ${p}`);
+        lines.push(`${indent}${number}: ${hex(BigInt(new DataView(b.buffer, b.byteOffset + p, 4).getUint32(0, true)), 8)}`);
+        p += 4;
+        break;
+      case 2: {
+        let len: bigint;
+        [len, p] = varint(b, p, end);
+        if (len > BigInt(end - p)) throw new RawError(`length ${len} past the end at byte ${p}`);
+        const bodyEnd = p + Number(len);
+        const nested: string[] = [];
+        let isMessage = len > 0n;
+        try {
+          if (isMessage) isMessage = parseFields(b, p, bodyEnd, 0, nested, indent + "  ") === bodyEnd;
+        } catch (e) {
+          if (!(e instanceof RawError)) throw e;
+          isMessage = false;
+        }
+        if (isMessage) lines.push(`${indent}${number} {`, ...nested, `${indent}}`);
+        else lines.push(`${indent}${number}: "${escape(b.subarray(p, bodyEnd))}"`);
+        p = bodyEnd;
+        break;
+      }
+      case 3: {
+        lines.push(`${indent}${number} {`);
+        p = parseFields(b, p, end, number, lines, indent + "  ");
+        lines.push(`${indent}}`);
+        break;
+      }
+      case 4:
+        if (number !== group) throw new RawError(`unmatched end-group tag ${number} at byte ${start}`);
+        return p;
+      default:
+        throw new RawError(`invalid wire type ${wt} at byte ${start}`);
+    }
+  }
+  if (group !== 0) throw new RawError(`group ${group} is not terminated`);
+  return p;
+}
+
+/** Text-format escaping: printable ASCII as is, UTF-8 text as is, other bytes as octal. */
+function escape(bytes: Uint8Array): string {
+  let text: string | undefined;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    text = undefined;
+  }
+  let out = "";
+  if (text !== undefined) {
+    for (const c of text) {
+      const code = c.codePointAt(0)!;
+      if (c === '"' || c === "\\") out += "\\" + c;
+      else if (c === "\n") out += "\\n";
+      else if (c === "\r") out += "\\r";
+      else if (c === "\t") out += "\\t";
+      else if (code < 0x20 || code === 0x7f) out += "\\" + code.toString(8).padStart(3, "0");
+      else out += c;
+    }
+    return out;
+  }
+  for (const byte of bytes) {
+    if (byte === 0x22 || byte === 0x5c) out += "\\" + String.fromCharCode(byte);
+    else if (byte >= 0x20 && byte < 0x7f) out += String.fromCharCode(byte);
+    else out += "\\" + byte.toString(8).padStart(3, "0");
+  }
+  return out;
+}
