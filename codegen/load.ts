@@ -54,7 +54,12 @@ Object.defineProperty(protobuf.parse, "filename", {
   },
 });
 
-const readProto = (file: string) => blankGroupExtensions(fs.readFileSync(file, "utf8"));
+// protobufjs knows the numbered editions only; the edition in development ("UNSTABLE", which
+// protobuf's own tests use) has the newest edition's features, so it is read as that one.
+const NEWEST_EDITION = "2026";
+const unstableEdition = (source: string) => source.replace(/^(\s*edition\s*=\s*)"UNSTABLE"(\s*;)/m, `$1"${NEWEST_EDITION}"$2`);
+
+const readProto = (file: string) => blankGroupExtensions(unstableEdition(fs.readFileSync(file, "utf8")));
 (protobuf.util as unknown as { fs: unknown }).fs = { ...fs, readFileSync: (file: string) => readProto(file) };
 
 /** protobufjs ships descriptor.proto, api.proto, type.proto and source_context.proto here; the

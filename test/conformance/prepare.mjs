@@ -15,6 +15,7 @@ export const protoFiles = [
   "google/protobuf/test_messages_proto2.proto",
   "google/protobuf/test_messages_proto3.proto",
   "conformance/test_protos/test_messages_edition2023.proto",
+  "conformance/test_protos/test_messages_edition_unstable.proto",
   "editions/golden/test_messages_proto2_editions.proto",
   "editions/golden/test_messages_proto3_editions.proto",
 ];

@@ -2,17 +2,21 @@
 // The conformance testee: speaks the protocol of protobuf's conformance_test_runner over
 // stdin/stdout (each message a 4-byte little-endian length, then a ConformanceRequest or
 // ConformanceResponse), answering binary and JSON requests with hppproto's generated code.
-// Text format and JSPB are skipped. Run as `conformance_test_runner ... test/conformance/testee.mjs`.
-import { readSync, writeSync } from "node:fs";
+// Text format and JSPB are skipped. Run as `conformance_test_runner ... test/conformance/testee.mjs`;
+// imported, it exports answer() for tests.
+import { readSync, realpathSync, writeSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { DecodeError, EncodeError, JsonError, init } from "hppproto";
 import { prepare, genDir } from "./prepare.mjs";
 
 prepare();
-const conformance = await import(`${genDir}/conformance/conformance_pb.js`);
+/** The runner's protocol messages (conformance.proto), generated like the test messages. */
+export const conformance = await import(`${genDir}/conformance/conformance_pb.js`);
 const messageModules = [
   "google/protobuf/test_messages_proto2_pb.js",
   "google/protobuf/test_messages_proto3_pb.js",
   "conformance/test_protos/test_messages_edition2023_pb.js",
+  "conformance/test_protos/test_messages_edition_unstable_pb.js",
   "editions/golden/test_messages_proto2_editions_pb.js",
   "editions/golden/test_messages_proto3_editions_pb.js",
 ];
@@ -112,7 +116,7 @@ function serve() {
   }
 }
 
-if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split("/").pop())) {
+if (process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const n = serve();
   process.stderr.write(`hppproto testee: ${n} requests\n`);
 }

@@ -4,6 +4,7 @@
 import { FieldType as T, Label as L, type JsonField, type MessageInfo, type SchemaDef } from "../schema.js";
 import { JsonError, base64Decode, hasSpecialJson, fieldMaskFromJson, parseDuration, parseTimestamp, resolveAny, wrapperTypes, type TypeRef } from "./common.js";
 import { JsonNumber, type JsonValue } from "./parse.js";
+import { isWellFormed } from "../fill.js";
 
 export interface JsonReadOptions {
   /** Skip fields the message does not have (and enum names it does not know) instead of failing. */
@@ -168,6 +169,7 @@ export function scalarFromJson(type: T, v: JsonValue, path: string): unknown {
       return v;
     case T.String:
       if (typeof v !== "string") throw new JsonError("INVALID_VALUE", path, `${describe(v)} is not a string`);
+      if (!isWellFormed(v)) throw new JsonError("INVALID_VALUE", path, "string holds a lone surrogate (\\uD800-\\uDFFF escape without its pair)");
       return v;
     case T.Bytes: {
       const b = typeof v === "string" ? base64Decode(v) : undefined;
@@ -180,7 +182,10 @@ export function scalarFromJson(type: T, v: JsonValue, path: string): unknown {
 }
 
 function checkMapKey(type: T, k: string, path: string): void {
-  if (type === T.String) return;
+  if (type === T.String) {
+    if (!isWellFormed(k)) throw new JsonError("INVALID_VALUE", path, "map key holds a lone surrogate");
+    return;
+  }
   if (type === T.Bool) {
     if (k !== "true" && k !== "false") throw new JsonError("INVALID_VALUE", path, `map key ${JSON.stringify(k)} is not true or false`);
     return;
