@@ -272,6 +272,40 @@ TEST_F(DecoderTest, RequiredFields) {
   EXPECT_EQ(status.path[0].field_number, 1u);
 }
 
+// Found by the decode fuzzer: an entry of a map whose values have required fields, without its
+// value, decoded fine and then could not be encoded.
+TEST(DecoderMaps, AnEntryWithoutItsValueLacksTheValuesRequiredFields) {
+  TableBuilder b;
+  const uint32_t value = b.add_message({{{1, FieldType::int32, Label::explicit_, field_flags::required}}});
+  const uint32_t entry = b.add_message({{{1, FieldType::int32}, {2, FieldType::message, Label::implicit, 0, value}}});
+  const uint32_t top = b.add_message({{{1, FieldType::message, Label::map, 0, entry}}});
+  const auto table = b.build();
+  Schema schema;
+  Status status;
+  ASSERT_TRUE(schema.load(table.data(), table.size(), status));
+  Arena arena;
+  const Limits limits;
+  auto decode = [&](const Wire& w) {
+    uint8_t* input = arena.allocate(w.bytes.size() + 1);
+    std::memcpy(input, w.bytes.data(), w.bytes.size());
+    return Decoder(schema, arena, status, limits).decode(top, input, w.bytes.size());
+  };
+  Wire no_value;
+  no_value.tag(1, WireType::len).varint(2).field_varint(1, 7);
+  EXPECT_EQ(decode(no_value), nullptr);
+  EXPECT_EQ(status.code, Error::missing_required);
+  ASSERT_EQ(status.path_size, 2u);  // map_field[0] of the top message, then the value's field 1
+  EXPECT_EQ(status.path[0].field_number, 1u);
+  EXPECT_EQ(status.path[1].field_number, 1u);
+  Wire with_value;
+  Wire value_body;
+  value_body.field_varint(1, 3);
+  Wire entry_body;
+  entry_body.field_varint(1, 7).field_message(2, value_body);
+  with_value.field_message(1, entry_body);
+  EXPECT_NE(decode(with_value), nullptr);
+}
+
 TEST_F(DecoderTest, MalformedInputGivesCodeOffsetAndPath) {
   {
     Wire w;

@@ -240,6 +240,19 @@ class Decoder {
     return true;
   }
 
+  // A map entry without its value holds an empty message there; when that message has required
+  // fields they are missing (as protobuf's IsInitialized() finds), so the entry is an error.
+  bool check_map_value(uint32_t entry_index, const uint8_t* entry, const uint8_t* at) noexcept {
+    const FieldDef& value = schema_.fields(schema_.message(entry_index))[1];
+    if (value.type != FieldType::message) return true;
+    const MessageDef& vm = schema_.message(value.aux);
+    RecordPtr sub;
+    std::memcpy(&sub, entry + value.offset, sizeof sub);
+    if (vm.required_count == 0 || sub != nullptr) return true;
+    RecordPtr empty = new_record(value.aux, at);
+    return empty && check_required(vm, value.aux, empty, at);
+  }
+
   bool skip_field(uint32_t number, WireType wt, const uint8_t*& p, const uint8_t* end,
                   uint32_t depth) noexcept {
     switch (wt) {
@@ -480,7 +493,8 @@ class Decoder {
           RecordPtr* dst = grow<RecordPtr>(arr, 1, field_start);
           if (!dst) return false;
           *dst = sub;
-          return parse_sub_message(f.aux, body, len, sub, depth, p);
+          if (!parse_sub_message(f.aux, body, len, sub, depth, p)) return false;
+          return f.label != Label::map || check_map_value(f.aux, sub, body);
         }
         if (!check_utf8(f, body, len)) return false;
         BytesSlot* dst = grow<BytesSlot>(arr, 1, field_start);
