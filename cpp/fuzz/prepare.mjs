@@ -1,0 +1,53 @@
+// Inputs for the fuzz targets (cpp/fuzz.sh runs this): the schema tables of the test schemas, as
+// hppproto-gen encodes them, and seed corpora from the golden files. A decode seed is one byte
+// naming the message, then its payload. Needs `npm run build` first.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { init } from "../../dist/ts/index.js";
+import { loadSchema } from "../../dist/codegen/dynamic.js";
+
+const [out] = process.argv.slice(2);
+const testdata = path.resolve(import.meta.dirname, "../../../shared/testdata");
+const golden = `${testdata}/golden`;
+const sets = {
+  unittest: {
+    protoPath: `${testdata}/protos`,
+    files: ["google/protobuf/unittest.proto", "google/protobuf/unittest_proto3.proto", "google/protobuf/map_unittest.proto",
+      "google/protobuf/unittest_well_known_types.proto", "benchmark_messages_proto2.proto", "benchmark_messages_proto3.proto"],
+  },
+  conformance: {
+    protoPath: `${testdata}/protos/conformance`,
+    files: ["google/protobuf/test_messages_proto2.proto", "google/protobuf/test_messages_proto3.proto",
+      "conformance/test_protos/test_messages_edition2023.proto", "editions/golden/test_messages_proto2_editions.proto"],
+  },
+};
+
+await init();
+const goldenFiles = readdirSync(golden).filter((f) => f.endsWith(".json"));
+for (const [name, set] of Object.entries(sets)) {
+  const { schema, types } = loadSchema(set.files.map((f) => `${set.protoPath}/${f}`), [set.protoPath]);
+  writeFileSync(`${out}/${name}.table`, schema.table);
+  const corpus = `${out}/corpus-${name}`;
+  mkdirSync(corpus, { recursive: true });
+  const seed = (type, bytes, label) => {
+    const index = schema.messages.findIndex((m) => m.name === type.typeName);
+    if (index > 255) return;
+    writeFileSync(`${corpus}/${label}`, Buffer.concat([Buffer.from([index]), Buffer.from(bytes)]));
+  };
+  let count = 0;
+  for (const file of goldenFiles) {
+    const json = readFileSync(`${golden}/${file}`, "utf8");
+    // each golden message as every type that can take its fields (unknown JSON fields skipped)
+    for (const type of types.values()) {
+      if (!/TestAllTypes|TestMap|TestPackedTypes|TestWellKnownTypes|GoogleMessage/.test(type.typeName)) continue;
+      let bytes;
+      try {
+        bytes = type.encode(type.fromJsonString(json, { ignoreUnknownFields: true }));
+      } catch {
+        continue;
+      }
+      if (bytes.length > 0) seed(type, bytes, `${type.typeName}-${file.replace(/\.json$/, "")}`), count++;
+    }
+  }
+  console.log(`fuzz inputs for ${name}: ${schema.messages.length} messages, ${count} seeds`);
+}
