@@ -46,24 +46,47 @@ export interface GenerateOptions {
   runtimeImport: string;
 }
 
-export function parseArgs(argv: string[]): GenerateOptions | "help" {
-  const opts: GenerateOptions = { files: [], out: "", protoPaths: [], runtimeImport: "hppproto" };
+/**
+ * Walks argv: `handle` gets each argument's flag (for --x=y, the part before "="), the argument,
+ * and a reader of its value; returning false stops the walk.
+ */
+function eachArg(argv: string[], handle: (flag: string, arg: string, value: () => string) => boolean | void): void {
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const [flag, inline] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
+    const arg = argv[i]!;
+    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
     const value = () => {
-      const v = inline ?? argv[++i];
+      const v = eq > 0 ? arg.slice(eq + 1) : argv[++i];
       if (v === undefined) throw new UsageError(`${flag} needs a value`);
       return v;
     };
-    if (flag === "-h" || flag === "--help") return "help";
-    else if (flag === "--out" || flag === "-o") opts.out = value();
-    else if (flag === "--proto_path" || flag === "-I") opts.protoPaths.push(value());
-    else if (a.startsWith("-I") && a.length > 2) opts.protoPaths.push(a.slice(2));
+    if (handle(flag, arg, value) === false) return;
+  }
+}
+
+/** --proto_path DIR, -I DIR and -IDIR: true when the argument was one. */
+function protoPathArg(flag: string, arg: string, value: () => string, paths: string[]): boolean {
+  if (flag === "--proto_path" || flag === "-I") paths.push(value());
+  else if (arg.startsWith("-I") && arg.length > 2) paths.push(arg.slice(2));
+  else return false;
+  return true;
+}
+
+export function parseArgs(argv: string[]): GenerateOptions | "help" {
+  const opts: GenerateOptions = { files: [], out: "", protoPaths: [], runtimeImport: "hppproto" };
+  let help = false;
+  eachArg(argv, (flag, a, value) => {
+    if (flag === "-h" || flag === "--help") {
+      help = true;
+      return false;
+    }
+    if (flag === "--out" || flag === "-o") opts.out = value();
+    else if (protoPathArg(flag, a, value, opts.protoPaths)) return;
     else if (flag === "--runtime_import") opts.runtimeImport = value();
     else if (a.startsWith("-")) throw new UsageError(`unknown option ${a}`);
     else opts.files.push(a);
-  }
+  });
+  if (help) return "help";
   if (!opts.out) throw new UsageError("--out is required");
   if (opts.files.length === 0) throw new UsageError("no .proto files given");
   return opts;
@@ -148,17 +171,9 @@ export function parseConvertArgs(command: "decode" | "encode", argv: string[]): 
   const decodeOnly = (flag: string) => {
     if (command !== "decode") throw new UsageError(`${flag} is an option of decode`);
   };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const [flag, inline] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
-    const value = () => {
-      const v = inline ?? argv[++i];
-      if (v === undefined) throw new UsageError(`${flag} needs a value`);
-      return v;
-    };
+  eachArg(argv, (flag, a, value) => {
     if (flag === "--type") opts.type = value();
-    else if (flag === "--proto_path" || flag === "-I") opts.protoPaths.push(value());
-    else if (a.startsWith("-I") && a.length > 2) opts.protoPaths.push(a.slice(2));
+    else if (protoPathArg(flag, a, value, opts.protoPaths)) return;
     else if (flag === "--raw") (decodeOnly(flag), (opts.raw = true));
     else if (flag === "--emit_defaults") (decodeOnly(flag), (opts.json.emitDefaults = true));
     else if (flag === "--enums_as_ints") (decodeOnly(flag), (opts.json.enumsAsInts = true));
@@ -173,7 +188,7 @@ export function parseConvertArgs(command: "decode" | "encode", argv: string[]): 
       opts.ignoreUnknownFields = true;
     } else if (a.startsWith("-")) throw new UsageError(`unknown option ${a}`);
     else opts.files.push(a);
-  }
+  });
   if (opts.raw) {
     if (opts.type || opts.files.length > 0) throw new UsageError("decode --raw takes no --type and no .proto files");
     return opts;
