@@ -10,7 +10,7 @@ import * as plain from "../ts/plain.js";
 import type { Memory } from "../ts/memory.js";
 import type { Runtime } from "../ts/runtime.js";
 import { loadProtos } from "./load.js";
-import { buildModel, encodeTable, schemaInfo, type FieldModel, type MessageModel, type OneofModel } from "./model.js";
+import { buildModel, encodeTable, isMessage, numberKinds, schemaInfo, type FieldModel, type MessageModel, type OneofModel } from "./model.js";
 
 type Plain = Record<string, unknown>;
 type Read = (m: Memory, addr: number, rt: Runtime) => unknown;
@@ -55,20 +55,10 @@ export function loadSchema(files: string[], protoPaths: string[] = []): DynamicS
 }
 
 function scalarKind(t: FieldType): ScalarKind {
-  switch (t) {
-    case FieldType.Int32: case FieldType.Sint32: case FieldType.Sfixed32: case FieldType.Enum: return "i32";
-    case FieldType.Uint32: case FieldType.Fixed32: return "u32";
-    case FieldType.Int64: case FieldType.Sint64: case FieldType.Sfixed64: return "i64";
-    case FieldType.Uint64: case FieldType.Fixed64: return "u64";
-    case FieldType.Float: return "f32";
-    case FieldType.Double: return "f64";
-    case FieldType.Bool: return "bool";
-    case FieldType.String: return "str";
-    default: return "bytes";
-  }
+  const kind = numberKinds[t]?.read as ScalarKind | undefined;
+  if (kind !== undefined) return kind;
+  return t === FieldType.Bool ? "bool" : t === FieldType.String ? "str" : "bytes";
 }
-
-const isMessage = (f: FieldModel) => f.type === FieldType.Message || f.type === FieldType.Group;
 
 function scalarReader(kind: ScalarKind): (m: Memory, addr: number) => unknown {
   switch (kind) {

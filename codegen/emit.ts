@@ -2,7 +2,7 @@
 // materializers, message types) and one module holding the run's schema table.
 import * as path from "node:path";
 import { FieldType, Label } from "../ts/schema.js";
-import { encodeTable, schemaInfo, type EnumModel, type FieldModel, type MessageModel, type OneofModel, type SchemaModel } from "./model.js";
+import { encodeTable, isMessage, numberKinds, schemaInfo, type EnumModel, type FieldModel, type MessageModel, type OneofModel, type SchemaModel } from "./model.js";
 import { literal, topLevelName } from "./names.js";
 
 export interface EmitOptions {
@@ -91,23 +91,6 @@ function emitSchemaModule(model: SchemaModel, options: EmitOptions): string {
   ].join("\n");
 }
 
-const numberKinds: Partial<Record<FieldType, { read: string; shift: number; ts: string; array: string }>> = {
-  [FieldType.Int32]: { read: "i32", shift: 2, ts: "number", array: "Int32Array" },
-  [FieldType.Sint32]: { read: "i32", shift: 2, ts: "number", array: "Int32Array" },
-  [FieldType.Sfixed32]: { read: "i32", shift: 2, ts: "number", array: "Int32Array" },
-  [FieldType.Enum]: { read: "i32", shift: 2, ts: "number", array: "Int32Array" },
-  [FieldType.Uint32]: { read: "u32", shift: 2, ts: "number", array: "Uint32Array" },
-  [FieldType.Fixed32]: { read: "u32", shift: 2, ts: "number", array: "Uint32Array" },
-  [FieldType.Float]: { read: "f32", shift: 2, ts: "number", array: "Float32Array" },
-  [FieldType.Double]: { read: "f64", shift: 3, ts: "number", array: "Float64Array" },
-  [FieldType.Int64]: { read: "i64", shift: 3, ts: "bigint", array: "BigInt64Array" },
-  [FieldType.Sint64]: { read: "i64", shift: 3, ts: "bigint", array: "BigInt64Array" },
-  [FieldType.Sfixed64]: { read: "i64", shift: 3, ts: "bigint", array: "BigInt64Array" },
-  [FieldType.Uint64]: { read: "u64", shift: 3, ts: "bigint", array: "BigUint64Array" },
-  [FieldType.Fixed64]: { read: "u64", shift: 3, ts: "bigint", array: "BigUint64Array" },
-};
-
-const isMessage = (f: FieldModel) => f.type === FieldType.Message || f.type === FieldType.Group;
 
 class FileEmitter {
   private readonly deps = new Map<string, string>(); // file -> import alias

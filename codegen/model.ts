@@ -372,3 +372,22 @@ export function schemaInfo(model: SchemaModel): { messages: MessageInfo[]; enums
   const enums = model.enums.map((e): EnumInfo => ({ name: e.fullName, values: e.values.map((v) => [v.number, v.name] as const) }));
   return { messages, enums };
 }
+
+/** Numeric field types: the RecordWriter/Memory accessor, log2 of the element size, TS and typed-array types. */
+export const numberKinds: Partial<Record<FieldType, { read: string; shift: number; ts: string; array: string }>> = {
+  [FieldType.Int32]: { read: "i32", shift: 2, ts: "number", array: "Int32Array" },
+  [FieldType.Sint32]: { read: "i32", shift: 2, ts: "number", array: "Int32Array" },
+  [FieldType.Sfixed32]: { read: "i32", shift: 2, ts: "number", array: "Int32Array" },
+  [FieldType.Enum]: { read: "i32", shift: 2, ts: "number", array: "Int32Array" },
+  [FieldType.Uint32]: { read: "u32", shift: 2, ts: "number", array: "Uint32Array" },
+  [FieldType.Fixed32]: { read: "u32", shift: 2, ts: "number", array: "Uint32Array" },
+  [FieldType.Float]: { read: "f32", shift: 2, ts: "number", array: "Float32Array" },
+  [FieldType.Double]: { read: "f64", shift: 3, ts: "number", array: "Float64Array" },
+  [FieldType.Int64]: { read: "i64", shift: 3, ts: "bigint", array: "BigInt64Array" },
+  [FieldType.Sint64]: { read: "i64", shift: 3, ts: "bigint", array: "BigInt64Array" },
+  [FieldType.Sfixed64]: { read: "i64", shift: 3, ts: "bigint", array: "BigInt64Array" },
+  [FieldType.Uint64]: { read: "u64", shift: 3, ts: "bigint", array: "BigUint64Array" },
+  [FieldType.Fixed64]: { read: "u64", shift: 3, ts: "bigint", array: "BigUint64Array" },
+};
+
+export const isMessage = (f: FieldModel) => f.type === FieldType.Message || f.type === FieldType.Group;

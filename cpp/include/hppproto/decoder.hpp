@@ -157,13 +157,8 @@ class Decoder {
             size_t len;
             if (!read_length(p, end, body, len)) return status_.push_frame(mi, number, -1), false;
             select_oneof_member(*f, rec);
-            RecordPtr sub;
-            std::memcpy(&sub, slot, sizeof sub);
-            if (!sub) {
-              if (!(sub = new_record(f->aux, body))) return status_.push_frame(mi, number, -1), false;
-              store(slot, sub);
-            }
-            if (!parse_sub_message(f->aux, body, len, sub, depth, p)) return status_.push_frame(mi, number, -1), false;
+            if (!merge_sub_message(*f, rec, body, len, depth)) return status_.push_frame(mi, number, -1), false;
+            p = body + len;
             break;
           }
           default: {  // varints
@@ -332,18 +327,22 @@ class Decoder {
     }
     const FieldDef* f = type_id <= max_field_number ? schema_.find(m, static_cast<uint32_t>(type_id)) : nullptr;
     if (!f || !body) return add_unknown(rec, item_start, p);
-    const uint32_t number = f->number;
-    uint8_t* slot = rec + f->offset;
+    rec[f->hasbit_byte] |= f->hasbit_mask;
+    if (!merge_sub_message(*f, rec, body, len, depth)) return status_.push_frame(mi, f->number, -1), false;
+    return true;
+  }
+
+  // A singular message field: its bytes merge into the record already there, or a new one.
+  bool merge_sub_message(const FieldDef& f, uint8_t* rec, const uint8_t* body, size_t len, uint32_t depth) noexcept {
+    uint8_t* slot = rec + f.offset;
     RecordPtr sub;
     std::memcpy(&sub, slot, sizeof sub);
     if (!sub) {
-      if (!(sub = new_record(f->aux, body))) return status_.push_frame(mi, number, -1), false;
+      if (!(sub = new_record(f.aux, body))) return false;
       store(slot, sub);
     }
-    rec[f->hasbit_byte] |= f->hasbit_mask;
-    const uint8_t* after = p;
-    if (!parse_sub_message(f->aux, body, len, sub, depth, after)) return status_.push_frame(mi, number, -1), false;
-    return true;
+    const uint8_t* after;
+    return parse_sub_message(f.aux, body, len, sub, depth, after);
   }
 
   bool read_length(const uint8_t*& p, const uint8_t* end, const uint8_t*& body, size_t& len) noexcept {
