@@ -59,7 +59,20 @@ Object.defineProperty(protobuf.parse, "filename", {
 const NEWEST_EDITION = "2026";
 const unstableEdition = (source: string) => source.replace(/^(\s*edition\s*=\s*)"UNSTABLE"(\s*;)/m, `$1"${NEWEST_EDITION}"$2`);
 
-const readProto = (file: string) => blankGroupExtensions(unstableEdition(fs.readFileSync(file, "utf8")));
+// protobufjs silently drops anything named "__proto__" (its name tables are plain objects), where
+// protoc accepts it. Such identifiers are read under a stand-in of the same length (error positions
+// stay right) and the model names them back with realName().
+const dunderProto = "__proto__";
+const standIn = "__pr0t0__";
+const dunderProtoTokens = /("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|\/\/[^\n]*|\/\*[\s\S]*?\*\/)|\b__proto__\b/g;
+const renameDunderProto = (source: string) => source.replace(dunderProtoTokens, (token, kept?: string) => kept ?? standIn);
+/** A name (or dotted full name) as written in the .proto file. */
+export const realName = (name: string): string => name.replaceAll(standIn, dunderProto);
+/** A name as protobufjs holds it, for lookups in the parsed root. */
+export const parsedName = (name: string): string => name.replaceAll(dunderProto, standIn);
+
+const readProto = (file: string) =>
+  blankGroupExtensions(renameDunderProto(unstableEdition(fs.readFileSync(file, "utf8"))));
 (protobuf.util as unknown as { fs: unknown }).fs = { ...fs, readFileSync: (file: string) => readProto(file) };
 
 /** protobufjs ships descriptor.proto, api.proto, type.proto and source_context.proto here; the
@@ -112,7 +125,7 @@ export function loadProtos(files: string[], protoPaths: string[]): LoadedFiles {
     if (path.isAbsolute(target) && existsSync(target)) return target;
     const found = locate(target);
     if (found) return found;
-    if (target in protobuf.common || `google/protobuf/${target}` in protobuf.common) {
+    if (Object.hasOwn(protobuf.common, target) || Object.hasOwn(protobuf.common, `google/protobuf/${target}`)) {
       importNames.set(target, target);
       return target; // protobufjs's built-in copy of a well-known type
     }
@@ -125,7 +138,7 @@ export function loadProtos(files: string[], protoPaths: string[]): LoadedFiles {
     root.resolveAll();
   } catch (e) {
     if (e instanceof ProtoLoadError) throw e;
-    throw new ProtoLoadError((e as Error).message);
+    throw new ProtoLoadError(realName((e as Error).message));
   }
   return { root, importNames };
 }

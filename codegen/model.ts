@@ -3,6 +3,7 @@
 import protobuf from "protobufjs";
 import { FieldFlag, FieldType, Label, type EnumInfo, type JsonField, type MessageInfo } from "../ts/schema.js";
 import { camelCase, propertyName } from "./names.js";
+import { realName } from "./load.js";
 
 export interface EnumModel {
   fullName: string;
@@ -112,7 +113,7 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
     const parts: string[] = [];
     let p: protobuf.ReflectionObject | null = o;
     while (p && (p instanceof protobuf.Type || p instanceof protobuf.Enum)) {
-      parts.unshift(p.name);
+      parts.unshift(realName(p.name));
       p = p.parent;
     }
     return parts.join("_");
@@ -123,7 +124,7 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
       if (nested instanceof protobuf.Type) {
         const file = fileOf(nested);
         const m: MessageModel = {
-          fullName: nested.fullName.replace(/^\./, ""), file, localName: localName(nested),
+          fullName: realName(nested.fullName.replace(/^\./, "")), file, localName: localName(nested),
           fields: [], oneofs: [], index: messages.length, recordSize: 0, isMapEntry: false,
           messageSet: nested.options?.["message_set_wire_format"] === true,
         };
@@ -131,9 +132,9 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
         byType.set(nested, m);
       } else if (nested instanceof protobuf.Enum) {
         const file = fileOf(nested);
-        const values = Object.entries(nested.values).map(([name, number]) => ({ name, number }));
+        const values = Object.entries(nested.values).map(([name, number]) => ({ name: realName(name), number }));
         byEnum.set(nested, {
-          fullName: nested.fullName.replace(/^\./, ""), file, localName: localName(nested), values,
+          fullName: realName(nested.fullName.replace(/^\./, "")), file, localName: localName(nested), values,
           closed: features(nested).enum_type === "CLOSED", tableIndex: -1,
         });
         enums.push(byEnum.get(nested)!);
@@ -150,8 +151,8 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
     const t = f.resolvedType;
     const delimited = (f as unknown as { delimited?: boolean }).delimited === true;
     if (delimited && t instanceof protobuf.Type && f.name === t.name.charAt(0).toLowerCase() + t.name.slice(1) && t.parent === f.parent)
-      return t.name.toLowerCase();
-    return f.name;
+      return realName(t.name.toLowerCase());
+    return realName(f.name);
   };
 
   for (const [type, m] of byType) {
@@ -179,7 +180,7 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
       if (o && !synthetic) {
         let om = oneofs.get(o);
         if (!om) {
-          om = { name: o.name, prop: uniqueProp(o.name), fields: [], caseOffset: 0, valueOffset: 0 };
+          om = { name: realName(o.name), prop: uniqueProp(realName(o.name)), fields: [], caseOffset: 0, valueOffset: 0 };
           oneofs.set(o, om);
           m.oneofs.push(om);
         }
@@ -198,7 +199,7 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
       const name = protoName(decl);
       const scope = decl.parent instanceof protobuf.Type ? `${localName(decl.parent)}_` : "";
       const field = buildField(decl, m, uniqueProp(scope + name));
-      const fullName = `${decl.parent!.fullName.replace(/^\./, "")}.${name}`.replace(/^\./, "");
+      const fullName = realName(`${decl.parent!.fullName.replace(/^\./, "")}.${name}`.replace(/^\./, ""));
       field.name = field.jsonName = `[${fullName}]`;
       m.fields.push(field);
     }
@@ -209,10 +210,10 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
     const feats = features(f);
     let flags = 0;
     const field: FieldModel = {
-      name: f.name, jsonName: camelCase(f.name), prop, number: f.id, type: FieldType.Int32, label: Label.Implicit, flags: 0, offset: 0, presence: 0,
+      name: realName(f.name), jsonName: camelCase(realName(f.name)), prop, number: f.id, type: FieldType.Int32, label: Label.Implicit, flags: 0, offset: 0, presence: 0,
     };
     const resolve = (typeName: string, resolved: protobuf.ReflectionObject | null) => {
-      if (typeName in scalarTypes) return { type: scalarTypes[typeName]! };
+      if (Object.hasOwn(scalarTypes, typeName)) return { type: scalarTypes[typeName]! };
       if (resolved instanceof protobuf.Enum) return { type: FieldType.Enum, enum: byEnum.get(resolved)! };
       if (resolved instanceof protobuf.Type) {
         const delimited = (f as unknown as { delimited?: boolean }).delimited === true;
@@ -226,7 +227,7 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
       field.type = FieldType.Message;
       const key = resolve(f.keyType, null);
       const value = resolve(f.type, f.resolvedType);
-      const entryName = `${owner.fullName}.${f.name}Entry`;
+      const entryName = `${owner.fullName}.${realName(f.name)}Entry`;
       const slot = (number: number, name: string, r: ReturnType<typeof resolve>): FieldModel => ({
         name, jsonName: name, prop: name, number, type: r.type === FieldType.Group ? FieldType.Message : r.type, label: Label.Implicit,
         flags: (r.type === FieldType.String && verifyUtf8 ? FieldFlag.ValidateUtf8 : 0) |
@@ -234,7 +235,7 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
         message: r.message, enum: r.enum, offset: 0, presence: 0,
       });
       field.mapEntry = {
-        fullName: entryName, file: owner.file, localName: `${owner.localName}_${f.name}Entry`,
+        fullName: entryName, file: owner.file, localName: `${owner.localName}_${realName(f.name)}Entry`,
         fields: [slot(1, "key", key), slot(2, "value", value)], oneofs: [], index: -1, recordSize: 0, isMapEntry: true,
         messageSet: false,
       };
@@ -253,7 +254,7 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
       field.label = Label.Explicit;
       if (f.required) flags |= FieldFlag.Required;
       const d = f.options?.["default"];
-      if (d !== undefined) field.defaultValue = d;
+      if (d !== undefined) field.defaultValue = typeof d === "string" && f.resolvedType instanceof protobuf.Enum ? realName(d) : d;
     }
     if (r.type === FieldType.String && verifyUtf8) flags |= FieldFlag.ValidateUtf8;
     if (r.enum?.closed) flags |= FieldFlag.ClosedEnum;

@@ -28,7 +28,7 @@ describe.each(setsUnderTest)("runtime schemas of the %s set", (set) => {
     if (requiresItself(model)) return;
     const generated = loaded.types.get(typeName)!;
     const runtime = dynamic.types.get(typeName)!;
-    const pbType = loaded.root.lookupType(typeName);
+    const pbType = loaded.pbType(typeName);
     const r = rng(typeName.length * 7919 + 11);
     for (let i = 0; i < 10; i++) {
       const bytes = pbType.encode(pbType.fromObject(randomObject(loaded, model, r))).finish();

@@ -26,7 +26,7 @@ const is64 = (t: FieldType) =>
  * keys: protobufjs keeps those in its own key order).
  */
 function canonicalize(loaded: Loaded, m: MessageModel, msg: Record<string, unknown>): boolean {
-  const type = loaded.root.lookupType(m.fullName);
+  const type = loaded.pbType(m.fullName);
   let comparable = true;
   for (const f of m.fields) {
     const name = type.fieldsById[f.number]!.name;
@@ -63,7 +63,7 @@ describe.each(Object.entries(sets))("every message of the %s schemas", (_name, l
     const model = loaded.models.get(typeName)!;
     if (requiresItself(model)) return; // no valid instance exists (see crosscheck.test.ts)
     const type = loaded.types.get(typeName)!;
-    const pbType = loaded.root.lookupType(typeName);
+    const pbType = loaded.pbType(typeName);
     const r = rng(typeName.length * 104729 + 3);
     for (let i = 0; i < 25; i++) {
       // decoded by protobufjs, so that map keys have protobufjs's decoded form (normalize() expects it)
@@ -97,7 +97,7 @@ describe("golden files: decode -> encode gives the file back", () => {
     const ours = type.encode(type.decode(bytes));
     expect(type.encode(type.view(bytes))).toEqual(ours);
     // protobufjs re-encoding the same file: the independent reference for the canonical form
-    const pb = sets.unittest.root.lookupType(typeName);
+    const pb = sets.unittest.pbType(typeName);
     expect(ours).toEqual(new Uint8Array(pb.encode(pb.decode(bytes)).finish()));
     if (typeName === "proto3_unittest.TestUnpackedTypes") {
       // This file holds the packed form of fields declared [packed = false], which parsers must
@@ -184,7 +184,7 @@ describe("wire details", () => {
     const views = t.viewDelimited(bytes);
     expect(views.map((v) => [v.optionalInt32, v.optionalString])).toEqual(msgs.map((m) => [m.optionalInt32, m.optionalString]));
     const reader = protobuf.Reader.create(bytes);
-    const pb = sets.unittest.root.lookupType("proto3_unittest.TestAllTypes");
+    const pb = sets.unittest.pbType("proto3_unittest.TestAllTypes");
     for (const m of msgs) expect(pb.decodeDelimited(reader).toJSON()["optional_string"] ?? "").toBe(m.optionalString);
   });
 

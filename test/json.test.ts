@@ -1,7 +1,7 @@
 // ProtoJSON: the golden files both ways, and the mapping rules one by one.
 import { readdirSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { init, JsonError } from "hppproto";
+import { EncodeError, init, JsonError } from "hppproto";
 import { loadSet } from "./support/protos.js";
 import { shared } from "./support/paths.js";
 import { thrown } from "./support/thrown.js";
@@ -114,5 +114,91 @@ describe("mapping rules", () => {
     expect(err(() => W.fromJsonString('{"timestampField": "10000-01-01T00:00:00Z"}'))[0]).toBe("INVALID_VALUE");
     expect(err(() => W.fromJsonString('{"durationField": "315576000001s"}'))[0]).toBe("VALUE_OUT_OF_RANGE");
     expect(err(() => W.fromJsonString('{"anyField": {"@type": "type.googleapis.com/no.Such"}}'))[0]).toBe("UNKNOWN_TYPE");
+  });
+});
+
+describe("hostile JSON", () => {
+  const T = p3.TestAllTypes;
+  const N = p3.NestedTestAllTypes;
+  const W = loaded.types.get("proto2_unittest.TestWellKnownTypes")!;
+  const err = (fn: () => unknown) => thrown(fn, JsonError);
+  const clean = () => {
+    for (const o of [Object.prototype, Array.prototype]) expect(Object.keys(o)).toEqual([]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  };
+
+  it("__proto__, constructor and prototype keys: unknown fields, or data, never prototypes", () => {
+    for (const key of ["__proto__", "constructor", "prototype", "toString", "hasOwnProperty"]) {
+      const text = `{"${key}": {"polluted": true}, "optionalInt32": 1}`;
+      expect(err(() => T.fromJsonString(text))).toEqual(["UNKNOWN_FIELD", `proto3_unittest.TestAllTypes.${key}`]);
+      expect(T.fromJsonString(text, { ignoreUnknownFields: true })).toMatchObject({ optionalInt32: 1 });
+      expect(err(() => T.fromJson(JSON.parse(text)))[0]).toBe("UNKNOWN_FIELD");
+    }
+    // a Struct is a map: its keys are data, printed back as they came
+    const struct = '{"structField": {"__proto__": {"polluted": 1}, "constructor": {"prototype": {"polluted": 2}}}}';
+    const m = W.fromJsonString(struct);
+    expect(W.toJson(m)).toEqual(JSON.parse(struct));
+    expect(Object.getPrototypeOf(W.toJson(m) as object)).toBe(Object.prototype);
+    const printed = W.toJson(m) as { structField: Record<string, unknown> };
+    expect(Object.getPrototypeOf(printed.structField)).toBe(Object.prototype);
+    expect(Object.hasOwn(printed.structField, "__proto__")).toBe(true);
+    clean();
+  });
+
+  it("deep nesting is an error, not a stack overflow", () => {
+    const deep = (n: number) => '{"child":'.repeat(n) + "{}" + "}".repeat(n);
+    expect(N.fromJsonString(deep(50))).toBeTruthy();
+    for (const n of [201, 100_000]) expect(err(() => N.fromJsonString(deep(n)))[0]).toBe("INVALID_JSON");
+    const value = (n: number) => '{"valueField": ' + "[".repeat(n) + "]".repeat(n) + "}";
+    // each list level is two message levels (Value, ListValue): 40 fit in the default depth of 100
+    expect(W.toJsonString(W.fromJsonString(value(40)))).toBe(value(40).replace(": ", ":"));
+    expect(thrown(() => W.fromJsonString(value(60)), EncodeError)[0]).toBe("DEPTH_LIMIT");
+    expect(err(() => W.fromJsonString(value(100_000)))[0]).toBe("INVALID_JSON");
+    // the same depth as objects built in JS, which never went through the text parser
+    let obj: Record<string, unknown> = {};
+    for (let i = 0; i < 100_000; i++) obj = { child: obj };
+    expect(err(() => N.fromJson(obj))[0]).toBe("INVALID_JSON");
+    let list: unknown = [];
+    for (let i = 0; i < 100_000; i++) list = [list];
+    expect(err(() => W.fromJson({ valueField: list }))[0]).toBe("INVALID_JSON");
+    const cycle: Record<string, unknown> = {};
+    cycle.child = cycle;
+    expect(thrown(() => N.fromJson(cycle), JsonError)).toEqual(["INVALID_JSON", "proto3_unittest.NestedTestAllTypes"]);
+    expect(T.fromJsonString('{"optionalInt32": 5}').optionalInt32).toBe(5);
+  });
+
+  it("huge numbers: out of range for the field, or the nearest double", () => {
+    const huge = "9".repeat(400);
+    for (const field of ["optionalInt32", "optionalUint32", "optionalInt64", "optionalUint64", "optionalFloat"]) {
+      expect(err(() => T.fromJsonString(`{"${field}": ${huge}}`))[0]).toBe("VALUE_OUT_OF_RANGE");
+      expect(err(() => T.fromJsonString(`{"${field}": "${huge}"}`))[0]).toBe("VALUE_OUT_OF_RANGE");
+    }
+    expect(err(() => T.fromJsonString(`{"optionalDouble": ${huge}}`))[0]).toBe("VALUE_OUT_OF_RANGE");
+    expect(err(() => T.fromJsonString('{"optionalDouble": 1e400}'))[0]).toBe("VALUE_OUT_OF_RANGE");
+    expect(T.fromJsonString('{"optionalDouble": 1e-400}').optionalDouble).toBe(0);
+    expect(T.fromJsonString(`{"optionalDouble": 0.${"1".repeat(5000)}}`).optionalDouble).toBe(0.1111111111111111);
+    expect(T.fromJsonString(`{"optionalInt64": "-9223372036854775808"}`).optionalInt64).toBe(-9223372036854775808n);
+    expect(err(() => T.fromJsonString(`{"optionalInt64": "-9223372036854775809"}`))[0]).toBe("VALUE_OUT_OF_RANGE");
+    expect(err(() => T.fromJsonString(`{"optionalInt32": 1e${"9".repeat(300)}}`))[0]).toBe("VALUE_OUT_OF_RANGE");
+  });
+
+  it("very long strings and bytes", () => {
+    const text = "ü€😀".repeat(1 << 20); // 9 MiB of UTF-8
+    const bytes = new Uint8Array(3 << 20).map((_, i) => i * 7);
+    const m = T.fromJsonString(JSON.stringify({ optionalString: text, optionalBytes: Buffer.from(bytes).toString("base64") }));
+    const same = (a: Uint8Array | undefined, b: Uint8Array) => expect(Buffer.from(a!).equals(b)).toBe(true); // toEqual is slow at this size
+    expect(m.optionalString).toBe(text);
+    same(m.optionalBytes, bytes);
+    const round = T.fromJsonString(T.toJsonString(T.decode(T.encode(m))));
+    expect(round.optionalString).toBe(text);
+    same(round.optionalBytes, bytes);
+    expect(err(() => T.fromJsonString(`{"optionalString": "${"a".repeat(1 << 20)}`))[0]).toBe("INVALID_JSON");
+  });
+
+  it("negative zero survives the round trip", () => {
+    const m = T.fromJsonString('{"optionalDouble": -0, "repeatedDouble": [-0, 0], "optionalFloat": "-0"}');
+    expect(Object.is(m.optionalDouble, -0)).toBe(true);
+    expect(T.toJsonString(m)).toBe('{"optionalFloat":"-0","optionalDouble":"-0","repeatedDouble":["-0",0]}');
+    expect(T.fromJsonString(T.toJsonString(m))).toEqual(m);
   });
 });

@@ -13,7 +13,7 @@ beforeAll(async () => {
 
 const loaded = loadSet("unittest");
 const All3 = p3.TestAllTypes;
-const pbAll3 = () => loaded.root.lookupType("proto3_unittest.TestAllTypes");
+const pbAll3 = () => loaded.pbType("proto3_unittest.TestAllTypes");
 
 describe("Writer", () => {
   it("writes every scalar kind as the generated encoder does", () => {

@@ -165,6 +165,31 @@ describe("delimited batches", () => {
     arena.release();
   });
 
+  it("memory growth in the middle of a batch: every view and plain object reads its own values", () => {
+    // each message widens 250,000 one-byte varints to int64s (2 MB): the batch outgrows the memory
+    const perMessage = 250_000;
+    const parts: Uint8Array[] = [];
+    for (let id = 1; id <= 24; id++) {
+      const head = new Wire().tag(8, 0).varint(id).tag(6, 2).varint(perMessage).finish();
+      parts.push(new Wire().varint(head.length + perMessage).finish(), head, new Uint8Array(perMessage).fill(id));
+    }
+    const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    parts.reduce((at, p) => (bytes.set(p, at), at + p.length), 0);
+    const arena = new Arena();
+    const memoryBefore = runtime().mem.buffer.byteLength;
+    const views = Node.viewDelimited(bytes, arena);
+    expect(runtime().mem.buffer.byteLength).toBeGreaterThan(memoryBefore);
+    views.forEach((v: NodeView, i: number) => {
+      expect(v.id).toBe(i + 1);
+      expect(v.big.length).toBe(perMessage);
+      expect(v.big[0]).toBe(BigInt(i + 1));
+      expect(v.big[perMessage - 1]).toBe(BigInt(i + 1));
+    });
+    const plain = Node.decodeDelimited(bytes);
+    expect(plain.map((p) => [p.id, p.big!.length, p.big![perMessage - 1]])).toEqual(views.map((v) => [v.id, perMessage, v.big[0]]));
+    arena.release();
+  });
+
   it("names the failing message of a batch", () => {
     const good = batch([1, 2]);
     const bad = new Uint8Array([...good, 2, 0x10, 0x05]); // third message: value = 5 but no id (required); reported where that message ends

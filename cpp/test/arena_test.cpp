@@ -37,6 +37,13 @@ TEST(Arena, LimitFailsCleanly) {
   EXPECT_EQ(a.allocate(1 << 20), nullptr);
 }
 
+TEST(Arena, SizesNearTheAddressSpaceFailInsteadOfWrapping) {
+  Arena a;
+  EXPECT_NE(a.allocate(16), nullptr);
+  for (size_t size : {SIZE_MAX, SIZE_MAX - 1, SIZE_MAX - 6, SIZE_MAX - 64}) EXPECT_EQ(a.allocate(size), nullptr) << size;
+  EXPECT_NE(a.allocate(16), nullptr);
+}
+
 TEST(Arena, RewindDropsLaterBlocks) {
   Arena a;
   a.allocate(16);

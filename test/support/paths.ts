@@ -27,7 +27,7 @@ export const schemaSets = {
   },
   names: {
     protoPath: fileURLToPath(new URL("../protos", import.meta.url)),
-    files: ["names.proto", "limits.proto"],
+    files: ["names.proto", "names_reserved.proto", "limits.proto"],
   },
 } as const;
 export type SchemaSet = keyof typeof schemaSets;

@@ -3,7 +3,7 @@
 // random message filler, and a walker that reads every field through a view.
 import protobuf from "protobufjs";
 import { expect } from "vitest";
-import { loadProtos } from "../../dist/codegen/load.js";
+import { loadProtos, parsedName } from "../../dist/codegen/load.js";
 import { buildModel, type FieldModel, type MessageModel } from "../../dist/codegen/model.js";
 import { FieldType, Label } from "../../dist/ts/schema.js";
 import { DecodeError, ListView, MapView, MessageType, MessageView } from "hppproto";
@@ -11,6 +11,8 @@ import { schemaSets, type SchemaSet } from "./paths.js";
 
 export interface Loaded {
   root: protobuf.Root;
+  /** The protobufjs type of a message, by its full name in the .proto files. */
+  pbType: (fullName: string) => protobuf.Type;
   models: Map<string, MessageModel>;
   types: Map<string, MessageType<any, any>>;
 }
@@ -27,7 +29,7 @@ export function loadSet(set: SchemaSet): Loaded {
     if (!file.startsWith(`../gen/${set}/`)) continue;
     for (const v of Object.values(mod)) if (v instanceof MessageType) types.set(v.typeName, v);
   }
-  return { root, models, types };
+  return { root, pbType: (name) => root.lookupType(parsedName(name)), models, types };
 }
 
 const isMessage = (f: FieldModel) => f.type === FieldType.Message || f.type === FieldType.Group;
@@ -53,7 +55,7 @@ export function normalize(loaded: Loaded, m: MessageModel, msg: protobuf.Message
   const out: Record<string, unknown> = {};
   const source = (msg ?? {}) as Record<string, unknown>;
   const own = (name: string) => msg !== undefined && Object.prototype.hasOwnProperty.call(msg, name);
-  const type = loaded.root.lookupType(m.fullName);
+  const type = loaded.pbType(m.fullName);
   // protobufjs's own field names can differ from protoc's (groups): go by number
   const pbName = (f: FieldModel) => type.fieldsById[f.number]!.name;
   for (const f of m.fields) {
@@ -133,13 +135,16 @@ function randomScalar(r: () => number, f: FieldModel): unknown {
   }
 }
 
+/** Objects without a prototype: fields named "hasOwnProperty" or keys named "__proto__" stay data. */
+const dict = (): Record<string, unknown> => Object.create(null) as Record<string, unknown>;
+
 /** A random object for protobufjs's fromObject(), every required field set. */
 export function randomObject(loaded: Loaded, m: MessageModel, r: () => number, depth = 0): Record<string, unknown> {
-  const obj: Record<string, unknown> = {};
+  const obj = dict();
   // protobufjs writes message set extensions as plain fields, not as items: they are left empty
   // here and tested against protobuf's own parser (C++ tests, the conformance suite)
   if (m.messageSet) return obj;
-  const type = loaded.root.lookupType(m.fullName);
+  const type = loaded.pbType(m.fullName);
   const pbName = (f: FieldModel) => type.fieldsById[f.number]!.name;
   const value = (f: FieldModel): unknown =>
     isMessage(f) ? (depth < 3 ? randomObject(loaded, f.message!, r, depth + 1) : requiredOnly(loaded, f.message!)) : randomScalar(r, f);
@@ -149,7 +154,7 @@ export function randomObject(loaded: Loaded, m: MessageModel, r: () => number, d
     if (!required && r() < 0.35) continue;
     if (f.label === Label.Map) {
       const [key, val] = f.mapEntry!.fields as [FieldModel, FieldModel];
-      const entries: Record<string, unknown> = {};
+      const entries = dict();
       for (let i = Math.floor(r() * 4); i > 0; i--) entries[String(randomScalar(r, key))] = value(val);
       obj[pbName(f)] = entries;
     } else if (f.label === Label.Repeated) {
@@ -178,8 +183,8 @@ export function requiresItself(m: MessageModel, seen = new Set<MessageModel>()):
 /** Required fields only; stops at depth 6, since some test schemas require themselves recursively. */
 function requiredOnly(loaded: Loaded, m: MessageModel, depth = 0): Record<string, unknown> {
   const r = rng(1);
-  const obj: Record<string, unknown> = {};
-  const type = loaded.root.lookupType(m.fullName);
+  const obj = dict();
+  const type = loaded.pbType(m.fullName);
   for (const f of m.fields) {
     if (!(f.flags & 4)) continue;
     const name = type.fieldsById[f.number]!.name;
@@ -190,7 +195,7 @@ function requiredOnly(loaded: Loaded, m: MessageModel, depth = 0): Record<string
 }
 
 export function encodeWithProtobufjs(loaded: Loaded, typeName: string, obj: Record<string, unknown>): Uint8Array {
-  const t = loaded.root.lookupType(typeName);
+  const t = loaded.pbType(typeName);
   return t.encode(t.fromObject(obj)).finish();
 }
 
@@ -200,7 +205,7 @@ export function crossCheck(loaded: Loaded, typeName: string, bytes: Uint8Array):
   const type = loaded.types.get(typeName)!;
   let reference: protobuf.Message;
   try {
-    reference = loaded.root.lookupType(typeName).decode(bytes);
+    reference = loaded.pbType(typeName).decode(bytes);
   } catch (e) {
     // protobufjs rejects it (a missing required field): hppproto must reject it too
     expect(String(e)).toMatch(/missing required/);

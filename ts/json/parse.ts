@@ -80,8 +80,10 @@ export function parseJson(text: string): JsonValue {
       from = i;
     }
   };
+  const numberToken = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
   const number = (): JsonNumber => {
-    const m = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+    numberToken.lastIndex = i;
+    const m = numberToken.exec(text);
     if (!m) return fail("bad number");
     i += m[0].length;
     return new JsonNumber(m[0]);
@@ -148,15 +150,16 @@ export function parseJson(text: string): JsonValue {
   return v;
 }
 
-/** A JS value (what JSON.parse or a literal gives) as a JsonValue. */
-export function fromJs(v: unknown): JsonValue {
+/** A JS value (what JSON.parse or a literal gives) as a JsonValue; as deep as parseJson allows. */
+export function fromJs(v: unknown, depth = 0): JsonValue {
   if (v === null || typeof v === "boolean" || typeof v === "string") return v;
   if (typeof v === "number") return Number.isFinite(v) ? new JsonNumber(String(v)) : String(v); // NaN, Infinity: their JSON strings
   if (typeof v === "bigint") return new JsonNumber(String(v));
-  if (Array.isArray(v)) return v.map(fromJs);
+  if (typeof v === "object" && depth > MAX_DEPTH) throw new TypeError(`nested deeper than ${MAX_DEPTH} (or a cycle)`);
+  if (Array.isArray(v)) return v.map((e) => fromJs(e, depth + 1));
   if (typeof v === "object") {
     const m = new Map<string, JsonValue>();
-    for (const k of Object.keys(v as object)) m.set(k, fromJs((v as Record<string, unknown>)[k]));
+    for (const k of Object.keys(v as object)) m.set(k, fromJs((v as Record<string, unknown>)[k], depth + 1));
     return m;
   }
   throw new TypeError(`not a JSON value: ${typeof v}`);

@@ -114,6 +114,7 @@ export function scalarToJson(type: T, v: unknown): Json {
 }
 
 function floatToJson(v: number): Json {
+  if (Object.is(v, -0)) return "-0"; // JSON.stringify would print 0; ProtoJSON takes numbers as strings too
   if (Number.isFinite(v)) return v;
   return Number.isNaN(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity";
 }
@@ -131,7 +132,7 @@ function shortestFloat32(v: number): number {
 function wellKnownToJson(def: SchemaDef, name: string, obj: Plain, opts: JsonWriteOptions, path: string): Json | undefined {
   if (!name.startsWith("google.protobuf.")) return undefined;
   const short = name.slice(16);
-  if (short in wrapperTypes) return scalarToJson(wrapperTypes[short]!, obj["value"] ?? defaultOf(wrapperTypes[short]!));
+  if (Object.hasOwn(wrapperTypes, short)) return scalarToJson(wrapperTypes[short]!, obj["value"] ?? defaultOf(wrapperTypes[short]!));
   switch (short) {
     case "Timestamp": return formatTimestamp(BigInt((obj["seconds"] as bigint | undefined) ?? 0n), (obj["nanos"] as number | undefined) ?? 0, path);
     case "Duration": return formatDuration(BigInt((obj["seconds"] as bigint | undefined) ?? 0n), (obj["nanos"] as number | undefined) ?? 0, path);

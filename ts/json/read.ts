@@ -197,7 +197,7 @@ function checkMapKey(type: T, k: string, path: string): void {
 function wellKnownFromJson(def: SchemaDef, name: string, v: JsonValue, opts: JsonReadOptions, path: string): Plain | undefined {
   if (!name.startsWith("google.protobuf.")) return undefined;
   const short = name.slice(16);
-  if (short in wrapperTypes) return { value: scalarFromJson(wrapperTypes[short]!, v, path) };
+  if (Object.hasOwn(wrapperTypes, short)) return { value: scalarFromJson(wrapperTypes[short]!, v, path) };
   const str = (what: string): string => {
     if (typeof v !== "string") throw new JsonError("INVALID_VALUE", path, `${describe(v)} is not a ${what} string`);
     return v;

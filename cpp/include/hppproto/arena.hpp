@@ -20,6 +20,7 @@ class Arena {
 
   // Returns nullptr when the limit is reached or malloc fails; the arena stays usable.
   uint8_t* allocate(size_t size) noexcept {
+    if (size > SIZE_MAX - (alignment - 1)) return nullptr;  // rounding up would wrap to 0
     size = (size + alignment - 1) & ~(alignment - 1);
     if (size <= static_cast<size_t>(end_ - cur_)) {
       uint8_t* p = cur_;

@@ -389,7 +389,8 @@ class Decoder {
     }
     const uint32_t needed = a.size + n;
     if (needed > a.capacity) {
-      uint32_t cap = a.capacity < 4 ? 4 : a.capacity;
+      // A first run is sized exactly (a packed run knows its count); appends double.
+      uint32_t cap = a.capacity == 0 ? (needed < 4 ? 4 : needed) : a.capacity;
       while (cap < needed) cap = cap > 0x7fffffffu ? needed : cap * 2;
       if (cap > SIZE_MAX / sizeof(T)) {  // size_t is 32 bits on wasm32
         fail(Error::out_of_memory, at);

@@ -1,0 +1,40 @@
+// The WASM memory ceiling (4 GiB of linear memory on wasm32). In a file of its own: the memory the
+// test grows stays with this worker, not with the other suites.
+import { beforeAll, expect, it } from "vitest";
+import { Arena, DecodeError, init, runtime } from "hppproto";
+import { Node } from "./gen/names/limits_pb.js";
+import { Wire } from "./support/wire.js";
+
+beforeAll(async () => {
+  await init();
+});
+
+it("a payload whose decoded form cannot fit in linear memory fails cleanly, and the runtime keeps working", () => {
+  // 500 million one-byte varints of a packed int64: 500 MB on the wire (copied into linear memory),
+  // 4.0 GB as int64s; together more than the 4 GiB the memory can grow to
+  const count = 500_000_000;
+  const head = new Wire().tag(8, 0).varint(1).tag(6, 2).varint(count).finish();
+  const payload = new Uint8Array(head.length + count).fill(1, head.length);
+  payload.set(head);
+  let error: unknown;
+  try {
+    Node.view(payload);
+  } catch (e) {
+    error = e;
+  }
+  expect(error).toBeInstanceOf(DecodeError);
+  expect(error).toMatchObject({ code: "OUT_OF_MEMORY", offset: head.length, path: "limits.Node.big[0]" });
+
+  // the failed decode gave its memory back: the same arena holds a 100 MB copy and decodes again
+  const arena = new Arena();
+  const okHead = new Wire().tag(8, 0).varint(2).tag(6, 2).varint(100_000_000).finish();
+  const ok = new Uint8Array(okHead.length + 100_000_000).fill(1, okHead.length);
+  ok.set(okHead);
+  const view = Node.view(ok, arena);
+  expect(view.id).toBe(2);
+  expect(view.big.length).toBe(100_000_000);
+  expect(view.big[99_999_999]).toBe(1n);
+  arena.release();
+  expect(runtime().mem.buffer.byteLength).toBeLessThanOrEqual(2 ** 32);
+  expect(Node.decode(new Uint8Array([0x40, 3])).id).toBe(3);
+});
