@@ -6,6 +6,7 @@ import { Node } from "./gen/names/limits_pb.js";
 import { NestedTestAllTypes, TestAllTypes } from "./gen/unittest/google/protobuf/unittest_proto3_pb.js";
 import { TestAllTypes as TestAllTypes2 } from "./gen/unittest/google/protobuf/unittest_pb.js";
 import { Wire } from "./support/wire.js";
+import { thrown } from "./support/thrown.js";
 
 beforeAll(async () => {
   await init();
@@ -147,13 +148,34 @@ describe("limits", () => {
     expect(Node.view(new Uint8Array([0x40, 5]), arena).id).toBe(5);
     arena.release();
   });
-  it("thousands of failures leave the arena where it was", () => {
+  it("thousands of failures of every kind leave the arena and linear memory where they were", () => {
+    const nested = (inner: Wire) => new Wire().tag(8, 0).varint(1).message(1, inner);
+    const bad: [string, Uint8Array][] = [
+      ["TRUNCATED", new Uint8Array([0x40, 0x80])],
+      ["VARINT_OVERLONG", new Uint8Array([0x40, ...new Array(10).fill(0xff), 0x01])],
+      ["WIRE_TYPE_MISMATCH", new Wire().tag(8, 0).varint(1).tag(4, 0).varint(1).finish()],
+      ["LENGTH_OUT_OF_BOUNDS", new Wire().tag(8, 0).varint(1).tag(4, 2).varint(100).raw(1).finish()],
+      ["MISSING_REQUIRED", nested(new Wire().tag(2, 0).varint(3)).finish()],
+      ["DEPTH_LIMIT", (() => { let w = new Wire().tag(8, 0).varint(1); for (let i = 0; i < 120; i++) w = nested(w); return w.finish(); })()],
+      ["UNMATCHED_END_GROUP", new Wire().tag(8, 0).varint(1).tag(9, 4).finish()],
+      ["PACKED_LENGTH", new Wire().tag(8, 0).varint(1).tag(3, 2).varint(7).raw(1, 2, 3, 4, 5, 6, 7).finish()],
+      ["TRUNCATED", new Wire().message(5, new Wire().tag(8, 0).varint(1)).message(5, new Wire().tag(8, 0).varint(2)).raw(0x40).finish()], // after two children
+    ];
     const arena = new Arena();
-    Node.view(new Uint8Array([0x40, 1]), arena);
+    const first = Node.view(nested(new Wire().tag(8, 0).varint(2).string(4, "kept")).finish(), arena);
     const reserved = arena.reservedBytes;
-    const bad = new Wire().message(5, new Wire().tag(8, 0).varint(1)).message(5, new Wire().tag(8, 0).varint(2)).raw(0x40).finish();
-    for (let i = 0; i < 5000; i++) expect(() => Node.view(bad, arena)).toThrow(DecodeError);
+    const memory = runtime().mem.buffer.byteLength;
+    for (let round = 0; round < 500; round++) {
+      for (const [code, bytes] of bad) {
+        expect(thrown(() => Node.view(bytes, arena), DecodeError)[0]).toBe(code);
+        expect(thrown(() => Node.decode(bytes), DecodeError)[0]).toBe(code);
+        expect(thrown(() => Node.decodeDelimited(new Wire().varint(bytes.length).raw(...bytes).finish()), DecodeError)[0]).toBe(code);
+      }
+    }
     expect(arena.reservedBytes).toBe(reserved);
+    expect(runtime().mem.buffer.byteLength).toBe(memory);
+    expect(first.child?.name).toBe("kept"); // what the arena held before is untouched
+    expect(Node.view(new Uint8Array([0x40, 9]), arena).id).toBe(9);
     arena.release();
   });
 });

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Every fuzzer for SECONDS each (default 60): the native libFuzzer targets (cpp/fuzz.sh), then the
+# JS differential fuzzer against @bufbuild/protobuf. Needs npm run build first.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+seconds=${1:-60}
+bash "$root/cpp/fuzz.sh" "$seconds"
+echo "== differential: hppproto against @bufbuild/protobuf"
+node "$root/fuzz/differential.mjs" "$seconds"
