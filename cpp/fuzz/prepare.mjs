@@ -1,8 +1,11 @@
 // Inputs for the fuzz targets (cpp/fuzz.sh runs this): the schema tables of the test schemas, as
-// hppproto-gen encodes them, and seed corpora from the golden files. A decode seed is one byte
-// naming the message, then its payload. Needs `npm run build` first.
+// hppproto-gen encodes them, and seed corpora from the golden files and the benchmark's
+// GoogleMessage1 (normal and big strings). A decode seed is one byte naming the message, then its
+// payload. Needs `npm run build` first.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { build } from "esbuild";
 import { init } from "../../dist/ts/index.js";
 import { loadSchema } from "../../dist/codegen/dynamic.js";
 
@@ -23,6 +26,10 @@ const sets = {
 };
 
 await init();
+// the benchmark's message content is TypeScript: bundled once to import it here
+const contentJs = `${out}/bench-content.mjs`;
+await build({ entryPoints: [path.resolve(import.meta.dirname, "../../bench/suite/content.ts")], bundle: true, format: "esm", outfile: contentJs, logLevel: "error" });
+const { gm1, gm1Strings, gm1BigStrings } = await import(pathToFileURL(contentJs).href);
 const goldenFiles = readdirSync(golden).filter((f) => f.endsWith(".json"));
 for (const [name, set] of Object.entries(sets)) {
   const { schema, types } = loadSchema(set.files.map((f) => `${set.protoPath}/${f}`), [set.protoPath]);
@@ -48,6 +55,11 @@ for (const [name, set] of Object.entries(sets)) {
       }
       if (bytes.length > 0) seed(type, bytes, `${type.typeName}-${file.replace(/\.json$/, "")}`), count++;
     }
+  }
+  for (const type of types.values()) {
+    if (!type.typeName.endsWith(".GoogleMessage1")) continue;
+    seed(type, type.encode(gm1(gm1Strings, BigInt)), `${type.typeName}-bench`), count++;
+    seed(type, type.encode(gm1(gm1BigStrings, BigInt)), `${type.typeName}-bench-big`), count++;
   }
   console.log(`fuzz inputs for ${name}: ${schema.messages.length} messages, ${count} seeds`);
 }
