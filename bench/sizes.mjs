@@ -1,6 +1,6 @@
 // `npm run bench:sizes`: what each library adds to a browser bundle for the smallest useful program,
 // decoding one GoogleMessage1 (proto3) from bytes. esbuild --bundle --minify of that entry, raw and
-// gzip -9; hppproto's WASM module counts too. Writes bench/results/sizes.json and the README table.
+// gzip -9; hppproto's browser entry carries its WASM module inside the JS (gzip + base64). Writes bench/results/sizes.json and the README table.
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,7 +33,6 @@ export const decode = (bytes) => readGoogleMessage1(new PbfReader(bytes));`,
 
 export async function sizes() {
   generate(out, ["benchmark_messages_proto3.proto"]);
-  const wasm = readFileSync(join(root, "wasm", "dist", "hppproto.wasm"));
   const rows = [];
   for (const [library, source] of Object.entries(entries)) {
     const result = await esbuild.build({
@@ -43,17 +42,15 @@ export async function sizes() {
     });
     const js = result.outputFiles[0].contents;
     const row = { library, js: js.length, js_gzip: gzipSync(js, { level: 9 }).length };
-    if (library.startsWith("hppproto")) Object.assign(row, { wasm: wasm.length, wasm_gzip: gzipSync(wasm, { level: 9 }).length });
-    row.total_gzip = row.js_gzip + (row.wasm_gzip ?? 0);
     rows.push(row);
   }
   mkdirSync(join(bench, "results"), { recursive: true });
   writeFileSync(join(bench, "results", "sizes.json"), JSON.stringify({ date: new Date().toISOString(), rows }, null, 1) + "\n");
   const kb = (n) => (n / 1024).toFixed(1) + " KB";
   const table = [
-    "| library | JS minified | JS gzip | WASM | WASM gzip | total gzip |",
-    "|---|---:|---:|---:|---:|---:|",
-    ...rows.map((r) => `| ${r.library} | ${kb(r.js)} | ${kb(r.js_gzip)} | ${r.wasm ? kb(r.wasm) : "–"} | ${r.wasm_gzip ? kb(r.wasm_gzip) : "–"} | ${kb(r.total_gzip)} |`),
+    "| library | minified | gzip |",
+    "|---|---:|---:|",
+    ...rows.map((r) => `| ${r.library} | ${kb(r.js)} | ${kb(r.js_gzip)} |`),
   ].join("\n");
   const readme = join(root, "README.md");
   const text = readFileSync(readme, "utf8");

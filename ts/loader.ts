@@ -23,14 +23,24 @@ function imports(memoryGrew: () => void): WebAssembly.Imports {
   };
 }
 
-const isNode = typeof process === "object" && typeof process.versions?.node === "string";
+type NodeFs = { readFileSync(path: URL): Uint8Array; promises: { readFile(path: URL): Promise<Uint8Array> } };
+
+/** Node's fs, through process.getBuiltinModule (Node 20.16+): no import for bundlers to follow. */
+function nodeFs(): NodeFs | undefined {
+  const p = typeof process === "object" ? (process as { getBuiltinModule?: (id: string) => unknown }) : undefined;
+  return p?.getBuiltinModule?.("node:fs") as NodeFs | undefined;
+}
+
+function readPackagedSync(): Uint8Array {
+  const fs = nodeFs();
+  if (!fs) throw new Error("hppproto: initSync() needs the module or its bytes here: initSync({ wasm })");
+  return fs.readFileSync(defaultUrl());
+}
 
 async function loadBytes(source: URL | string): Promise<ArrayBuffer | Uint8Array> {
   const url = typeof source === "string" ? new URL(source, import.meta.url) : source;
-  if (isNode && url.protocol === "file:") {
-    const { readFile } = await import(/* @vite-ignore */ "node:fs/promises" as string);
-    return readFile(url) as Promise<Uint8Array>;
-  }
+  const fs = url.protocol === "file:" ? nodeFs() : undefined;
+  if (fs) return fs.promises.readFile(url);
   const res = await fetch(url);
   if (!res.ok) throw new Error(`hppproto: could not fetch ${url} (${res.status})`);
   return res.arrayBuffer();
@@ -67,11 +77,14 @@ export function init(options: InitOptions = {}): Promise<Runtime> {
   return pending;
 }
 
-/** Synchronous initialization from the module or its bytes (Node, workers; browsers allow small modules on the main thread). */
-export function initSync(options: { wasm: WebAssembly.Module | BufferSource; limits?: Partial<Limits> }): Runtime {
+/**
+ * Synchronous initialization from the module or its bytes (workers; browsers allow small modules on
+ * the main thread). In Node the bytes are read from the package when not given.
+ */
+export function initSync(options: { wasm?: WebAssembly.Module | BufferSource; limits?: Partial<Limits> } = {}): Runtime {
   if (hasRuntime()) return runtime();
   let rt: Runtime | undefined;
-  const src = options.wasm;
+  const src = options.wasm ?? readPackagedSync();
   const mod = ArrayBuffer.isView(src) || src instanceof ArrayBuffer ? new WebAssembly.Module(src as ArrayBuffer) : (src as WebAssembly.Module);
   rt = start(new WebAssembly.Instance(mod, imports(() => rt?.mem.sync())), options.limits);
   return rt;

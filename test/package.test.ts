@@ -1,0 +1,127 @@
+// The package as a user gets it: `npm pack`, installed from the tarball into a fresh project with
+// TypeScript, esbuild and Vite from the registry, then used every way the README promises (ESM,
+// CommonJS, npx hppproto-gen, tsc --strict, an esbuild browser bundle, a Vite production build),
+// each decoding the same payload that protobufjs encoded. Needs the network (or npm's cache).
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import protobuf from "protobufjs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "./support/paths.js";
+import { openPage, serveDir, servePage } from "./support/browser.js";
+
+const npm = (args: string[], cwd: string) => execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+const node = (args: string[], cwd: string) => execFileSync(process.execPath, args, { cwd, encoding: "utf8" });
+const version = (pkg: string) => (JSON.parse(readFileSync(`${repoRoot}node_modules/${pkg}/package.json`, "utf8")) as { version: string }).version;
+
+const proto = `${repoRoot}examples/quickstart/addressbook.proto`;
+const root = protobuf.loadSync(proto);
+const AddressBookPb = root.lookupType("tutorial.AddressBook");
+const payload = AddressBookPb.encode(AddressBookPb.fromObject({
+  people: [{ name: "Ada Lovelace", id: 1, phones: [{ number: "+44 20 7946 0000", type: 1 }], scores: [9.5, 8.25], counters: { logins: "12345678901234" } }],
+})).finish();
+// what every consumer below prints: the payload, decoded, as ProtoJSON
+const expected = JSON.stringify(AddressBookPb.toObject(AddressBookPb.decode(payload), { longs: String, enums: String }));
+
+// one program for every setting: no top-level await (CommonJS has none), output to the console and,
+// in a browser, to the page
+const main = `import { init } from "hppproto";
+import { AddressBook } from "./gen/addressbook_pb.js";
+
+const payload = new Uint8Array([${Array.from(payload).join(",")}]);
+init().then(() => {
+  const book = AddressBook.view(payload);
+  const text = AddressBook.toJsonString(book);
+  console.log(text);
+  if (typeof document !== "undefined") document.body.textContent = text;
+});
+`;
+
+let project: string;
+let tarball: string;
+let packed: { files: { path: string }[]; size: number; unpackedSize: number };
+
+beforeAll(() => {
+  const dir = mkdtempSync(`${tmpdir()}/hppproto-package-`);
+  packed = (JSON.parse(npm(["pack", "--ignore-scripts", "--json", "--pack-destination", dir], repoRoot)) as (typeof packed & { filename: string })[])[0]!;
+  tarball = `${dir}/${(packed as unknown as { filename: string }).filename}`;
+  project = `${dir}/consumer`;
+  mkdirSync(`${project}/src`, { recursive: true });
+  writeFileSync(`${project}/package.json`, JSON.stringify({ name: "consumer", private: true, type: "module" }));
+  npm(["install", "--no-audit", "--no-fund", "--prefer-offline", tarball, `typescript@${version("typescript")}`, `esbuild@${version("esbuild")}`, `vite@${version("vite")}`], project);
+  cpSync(proto, `${project}/addressbook.proto`);
+  writeFileSync(`${project}/src/main.ts`, main);
+}, 300_000);
+
+describe("the npm package", () => {
+  it("holds the runtime, the CLI, types, the WASM and the README, nothing else", () => {
+    const paths = packed.files.map((f) => f.path).sort();
+    for (const p of paths) expect(p).toMatch(/^(package\.json|README\.md|bin\/hppproto-gen\.mjs|dist\/(ts|codegen)\/.+\.(js|d\.ts)|wasm\/dist\/hppproto\.wasm)$/);
+    for (const needed of ["dist/ts/index.js", "dist/ts/index.d.ts", "dist/ts/index.browser.js", "dist/ts/wasm-inline.js", "dist/codegen/cli.js", "wasm/dist/hppproto.wasm", "README.md"]) {
+      expect(paths).toContain(needed);
+    }
+    console.log(`npm pack: ${paths.length} files, ${packed.size} bytes packed, ${packed.unpackedSize} unpacked`);
+    expect(packed.size).toBeLessThan(200_000);
+  });
+
+  it("npx hppproto-gen generates code that passes tsc --strict", () => {
+    const r = spawnSync("npx", ["hppproto-gen", "--out", "src/gen", "addressbook.proto"], { cwd: project, encoding: "utf8" });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(/hppproto-gen: 2 modules, 3 messages in \d+ ms -> src\/gen/);
+    writeFileSync(`${project}/tsconfig.json`, JSON.stringify({
+      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, outDir: "out", rootDir: "src", types: [], lib: ["ES2022", "DOM"] },
+      include: ["src"],
+    }));
+    node(["node_modules/typescript/bin/tsc", "-p", "."], project);
+  });
+
+  it("ESM: Node runs the compiled program", () => {
+    expect(node(["out/main.js"], project).trim()).toBe(expected);
+  });
+
+  it("CommonJS: the same program compiled to require() calls", () => {
+    writeFileSync(`${project}/tsconfig.cjs.json`, JSON.stringify({
+      extends: "./tsconfig.json", compilerOptions: { module: "CommonJS", moduleResolution: "Node10", outDir: "out-cjs" },
+    }));
+    node(["node_modules/typescript/bin/tsc", "-p", "tsconfig.cjs.json"], project);
+    writeFileSync(`${project}/out-cjs/package.json`, JSON.stringify({ type: "commonjs" }));
+    expect(readFileSync(`${project}/out-cjs/main.js`, "utf8")).toContain('require("hppproto")');
+    expect(node(["out-cjs/main.js"], project).trim()).toBe(expected);
+  });
+
+  it("esbuild: a browser bundle, with the WASM inside, runs in Chromium", async () => {
+    execFileSync("node_modules/.bin/esbuild", ["src/main.ts", "--bundle", "--minify", "--format=esm", "--platform=browser", "--outfile=web/main.js", "--log-level=warning"], { cwd: project });
+    writeFileSync(`${project}/web/index.html`, '<!doctype html><script type="module" src="main.js"></script>');
+    expect(readdirSync(`${project}/web`).sort()).toEqual(["index.html", "main.js"]);
+    expect(await servePage(`${project}/web`, (page) => page.textContent("body"))).toBe(expected);
+  });
+
+  it("Vite: a production build runs in Chromium", async () => {
+    writeFileSync(`${project}/index.html`, '<!doctype html><body></body><script type="module" src="/src/main.ts"></script>');
+    node(["node_modules/vite/bin/vite.js", "build", "--logLevel", "warn"], project);
+    expect(await servePage(`${project}/dist`, (page) => page.textContent("body"))).toBe(expected);
+  });
+
+  it("CDN style: the unbundled ES modules fetch the WASM from next to themselves", async () => {
+    // as from unpkg or jsDelivr: the package's own files over HTTP, an import map naming it
+    writeFileSync(`${project}/cdn.html`, `<!doctype html><body></body>
+<script type="importmap">{ "imports": { "hppproto": "/node_modules/hppproto/dist/ts/index.js" } }</script>
+<script type="module" src="/out/main.js"></script>`);
+    const { server, base } = await serveDir(project);
+    const wasmRequests: string[] = [];
+    server.on("request", (req) => req.url?.endsWith(".wasm") && wasmRequests.push(req.url));
+    try {
+      expect(await openPage(`${base}cdn.html`, (page) => page.textContent("body"))).toBe(expected);
+    } finally {
+      server.close();
+    }
+    expect(wasmRequests).toEqual(["/node_modules/hppproto/wasm/dist/hppproto.wasm"]);
+  });
+
+  it("initSync in Node, without arguments, from the installed package", () => {
+    const program = `import { initSync } from "hppproto"; import { AddressBook } from "./out/gen/addressbook_pb.js";
+initSync(); console.log(AddressBook.toJsonString(AddressBook.decode(new Uint8Array([${Array.from(payload).join(",")}]))));`;
+    writeFileSync(`${project}/sync.mjs`, program);
+    expect(node(["sync.mjs"], project).trim()).toBe(expected);
+  });
+});
