@@ -335,22 +335,23 @@ class FileEmitter {
       return name;
     };
     const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+    // builders extend views: each accessor pair overrides the view's getter
     for (const f of m.fields) {
       if (f.oneof) continue;
       const [getType] = this.viewGetter(f);
       const at = `this.$ptr + ${f.offset}`;
       const acc = propertyAccess(f.prop);
-      lines.push(`  get ${f.prop}(): ${getType} {\n    return super${acc};\n  }`);
+      lines.push(`  override get ${f.prop}(): ${getType} {\n    return super${acc};\n  }`);
       const w = "const w = $builder.writer(this);";
       switch (f.label) {
         case Label.Map:
-          lines.push(`  set ${f.prop}(v: $Init<${this.plainType(f)}> | null | undefined) {\n    ${w} const p = this.$ptr;\n    ${this.fillStatement(f, "v ?? {}")}\n  }`);
+          lines.push(`  override set ${f.prop}(v: $Init<${this.plainType(f)}> | null | undefined) {\n    ${w} const p = this.$ptr;\n    ${this.fillStatement(f, "v ?? {}")}\n  }`);
           break;
         case Label.Repeated: {
           const setter = `const p = this.$ptr;\n    ${this.fillStatement(f, "v ?? []")}`;
           const elem = isMessage(f) ? `$Init<${this.valueType(f)}>` : this.valueType(f);
           const listType = numberKinds[f.type] && !isMessage(f) ? `ArrayLike<${elem}>` : `readonly ${elem}[]`;
-          lines.push(`  set ${f.prop}(v: ${listType} | null | undefined) {\n    ${w} ${setter}\n  }`);
+          lines.push(`  override set ${f.prop}(v: ${listType} | null | undefined) {\n    ${w} ${setter}\n  }`);
           if (isMessage(f)) {
             const sub = this.ref(f.message!, "builder");
             lines.push(`  /** Appends an element and returns its builder. */\n  ${method(`add${cap(f.prop)}`)}(): ${sub} {\n    return $builder.add(this, ${f.offset}, ${f.message!.recordSize}, ${sub});\n  }`);
@@ -363,7 +364,7 @@ class FileEmitter {
           const type = isMessage(f) ? `$Init<${this.valueType(f)}>` : this.valueType(f);
           const [byte, mask] = f.label === Label.Explicit ? presenceBit(f) : [0, 0];
           const clear = `w.zero(p + ${f.offset}, ${elementWidth(f)});${mask ? ` w.unbit(p + ${byte}, ${mask});` : ""}`;
-          lines.push(`  set ${f.prop}(v: ${type} | null | undefined) {\n    ${w} const p = this.$ptr;\n    if (v == null) { ${clear} }\n    else ${this.fillStatement(f, "v")}\n  }`);
+          lines.push(`  override set ${f.prop}(v: ${type} | null | undefined) {\n    ${w} const p = this.$ptr;\n    if (v == null) { ${clear} }\n    else ${this.fillStatement(f, "v")}\n  }`);
           if (isMessage(f)) {
             const sub = this.ref(f.message!, "builder");
             lines.push(`  /** The builder of this field, creating the message if it is absent. */\n  ${method(`mutable${cap(f.prop)}`)}(): ${sub} {\n    return $builder.mutable(this, ${f.offset}, ${f.message!.recordSize}, ${sub}, ${byte}, ${mask});\n  }`);
@@ -375,8 +376,8 @@ class FileEmitter {
       const getCases = o.fields.map((f) => `{ case: ${literal(f.prop)}; value: ${this.viewValueType(f)} }`).join(" | ");
       const setCases = o.fields.map((f) => `{ case: ${literal(f.prop)}; value: $Init<${this.valueType(f)}> }`).join(" | ");
       const acc = propertyAccess(o.prop);
-      lines.push(`  get ${o.prop}(): ${getCases} | undefined {\n    return super${acc};\n  }`);
-      lines.push(`  set ${o.prop}(v: ${setCases} | null | undefined) {\n    const w = $builder.writer(this);\n    w.zero(this.$ptr + ${o.caseOffset}, 4);\n    w.zero(this.$ptr + ${o.valueOffset}, ${Math.max(...o.fields.map(elementWidth))});\n    if (v != null) ${this.oneofFillName(m, o)}(w, v, this.$ptr);\n  }`);
+      lines.push(`  override get ${o.prop}(): ${getCases} | undefined {\n    return super${acc};\n  }`);
+      lines.push(`  override set ${o.prop}(v: ${setCases} | null | undefined) {\n    const w = $builder.writer(this);\n    w.zero(this.$ptr + ${o.caseOffset}, 4);\n    w.zero(this.$ptr + ${o.valueOffset}, ${Math.max(...o.fields.map(elementWidth))});\n    if (v != null) ${this.oneofFillName(m, o)}(w, v, this.$ptr);\n  }`);
     }
     lines.push(`  /** Empties the builder for reuse; earlier sub-builders are re-pointed by the next add/mutable call. */`);
     lines.push(`  $clear(): void {\n    $builder.clear(this, ${m.recordSize});\n  }`);

@@ -31,7 +31,7 @@ describe("generated code", () => {
     const config = {
       compilerOptions: {
         target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true,
-        noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: false, lib: ["ES2022", "DOM"], types: [],
+        noUncheckedIndexedAccess: true, noImplicitOverride: true, exactOptionalPropertyTypes: false, lib: ["ES2022", "DOM"], types: [],
         paths: { hppproto: [`${repoRoot}dist/ts/index.d.ts`] },
       },
       include: ["**/*.ts"],

@@ -1,6 +1,6 @@
 // Quick start: generate TypeScript from addressbook.proto, compile it, decode a payload that another
-// protobuf implementation (protobufjs) encoded, as views and as plain objects, then encode one from
-// a plain object and from a builder and let protobufjs read it back.
+// protobuf implementation (protobufjs) encoded, as views and as plain objects, encode one from a
+// plain object and from a builder and let protobufjs read it back, then print and read ProtoJSON.
 import { execFileSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -57,3 +57,12 @@ const fromBuilder = AddressBook.encode(b);
 const back = AddressBookPb.toObject(AddressBookPb.decode(fromBuilder), { longs: String });
 console.log(`encoded ${fromObject.length} bytes; builder bytes identical: ${Buffer.compare(fromObject, fromBuilder) === 0}; protobufjs reads:`, JSON.stringify(back));
 if (Buffer.compare(fromObject, fromBuilder) !== 0 || back.people[0].name !== "Grace Hopper") throw new Error("encode mismatch");
+
+// 6. ProtoJSON, both ways; protobufjs reads ours the same
+const json = AddressBook.toJsonString(book);
+console.log("json:", json);
+const fromJson = AddressBook.fromJsonString(json);
+if (AddressBook.toJsonString(fromJson) !== json) throw new Error("JSON round trip mismatch");
+const pbJson = JSON.stringify(AddressBookPb.toObject(AddressBookPb.fromObject(JSON.parse(json)), { longs: String, enums: String }));
+if (pbJson !== json) throw new Error("protobufjs reads our JSON differently");
+console.log("JSON round trip identical, and protobufjs reads it the same");
