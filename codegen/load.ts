@@ -85,7 +85,54 @@ export interface LoadedFiles {
   importNames: Map<string, string>;
 }
 
+/** A .proto file that cannot be loaded, as `file:line:col: message` when the place is known. */
 export class ProtoLoadError extends Error {}
+
+/** Comments blanked out, every other character where it was. */
+const withoutComments = (source: string) => source.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, " "));
+
+/** `file:line:col: message` for the first match of `pattern` in the file (outside comments), or `file: message`. */
+function at(file: string, pattern: RegExp | undefined, message: string, line?: number): ProtoLoadError {
+  const relative = path.relative(process.cwd(), file);
+  const name = relative && !relative.startsWith("..") ? relative : file;
+  let source: string;
+  try {
+    source = withoutComments(fs.readFileSync(file, "utf8"));
+  } catch {
+    return new ProtoLoadError(`${name}: ${message}`);
+  }
+  const lines = source.split("\n");
+  const from = line === undefined ? 0 : line - 1;
+  for (let i = from; i < (line === undefined ? lines.length : from + 1); i++) {
+    const m = pattern?.exec(lines[i] ?? "");
+    if (m) return new ProtoLoadError(`${name}:${i + 1}:${m.index + 1}: ${message}`);
+  }
+  return new ProtoLoadError(line === undefined ? `${name}: ${message}` : `${name}:${line}:1: ${message}`);
+}
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** protobufjs's errors, placed in their file: syntax errors carry a line; unresolved types are found by name. */
+function placed(e: Error, root: protobuf.Root): ProtoLoadError {
+  const message = realName(e.message);
+  // the tokenizer's errors leave out the file: it is the one being parsed
+  const syntax = /^(.*) \((?:(.+), )?line (\d+)\)$/.exec(message);
+  const file = syntax?.[2] ?? parsingFile;
+  if (syntax && file !== null) {
+    const token = /'([^']*)'/.exec(syntax[1]!)?.[1];
+    return at(file, token ? new RegExp(escape(token)) : undefined, syntax[1]!, Number(syntax[3]));
+  }
+  const unresolved = /^no such Type or Enum '([^']+)' in (?:Type|Namespace) \.?(.*)$/.exec(e.message);
+  if (unresolved) {
+    let owner: protobuf.ReflectionObject | null = root.lookup(unresolved[2]!);
+    while (owner && !owner.filename) owner = owner.parent;
+    if (owner?.filename) {
+      const reference = escape(unresolved[1]!).replace(/^\\\./, "\\.?");
+      return at(owner.filename, new RegExp(`(?<![\\w.])${reference}(?![\\w])`), `unknown type ${realName(unresolved[1]!)}`);
+    }
+  }
+  return new ProtoLoadError(message);
+}
 
 export function loadProtos(files: string[], protoPaths: string[]): LoadedFiles {
   const roots = [...protoPaths.map((p) => path.resolve(p))];
@@ -131,14 +178,15 @@ export function loadProtos(files: string[], protoPaths: string[]): LoadedFiles {
     }
     const rel = path.resolve(path.dirname(origin), target);
     if (existsSync(rel)) return rel;
-    throw new ProtoLoadError(`${origin ? origin + ": " : ""}import "${target}" was not found in any --proto_path`);
+    const problem = `import "${target}" was not found in any --proto_path`;
+    throw origin ? at(origin, new RegExp(`"${escape(target)}"`), problem) : new ProtoLoadError(problem);
   };
   try {
     root.loadSync(entryPoints, { keepCase: true });
     root.resolveAll();
   } catch (e) {
     if (e instanceof ProtoLoadError) throw e;
-    throw new ProtoLoadError(realName((e as Error).message));
+    throw placed(e as Error, root);
   }
   return { root, importNames };
 }

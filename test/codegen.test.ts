@@ -96,10 +96,11 @@ describe("hppproto-gen", () => {
   });
 
   it.each([
-    ["a syntax error", 'syntax = "proto3";\nmessage A {\n  int32 x = ;\n}\n', /a\.proto.*line 3/],
-    ["a missing import", 'syntax = "proto3";\nimport "nowhere/b.proto";\nmessage A { int32 x = 1; }\n', /nowhere\/b\.proto.*not found/],
-    ["an unknown type", 'syntax = "proto3";\nmessage A { Missing x = 1; }\n', /Missing/],
-  ])("%s: non-zero exit, a message naming the problem, nothing written", (_what, source, message) => {
+    ["a syntax error", 'syntax = "proto3";\nmessage A {\n  int32 x = ;\n}\n', /\/a\.proto:3:13: illegal id ';'\n/],
+    ["a missing ;", 'syntax = "proto3";\nmessage A {\n  int32 x = 1\n}\n', /\/a\.proto:4:1: illegal token '}', ';' expected\n/],
+    ["a missing import", 'syntax = "proto3";\nimport "nowhere/b.proto";\nmessage A { int32 x = 1; }\n', /\/a\.proto:2:8: import "nowhere\/b\.proto" was not found in any --proto_path\n/],
+    ["an unknown type", 'syntax = "proto3";\n// Missing\nmessage A { Missing x = 1; }\n', /\/a\.proto:3:13: unknown type Missing\n/],
+  ])("%s: file:line:col: message, non-zero exit, nothing written", (_what, source, message) => {
     const dir = scratch();
     writeFileSync(`${dir}/a.proto`, source);
     mkdirSync(`${dir}/out`);
