@@ -1,6 +1,7 @@
-// Finds, compiles and instantiates the WASM module. In Node it is read from the package folder; in
-// browsers it is fetched from next to this file (bundlers that understand `new URL(..., import.meta.url)`
-// copy it), unless the caller passes the module, its bytes or its URL.
+// Finds, compiles and instantiates the WASM module. In Node it is read from the package folder; the
+// unbundled modules in browsers fetch it from next to this file (a CDN). Bundles use the browser
+// entry (index.browser.ts), which passes the inlined module. A caller may pass the module, its bytes
+// or its URL.
 import { Runtime, setRuntime, hasRuntime, runtime, type Exports, type Limits } from "./runtime.js";
 
 export interface InitOptions {
