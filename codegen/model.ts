@@ -108,6 +108,7 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
     if (!files.includes(name)) files.push(name);
     return name;
   };
+  const fullNameOf = (o: protobuf.ReflectionObject) => realName(o.fullName.replace(/^\./, ""));
   const localName = (o: protobuf.ReflectionObject): string => {
     // names below the file's package, nested levels joined with "_"
     const parts: string[] = [];
@@ -124,7 +125,7 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
       if (nested instanceof protobuf.Type) {
         const file = fileOf(nested);
         const m: MessageModel = {
-          fullName: realName(nested.fullName.replace(/^\./, "")), file, localName: localName(nested),
+          fullName: fullNameOf(nested), file, localName: localName(nested),
           fields: [], oneofs: [], index: messages.length, recordSize: 0, isMapEntry: false,
           messageSet: nested.options?.["message_set_wire_format"] === true,
         };
@@ -134,7 +135,7 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
         const file = fileOf(nested);
         const values = Object.entries(nested.values).map(([name, number]) => ({ name: realName(name), number }));
         byEnum.set(nested, {
-          fullName: realName(nested.fullName.replace(/^\./, "")), file, localName: localName(nested), values,
+          fullName: fullNameOf(nested), file, localName: localName(nested), values,
           closed: features(nested).enum_type === "CLOSED", tableIndex: -1,
         });
         enums.push(byEnum.get(nested)!);
@@ -199,7 +200,7 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
       const name = protoName(decl);
       const scope = decl.parent instanceof protobuf.Type ? `${localName(decl.parent)}_` : "";
       const field = buildField(decl, m, uniqueProp(scope + name));
-      const fullName = realName(`${decl.parent!.fullName.replace(/^\./, "")}.${name}`.replace(/^\./, ""));
+      const fullName = `${fullNameOf(decl.parent!)}.${name}`.replace(/^\./, "");
       field.name = field.jsonName = `[${fullName}]`;
       m.fields.push(field);
     }
@@ -227,7 +228,7 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
       field.type = FieldType.Message;
       const key = resolve(f.keyType, null);
       const value = resolve(f.type, f.resolvedType);
-      const entryName = `${owner.fullName}.${realName(f.name)}Entry`;
+      const entryName = `${owner.fullName}.${field.name}Entry`;
       const slot = (number: number, name: string, r: ReturnType<typeof resolve>): FieldModel => ({
         name, jsonName: name, prop: name, number, type: r.type === FieldType.Group ? FieldType.Message : r.type, label: Label.Implicit,
         flags: (r.type === FieldType.String && verifyUtf8 ? FieldFlag.ValidateUtf8 : 0) |
@@ -235,7 +236,7 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
         message: r.message, enum: r.enum, offset: 0, presence: 0,
       });
       field.mapEntry = {
-        fullName: entryName, file: owner.file, localName: `${owner.localName}_${realName(f.name)}Entry`,
+        fullName: entryName, file: owner.file, localName: `${owner.localName}_${field.name}Entry`,
         fields: [slot(1, "key", key), slot(2, "value", value)], oneofs: [], index: -1, recordSize: 0, isMapEntry: true,
         messageSet: false,
       };

@@ -39,12 +39,12 @@ init().then(() => {
 
 let project: string;
 let tarball: string;
-let packed: { files: { path: string }[]; size: number; unpackedSize: number };
+let packed: { filename: string; files: { path: string }[]; size: number; unpackedSize: number };
 
 beforeAll(() => {
   const dir = mkdtempSync(`${tmpdir()}/hppproto-package-`);
-  packed = (JSON.parse(npm(["pack", "--ignore-scripts", "--json", "--pack-destination", dir], repoRoot)) as (typeof packed & { filename: string })[])[0]!;
-  tarball = `${dir}/${(packed as unknown as { filename: string }).filename}`;
+  packed = (JSON.parse(npm(["pack", "--ignore-scripts", "--json", "--pack-destination", dir], repoRoot)) as (typeof packed)[])[0]!;
+  tarball = `${dir}/${packed.filename}`;
   project = `${dir}/consumer`;
   mkdirSync(`${project}/src`, { recursive: true });
   writeFileSync(`${project}/package.json`, JSON.stringify({ name: "consumer", private: true, type: "module" }));

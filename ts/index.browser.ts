@@ -9,6 +9,6 @@ export * from "./index.js";
 
 /** Loads the codec once; later calls return the same runtime. */
 export async function init(options: InitOptions = {}): Promise<Runtime> {
-  if (hasRuntime()) return runtime();
+  if (hasRuntime()) return runtime(); // before inflating the inlined module again
   return initFrom({ ...options, wasm: options.wasm ?? (await wasmBytes()) });
 }

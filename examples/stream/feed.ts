@@ -4,7 +4,7 @@ import { Side, type Tick } from "./gen/ticks_pb.js";
 
 const symbols = ["BTC-USD", "ETH-USD", "SOL-USD", "EUR-USD"];
 
-export function price(sequence: number): number {
+function price(sequence: number): number {
   return 100 + 10 * Math.sin(sequence / 50) + (sequence % 7) / 100;
 }
 
