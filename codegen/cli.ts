@@ -1,15 +1,17 @@
 // hppproto-gen: .proto files in, TypeScript modules out; decode/encode payloads with a schema built at run time.
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync, readdirSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync, existsSync, readdirSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { init } from "../ts/loader.js";
 import type { JsonWriteOptions } from "../ts/json/print.js";
 import { loadSchema } from "./dynamic.js";
-import { emit } from "./emit.js";
+import type protobuf from "protobufjs";
+import { defaultEmitOptions, emit, facades, type EmitOptions, type OutputFile } from "./emit.js";
+import { toJavaScript } from "./transpile.js";
 import { loadProtos } from "./load.js";
 import { decodeRaw } from "./raw.js";
 import { buildModel } from "./model.js";
 
-const usage = `Usage: hppproto-gen --out DIR [--proto_path DIR ...] FILE.proto ...
+const usage = `Usage: hppproto-gen --out DIR [--proto_path DIR ...] [OUTPUT OPTIONS] FILE.proto ...
        hppproto-gen decode --type NAME [--proto_path DIR ...] [JSON OPTIONS] FILE.proto ... < payload.bin
        hppproto-gen decode --raw < payload.bin
        hppproto-gen encode --type NAME [--proto_path DIR ...] [--ignore_unknown_fields] FILE.proto ... < message.json
@@ -28,6 +30,29 @@ Options:
   --proto_path DIR, -I DIR    where imports are looked up; repeatable. Files named on the command
                               line are found through the include path that contains them.
   --runtime_import SPEC       module specifier of the runtime (default: hppproto)
+
+Output options:
+  --target ts|js              ts: TypeScript modules (default); js: JavaScript modules with .d.ts
+                              declarations (needs the typescript package installed)
+  --import_extension js|ts|none
+                              extension of imports between generated modules: js (default, Node
+                              ESM and TypeScript's NodeNext), ts (Deno, Bun,
+                              allowImportingTsExtensions; --target ts only), none (bundlers)
+  --int64 bigint|string|number
+                              the JS type of int64, uint64, sint64, fixed64 and sfixed64 fields in
+                              plain objects, view getters and builders (default bigint). A field's
+                              [jstype = JS_STRING] or [jstype = JS_NUMBER] option overrides it.
+                              number throws a RangeError on decode for values beyond 2^53 - 1
+                              rather than round them. Views keep packed 64-bit lists as
+                              BigInt64Array / BigUint64Array (zero-copy).
+  --facades LIST              what to generate, comma-separated (default views,plain,builders,json):
+                                views     view classes, Type.view() / viewDelimited()
+                                plain     interfaces, Type.decode() / decodeDelimited(), encode()
+                                          of plain objects, view.$toObject()
+                                builders  builder classes, Type.builder() (brings view classes)
+                                json      Type.toJson() / fromJson() and the strings variants
+                                          (needs plain)
+                              What is left out is not in your bundle.
   --type NAME                 decode/encode: the message's full name, e.g. pkg.Message
   --raw                       decode: no schema, print field numbers and wire values
   --emit_defaults             decode: print fields without presence even when they hold defaults
@@ -37,13 +62,24 @@ Options:
   --ignore_unknown_fields     encode: skip JSON fields and enum names the schema does not know
   --help, -h                  this text
 
-The well-known types (google/protobuf/*.proto) are built in.`;
+The well-known types (google/protobuf/*.proto) are built in.
 
-export interface GenerateOptions {
+As a protoc plugin (protoc-gen-hppproto, installed with the package), for builds that run protoc or buf:
+  protoc --plugin=protoc-gen-hppproto=node_modules/.bin/protoc-gen-hppproto --hppproto_out=DIR \\
+         [--hppproto_opt=target=js,int64=string,facades=views+plain] FILE.proto ...
+The output options go in as key=value pairs (lists joined with +); the output is what hppproto-gen
+writes for the same files.`;
+
+/** What to generate; unset options take the defaults. */
+export interface OutputOptions extends Partial<EmitOptions> {
+  /** "ts": TypeScript modules; "js": JavaScript modules with .d.ts declarations. */
+  target?: "ts" | "js";
+}
+
+export interface GenerateOptions extends OutputOptions {
   files: string[];
   out: string;
   protoPaths: string[];
-  runtimeImport: string;
 }
 
 /**
@@ -73,7 +109,7 @@ function protoPathArg(flag: string, arg: string, value: () => string, paths: str
 }
 
 export function parseArgs(argv: string[]): GenerateOptions | "help" {
-  const opts: GenerateOptions = { files: [], out: "", protoPaths: [], runtimeImport: "hppproto" };
+  const opts: GenerateOptions = { files: [], out: "", protoPaths: [] };
   let help = false;
   eachArg(argv, (flag, a, value) => {
     if (flag === "-h" || flag === "--help") {
@@ -82,7 +118,7 @@ export function parseArgs(argv: string[]): GenerateOptions | "help" {
     }
     if (flag === "--out" || flag === "-o") opts.out = value();
     else if (protoPathArg(flag, a, value, opts.protoPaths)) return;
-    else if (flag === "--runtime_import") opts.runtimeImport = value();
+    else if (outputFlags.includes(flag)) parseOutputOption(opts, flag, value());
     else if (a.startsWith("-")) throw new UsageError(`unknown option ${a}`);
     else opts.files.push(a);
   });
@@ -92,13 +128,40 @@ export function parseArgs(argv: string[]): GenerateOptions | "help" {
   return opts;
 }
 
+const importExtensions = { js: ".js", ts: ".ts", none: "" } as const;
+const outputFlags = ["--runtime_import", "--target", "--import_extension", "--int64", "--facades"];
+
+/** One output option (the CLI's --flag, or the protoc plugin's key=value) into opts. */
+export function parseOutputOption(opts: OutputOptions, flag: string, value: string): void {
+  switch (flag) {
+    case "--runtime_import": opts.runtimeImport = value; break;
+    case "--target": opts.target = oneOf(flag, value, ["ts", "js"]); break;
+    case "--import_extension": opts.importExtension = importExtensions[oneOf(flag, value, ["js", "ts", "none"])]; break;
+    case "--int64": opts.int64 = oneOf(flag, value, ["bigint", "string", "number"]); break;
+    case "--facades": opts.facades = new Set(value.split(",").map((f) => oneOf(flag, f.trim(), facades))); break;
+    default: throw new UsageError(`unknown option ${flag.replace(/^--/, "")}`);
+  }
+}
+
+function oneOf<const T extends string>(flag: string, v: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(v)) throw new UsageError(`${flag} takes ${allowed.join(", ")}, not ${JSON.stringify(v)}`);
+  return v as T;
+}
+
+/** Combinations that cannot work, refused before anything is parsed or written. */
+function checkOutputOptions(opts: OutputOptions): void {
+  if (opts.target === "js" && opts.importExtension === ".ts") throw new UsageError("JavaScript output cannot import .ts files: use --import_extension js or none");
+  if (opts.facades?.size === 0) throw new UsageError("--facades names none");
+  if (opts.facades?.has("json") && !opts.facades.has("plain")) throw new UsageError("the json facade needs plain (ProtoJSON reads and writes plain objects)");
+}
+
 export class UsageError extends Error {}
 
 /** Generates into opts.out. Output is written to a temporary folder first, so a failure leaves nothing half-written. */
 export function generate(opts: GenerateOptions): { files: number; messages: number } {
+  checkOutputOptions(opts);
   const { root, importNames } = loadProtos(opts.files, opts.protoPaths);
-  const model = buildModel(root, importNames);
-  const outputs = emit(model, { runtimeImport: opts.runtimeImport });
+  const { outputs, modules, messages } = buildOutputs(root, importNames, opts);
   mkdirSync(opts.out, { recursive: true });
   const tmp = mkdtempSync(path.join(opts.out, ".hppproto-gen-"));
   try {
@@ -111,7 +174,22 @@ export function generate(opts: GenerateOptions): { files: number; messages: numb
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-  return { files: outputs.length, messages: model.messages.filter((m) => !m.isMapEntry).length };
+  return { files: modules, messages };
+}
+
+/** The files to write for a parsed schema: one module per .proto file and the schema module. */
+export function buildOutputs(root: protobuf.Root, importNames: Map<string, string>, opts: OutputOptions): { outputs: OutputFile[]; modules: number; messages: number } {
+  checkOutputOptions(opts);
+  const model = buildModel(root, importNames);
+  const d = defaultEmitOptions;
+  const modules = emit(model, {
+    runtimeImport: opts.runtimeImport ?? d.runtimeImport,
+    importExtension: opts.importExtension ?? d.importExtension,
+    int64: opts.int64 ?? d.int64,
+    facades: opts.facades ?? d.facades,
+  });
+  const outputs = opts.target === "js" ? toJavaScript(modules) : modules;
+  return { outputs, modules: modules.length, messages: model.messages.filter((m) => !m.isMapEntry).length };
 }
 
 function moveInto(from: string, to: string): void {
@@ -201,7 +279,10 @@ export function parseConvertArgs(command: "decode" | "encode", argv: string[]): 
 /** decode/encode between stdin and stdout with a schema built from the .proto files. */
 async function convert(command: "decode" | "encode", argv: string[]): Promise<number> {
   const opts = parseConvertArgs(command, argv);
-  const input = readFileSync(0);
+  // a stream, not readFileSync(0), which fails with EAGAIN on a non-blocking pipe
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const input = Buffer.concat(chunks);
   if (opts.raw) {
     process.stdout.write(decodeRaw(input));
     return 0;

@@ -3,7 +3,8 @@
 // the code generator embeds; the plain-object readers and record fillers the generator would
 // write out are interpreted from the same model instead.
 import { defineSchema, FieldType, Label, type SchemaDef } from "../ts/schema.js";
-import { MessageType, type Materializer } from "../ts/message.js";
+import type { Materializer } from "../ts/message.js";
+import { JsonMessageType } from "../ts/json/type.js";
 import { MessageView, type ViewClass } from "../ts/view.js";
 import { mapKey, type Fill, type RecordWriter } from "../ts/fill.js";
 import * as plain from "../ts/plain.js";
@@ -17,7 +18,7 @@ type Read = (m: Memory, addr: number, rt: Runtime) => unknown;
 type ScalarKind = "i32" | "u32" | "i64" | "u64" | "f32" | "f64" | "bool" | "str" | "bytes";
 
 /** A message type whose readers and fillers are interpreted: decode, encode and JSON as generated types. */
-export class DynamicType extends MessageType<Plain, DynamicView> {
+export class DynamicType extends JsonMessageType<Plain, DynamicView> {
   override builder(): never {
     throw new Error(`${this.typeName}: builders need generated code (run hppproto-gen)`);
   }
@@ -49,7 +50,7 @@ export function loadSchema(files: string[], protoPaths: string[] = []): DynamicS
     if (mm.isMapEntry) continue;
     const read = readers[mm.index]!;
     const view = viewClass(mm, read, readerOf);
-    types.set(mm.fullName, new DynamicType(mm.fullName, schema, mm.index, view, read, fillers[mm.index]!, mm.recordSize, view));
+    types.set(mm.fullName, new DynamicType(mm.fullName, schema, mm.index, mm.recordSize, { view, read, fill: fillers[mm.index]! }));
   }
   return { schema, types };
 }

@@ -75,6 +75,64 @@ const readProto = (file: string) =>
   blankGroupExtensions(renameDunderProto(unstableEdition(fs.readFileSync(file, "utf8"))));
 (protobuf.util as unknown as { fs: unknown }).fs = { ...fs, readFileSync: (file: string) => readProto(file) };
 
+const sources = new Map<string, string>();
+
+/** The `default = ...` literal of a field's declaration as written, or undefined (no file, not found). */
+function defaultLiteral(f: protobuf.Field): string | undefined {
+  let owner: protobuf.ReflectionObject | null = f;
+  while (owner && !owner.filename) owner = owner.parent;
+  const file = owner?.filename;
+  if (!file || !existsSync(file)) return undefined;
+  let source = sources.get(file);
+  if (source === undefined) sources.set(file, (source = withoutComments(fs.readFileSync(file, "utf8"))));
+  const literal = String.raw`(-?\s*(?:0[xX][0-9a-fA-F]+|\d+)|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')`;
+  const declaration = new RegExp(String.raw`\b${escape(realName(f.name))}\s*=\s*${f.id}\s*\[[^\]]*?\bdefault\s*=\s*` + literal).exec(source);
+  return declaration?.[1];
+}
+
+/**
+ * A 64-bit integer field's default as written: protobufjs parses it into a JS number, which
+ * rounds values beyond 2^53.
+ */
+export function exactIntegerDefault(f: protobuf.Field): bigint | undefined {
+  const text = defaultLiteral(f)?.replace(/\s/g, "");
+  if (text === undefined || text.startsWith('"') || text.startsWith("'")) return undefined;
+  const negative = text.startsWith("-");
+  const digits = negative ? text.slice(1) : text;
+  const magnitude = BigInt(digits.replace(/^0(?=\d)/, "0o")); // a leading 0 is octal in .proto
+  return negative ? -magnitude : magnitude;
+}
+
+/**
+ * A string or bytes field's default as bytes: escapes in .proto strings are bytes ("\341\210\264"
+ * is the UTF-8 of one character), where protobufjs makes one character of each.
+ */
+export function defaultBytes(f: protobuf.Field): Uint8Array | undefined {
+  const text = defaultLiteral(f);
+  if (text === undefined || !(text.startsWith('"') || text.startsWith("'"))) return undefined;
+  const out: number[] = [];
+  const utf8 = new TextEncoder();
+  const body = text.slice(1, -1);
+  for (let i = 0; i < body.length; ) {
+    const c = body[i]!;
+    if (c !== "\\") {
+      const cp = body.codePointAt(i)!;
+      out.push(...utf8.encode(String.fromCodePoint(cp)));
+      i += cp > 0xffff ? 2 : 1;
+      continue;
+    }
+    const e = /^(x[0-9a-fA-F]{1,2}|[0-7]{1,3}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)/.exec(body.slice(i + 1))![1]!;
+    i += 1 + e.length;
+    if (e[0] === "x") out.push(parseInt(e.slice(1), 16));
+    else if (/^[0-7]/.test(e)) out.push(parseInt(e, 8) & 0xff);
+    else if (e[0] === "u" || e[0] === "U") out.push(...utf8.encode(String.fromCodePoint(parseInt(e.slice(1), 16))));
+    else out.push((simpleEscapes[e] ?? e).charCodeAt(0));
+  }
+  return Uint8Array.from(out);
+}
+
+const simpleEscapes: Record<string, string> = { n: "\n", r: "\r", t: "\t", a: "\x07", b: "\b", f: "\f", v: "\v" };
+
 /** protobufjs ships descriptor.proto, api.proto, type.proto and source_context.proto here; the
  * rest of the well-known types are built into protobufjs under their import names. */
 const bundledProtos = path.dirname(createRequire(import.meta.url).resolve("protobufjs/package.json"));

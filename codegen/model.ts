@@ -3,7 +3,7 @@
 import protobuf from "protobufjs";
 import { FieldFlag, FieldType, Label, type EnumInfo, type JsonField, type MessageInfo } from "../ts/schema.js";
 import { camelCase, propertyName } from "./names.js";
-import { realName } from "./load.js";
+import { defaultBytes, exactIntegerDefault, realName } from "./load.js";
 
 export interface EnumModel {
   fullName: string;
@@ -39,6 +39,8 @@ export interface FieldModel {
   oneof?: OneofModel;
   /** For map fields: the synthesized entry message (key field 1, value field 2). */
   mapEntry?: MessageModel;
+  /** The jstype option of a 64-bit integer field, when JS_STRING or JS_NUMBER. */
+  jsType?: "string" | "number";
   /** proto2 / editions explicit default, as protobufjs parsed it. */
   defaultValue?: unknown;
   offset: number;
@@ -120,8 +122,11 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
     return parts.join("_");
   };
 
+  // messages before enums at each level, in declaration order within each: the order a descriptor
+  // lists them in, so that the .proto parser and the protoc plugin number them alike
+  const kind = (o: protobuf.ReflectionObject) => (o instanceof protobuf.Type ? 0 : o instanceof protobuf.Enum ? 1 : 2);
   const visit = (ns: protobuf.NamespaceBase) => {
-    for (const nested of ns.nestedArray) {
+    for (const nested of [...ns.nestedArray].sort((a, b) => kind(a) - kind(b))) {
       if (nested instanceof protobuf.Type) {
         const file = fileOf(nested);
         const m: MessageModel = {
@@ -148,7 +153,12 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
   // protobufjs names a proto2 group's field after the type with a lower-case first letter
   // ("optionalGroup"); protoc lower-cases the whole name ("optionalgroup"), which JSON and
   // TextFormat use.
+  // The well-known types protobufjs builds from JSON name google.protobuf.Value's fields in
+  // lowerCamelCase ("nullValue"); their .proto names are snake_case.
   const protoName = (f: protobuf.Field): string => {
+    let owner: protobuf.ReflectionObject | null = f;
+    while (owner && !owner.filename) owner = owner.parent;
+    if (!owner) return f.name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
     const t = f.resolvedType;
     const delimited = (f as unknown as { delimited?: boolean }).delimited === true;
     if (delimited && t instanceof protobuf.Type && f.name === t.name.charAt(0).toLowerCase() + t.name.slice(1) && t.parent === f.parent)
@@ -255,14 +265,25 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
       field.label = Label.Explicit;
       if (f.required) flags |= FieldFlag.Required;
       const d = f.options?.["default"];
-      if (d !== undefined) field.defaultValue = typeof d === "string" && f.resolvedType instanceof protobuf.Enum ? realName(d) : d;
+      const bytes = typeof d === "string" && (r.type === FieldType.String || r.type === FieldType.Bytes) ? defaultBytes(f) : undefined;
+      if (typeof d === "number" && numberKinds[r.type]?.ts === "bigint" && !Number.isSafeInteger(d)) field.defaultValue = exactIntegerDefault(f) ?? d;
+      else if (bytes !== undefined) field.defaultValue = r.type === FieldType.String ? new TextDecoder().decode(bytes) : String.fromCharCode(...bytes);
+      else if (d !== undefined) field.defaultValue = typeof d === "string" && f.resolvedType instanceof protobuf.Enum ? realName(d) : d;
     }
+    const jstype = f.options?.["jstype"];
+    if (numberKinds[r.type]?.ts === "bigint" && (jstype === "JS_STRING" || jstype === "JS_NUMBER")) field.jsType = jstype === "JS_STRING" ? "string" : "number";
     if (r.type === FieldType.String && verifyUtf8) flags |= FieldFlag.ValidateUtf8;
     if (r.enum?.closed) flags |= FieldFlag.ClosedEnum;
     field.flags = flags;
     return field;
   }
 
+  // numbered by file name, then by declaration: the same output whatever order the files were
+  // named in, and whether hppproto-gen parsed them or protoc handed them to the plugin
+  const byFile = (a: { file: string }, b: { file: string }) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+  files.sort();
+  messages.sort(byFile).forEach((m, i) => (m.index = i));
+  enums.sort(byFile);
   let closedCount = 0;
   for (const e of enums) if (e.closed) e.tableIndex = closedCount++;
   for (const m of messages) layout(m);

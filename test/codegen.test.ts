@@ -45,8 +45,8 @@ describe("generated code", () => {
   it("names that collide with JS, TS and the runtime: decode as protobufjs does, round-trip binary and JSON", () => {
     const loaded = loadSet("names");
     expect(loaded.types.size).toBeGreaterThanOrEqual(10);
-    // proto3 forbids fields whose JSON names collide; names.proto's Foo has them on purpose (for
-    // the property names), so its JSON is ambiguous and only its binary form round-trips
+    // names_props.proto's Foo (proto2, as protoc refuses this in proto3) has fields whose JSON
+    // names collide on purpose (for the property names): only its binary form round-trips
     const jsonCollides = (typeName: string) =>
       new Set(loaded.models.get(typeName)!.fields.map((f) => f.jsonName)).size < loaded.models.get(typeName)!.fields.length;
     for (const [typeName, type] of loaded.types) {
@@ -86,7 +86,9 @@ describe("hppproto-gen", () => {
   it("--help documents the options", () => {
     const r = run(["--help"]);
     expect(r.status).toBe(0);
-    for (const opt of ["--out", "--proto_path", "-I", "--runtime_import"]) expect(r.out).toContain(opt);
+    for (const opt of ["--out", "--proto_path", "-I", "--runtime_import", "--target ts|js", "--import_extension js|ts|none", "--int64 bigint|string|number", "--facades LIST", "protoc-gen-hppproto", "--hppproto_opt"]) {
+      expect(r.out).toContain(opt);
+    }
   });
 
   it("usage errors exit 2", () => {

@@ -187,10 +187,10 @@ describe("schema tables", () => {
     new DataView(table.buffer).setUint32(0, 0x54505048, true);
     new DataView(table.buffer).setUint32(4, 1, true);
     new DataView(table.buffer).setUint32(12, 1, true); // one message, but no words for it
-    const broken = new MessageType("x.Broken", defineSchema(table.subarray(0, 16), [{ name: "x.Broken", fields: {} }]), 0, EmptyView, () => ({}));
+    const broken = new MessageType("x.Broken", defineSchema(table.subarray(0, 16), [{ name: "x.Broken", fields: {} }]), 0, 8, { view: EmptyView, read: () => ({}) });
     expect(() => broken.decode(new Uint8Array(0))).toThrow(SchemaError);
     const bad = new Uint8Array([...table.subarray(0, 16), 4, 0, 0, 0, 0, 0, 0, 0]); // record_size 4 < header
-    const alsoBroken = new MessageType("x.B", defineSchema(bad, [{ name: "x.B", fields: {} }]), 0, EmptyView, () => ({}));
+    const alsoBroken = new MessageType("x.B", defineSchema(bad, [{ name: "x.B", fields: {} }]), 0, 8, { view: EmptyView, read: () => ({}) });
     expect(() => alsoBroken.view(new Uint8Array(0))).toThrow(/rejected in message x.B/);
     expect(TestAllTypes.decode(new Wire().tag(1, 0).varint(3).finish()).optionalInt32).toBe(3);
   });

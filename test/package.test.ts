@@ -56,8 +56,8 @@ beforeAll(() => {
 describe("the npm package", () => {
   it("holds the runtime, the CLI, types, the WASM and the README, nothing else", () => {
     const paths = packed.files.map((f) => f.path).sort();
-    for (const p of paths) expect(p).toMatch(/^(package\.json|README\.md|bin\/hppproto-gen\.mjs|dist\/(ts|codegen)\/.+\.(js|d\.ts)|wasm\/dist\/hppproto\.wasm)$/);
-    for (const needed of ["dist/ts/index.js", "dist/ts/index.d.ts", "dist/ts/index.browser.js", "dist/ts/wasm-inline.js", "dist/codegen/cli.js", "wasm/dist/hppproto.wasm", "README.md"]) {
+    for (const p of paths) expect(p).toMatch(/^(package\.json|README\.md|bin\/(hppproto-gen|protoc-gen-hppproto)\.mjs|dist\/(ts|codegen)\/.+\.(js|d\.ts)|wasm\/dist\/hppproto\.wasm)$/);
+    for (const needed of ["dist/ts/index.js", "dist/ts/index.d.ts", "dist/ts/index.browser.js", "dist/ts/wasm-inline.js", "dist/codegen/cli.js", "bin/protoc-gen-hppproto.mjs", "wasm/dist/hppproto.wasm", "README.md"]) {
       expect(paths).toContain(needed);
     }
     console.log(`npm pack: ${paths.length} files, ${packed.size} bytes packed, ${packed.unpackedSize} unpacked`);
@@ -116,6 +116,23 @@ describe("the npm package", () => {
       server.close();
     }
     expect(wasmRequests).toEqual(["/node_modules/hppproto/wasm/dist/hppproto.wasm"]);
+  });
+
+  it("--target js: JavaScript and declarations that Node runs as they are (the project's TypeScript transpiles)", () => {
+    execFileSync("npx", ["hppproto-gen", "--target", "js", "--out", "js-gen", "addressbook.proto"], { cwd: project, stdio: "pipe" });
+    expect(readdirSync(`${project}/js-gen`).sort()).toEqual(["addressbook_pb.d.ts", "addressbook_pb.js", "hppproto_schema.d.ts", "hppproto_schema.js"]);
+    const program = `import { initSync } from "hppproto"; import { AddressBook } from "./js-gen/addressbook_pb.js";
+initSync(); console.log(AddressBook.toJsonString(AddressBook.decode(new Uint8Array([${Array.from(payload).join(",")}]))));`;
+    writeFileSync(`${project}/js-target.mjs`, program);
+    expect(node(["js-target.mjs"], project).trim()).toBe(expected);
+  });
+
+  it("protoc runs the installed protoc-gen-hppproto, with the same output as npx hppproto-gen", () => {
+    mkdirSync(`${project}/protoc-gen`);
+    execFileSync("protoc", ["--plugin=protoc-gen-hppproto=node_modules/.bin/protoc-gen-hppproto", "--hppproto_out=protoc-gen", "addressbook.proto"], { cwd: project, stdio: "pipe" });
+    for (const f of ["addressbook_pb.ts", "hppproto_schema.ts"]) {
+      expect(readFileSync(`${project}/protoc-gen/${f}`, "utf8")).toBe(readFileSync(`${project}/src/gen/${f}`, "utf8"));
+    }
   });
 
   it("initSync in Node, without arguments, from the installed package", () => {

@@ -3,10 +3,6 @@
 import { Arena } from "./arena.js";
 import { EncodeError } from "./errors.js";
 import { create as createBuilder } from "./builder.js";
-import { JsonError } from "./json/common.js";
-import { fromJs, JsonSyntaxError, parseJson, type JsonValue } from "./json/parse.js";
-import { messageToJson, type JsonWriteOptions } from "./json/print.js";
-import { messageFromJson, type JsonReadOptions } from "./json/read.js";
 import { RecordWriter, type Fill } from "./fill.js";
 import type { Memory } from "./memory.js";
 import { runtime, type Runtime } from "./runtime.js";
@@ -39,60 +35,39 @@ function scratchArenas(rt: Runtime) {
   return s;
 }
 
+/** The facades generated for a message; hppproto-gen --facades leaves some out. */
+export interface MessageParts<T, V, B> {
+  /** Views: view(), viewDelimited(). */
+  view?: ViewClass<V>;
+  /** Plain objects out: decode(), decodeDelimited(). */
+  read?: Materializer<T>;
+  /** Plain objects in: encode() of a plain object. */
+  fill?: Fill<Init<T>>;
+  /** Builders: builder(). They extend the view class, which comes with them. */
+  builder?: ViewClass<B>;
+}
+
 export class MessageType<T, V, B extends V = V> {
+  /** @internal */ protected readonly parts: MessageParts<T, V, B>;
+
   constructor(
     /** Fully qualified protobuf name. */
     readonly typeName: string,
     /** @internal */ readonly schemaDef: SchemaDef,
     /** @internal index of the message in its schema */ readonly index: number,
-    private readonly viewClass: ViewClass<V>,
-    private readonly materialize: Materializer<T>,
-    private readonly fill: Fill<Init<T>>,
     /** @internal bytes of this message's record */
     readonly recordSize: number,
-    private readonly builderClass: ViewClass<B>,
+    parts: MessageParts<T, V, B>,
   ) {
+    this.parts = parts;
     schemaDef.types[index] = this; // found by name for Any and JSON
   }
 
-  /** The message as a ProtoJSON value (objects, arrays, strings, numbers, booleans, null). */
-  toJson(message: T | V, options: JsonWriteOptions = {}): unknown {
-    const plain = message instanceof MessageView ? (message as unknown as { $toObject(): T }).$toObject() : message;
-    return messageToJson(this.schemaDef, this.index, plain as Record<string, unknown>, options, this.typeName);
-  }
-
-  /** The message as ProtoJSON text; `indent` as JSON.stringify takes it. */
-  toJsonString(message: T | V, options: JsonWriteOptions & { indent?: number | string } = {}): string {
-    return JSON.stringify(this.toJson(message, options), null, options.indent);
-  }
-
-  /** A plain object from a ProtoJSON value (what JSON.parse returns). */
-  fromJson(json: unknown, options: JsonReadOptions = {}): T {
-    let value: JsonValue;
-    try {
-      value = fromJs(json);
-    } catch (e) {
-      throw new JsonError("INVALID_JSON", this.typeName, (e as Error).message);
-    }
-    return this.fromJsonValue(value, options);
-  }
-
-  /** A plain object from ProtoJSON text. Duplicate keys and large integers are handled exactly. */
-  fromJsonString(text: string, options: JsonReadOptions = {}): T {
-    let value: JsonValue;
-    try {
-      value = parseJson(text);
-    } catch (e) {
-      if (e instanceof JsonSyntaxError) throw new JsonError("INVALID_JSON", this.typeName, e.message);
-      throw e;
-    }
-    return this.fromJsonValue(value, options);
-  }
-
-  private fromJsonValue(value: JsonValue, options: JsonReadOptions): T {
-    const init = messageFromJson(this.schemaDef, this.index, value, options, this.typeName);
-    // through the codec once: the same plain object decode() gives, every field in place
-    return this.decode(this.encode(init as Init<T>));
+  /** @internal a generated part, or a clear error when the code was generated without it */
+  protected part<K extends keyof MessageParts<T, V, B>>(key: K, facade: string): NonNullable<MessageParts<T, V, B>[K]> {
+    const p = this.parts[key];
+    if (p === undefined) throw new Error(`${this.typeName} was generated without ${facade} (hppproto-gen --facades)`);
+    return p as NonNullable<MessageParts<T, V, B>[K]>;
   }
 
   /**
@@ -100,7 +75,7 @@ export class MessageType<T, V, B extends V = V> {
    * encode with encode(builder). Reuse it with $clear(); free it with $release().
    */
   builder(): B {
-    return createBuilder(this.builderClass as unknown as ViewClass<B & MessageView>, this.recordSize);
+    return createBuilder(this.part("builder", "builders") as unknown as ViewClass<B & MessageView>, this.recordSize);
   }
 
   /**
@@ -109,30 +84,33 @@ export class MessageType<T, V, B extends V = V> {
    * arena is reset or released.
    */
   view(bytes: Uint8Array, arena?: Arena): V {
+    const viewClass = this.part("view", "views");
     const rt = runtime();
     const handle = rt.schema(this.schemaDef);
     if (arena === undefined) {
       arena = scratchArenas(rt).views;
       arena.generation++; // the call resets the arena, even when it then fails
       const rec = rt.decode(handle, this.index, arena.ptr, rt.stage(bytes), bytes.length, true, this.schemaDef);
-      return new this.viewClass(arena, rec);
+      return new viewClass(arena, rec);
     }
     const rec = arena.decodeInto(bytes, (input) => rt.decode(handle, this.index, arena.ptr, input, bytes.length, false, this.schemaDef));
-    return new this.viewClass(arena, rec);
+    return new viewClass(arena, rec);
   }
 
   /** The message as a plain object that owns all its data. */
   decode(bytes: Uint8Array): T {
+    const read = this.part("read", "plain objects");
     const rt = runtime();
     const handle = rt.schema(this.schemaDef);
     const arena = scratchArenas(rt).plain;
     arena.generation++;
     const rec = rt.decode(handle, this.index, arena.ptr, rt.stage(bytes), bytes.length, true, this.schemaDef);
-    return this.materialize(rt.mem, rec, rt);
+    return read(rt.mem, rec, rt);
   }
 
   /** Views of every message in a buffer of length-delimited messages, decoded in one call. */
   viewDelimited(bytes: Uint8Array, arena?: Arena): V[] {
+    const viewClass = this.part("view", "views");
     const rt = runtime();
     const handle = rt.schema(this.schemaDef);
     let ptr: number, count: number;
@@ -147,12 +125,13 @@ export class MessageType<T, V, B extends V = V> {
     }
     const u32 = rt.mem.u32;
     const out = new Array<V>(count);
-    for (let i = 0; i < count; i++) out[i] = new this.viewClass(arena, u32[(ptr >>> 2) + i]!);
+    for (let i = 0; i < count; i++) out[i] = new viewClass(arena, u32[(ptr >>> 2) + i]!);
     return out;
   }
 
   /** Plain objects for every message in a buffer of length-delimited messages. */
   decodeDelimited(bytes: Uint8Array): T[] {
+    const read = this.part("read", "plain objects");
     const rt = runtime();
     const handle = rt.schema(this.schemaDef);
     const arena = scratchArenas(rt).plain;
@@ -160,7 +139,7 @@ export class MessageType<T, V, B extends V = V> {
     const [ptr, count] = rt.decodeDelimited(handle, this.index, arena.ptr, rt.stage(bytes), bytes.length, true, this.schemaDef);
     const m = rt.mem;
     const out = new Array<T>(count);
-    for (let i = 0; i < count; i++) out[i] = this.materialize(m, m.u32[(ptr >>> 2) + i]!, rt);
+    for (let i = 0; i < count; i++) out[i] = read(m, m.u32[(ptr >>> 2) + i]!, rt);
     return out;
   }
 
@@ -231,7 +210,8 @@ export class MessageType<T, V, B extends V = V> {
 
   private fillRecord(rt: Runtime, message: Init<T> | V, reset: boolean): number {
     if (message instanceof MessageView) {
-      if (!(message instanceof this.viewClass)) {
+      const view = this.parts.view;
+      if (view === undefined || !(message instanceof view)) {
         throw new EncodeError("INVALID_VALUE", "", `a view of another message type is not a ${this.typeName}`);
       }
       message.$mem(); // throws if its arena was reset or released
@@ -240,9 +220,10 @@ export class MessageType<T, V, B extends V = V> {
     if (typeof message !== "object" || message === null) {
       throw new EncodeError("INVALID_VALUE", "", `${String(message)} is not a message object`);
     }
+    const fill = this.part("fill", "plain objects");
     const { writer } = reset ? this.resetScratch(rt) : scratchArenas(rt);
     const rec = writer.allocZeroed(this.recordSize);
-    this.fill(writer, message as Init<T>, rec);
+    fill(writer, message as Init<T>, rec);
     return rec;
   }
 

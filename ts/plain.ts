@@ -30,6 +30,33 @@ export function numbers<T extends number | bigint>(m: Memory, addr: number, heap
   return out;
 }
 
+/** A repeated 64-bit field as decimal strings (hppproto-gen --int64 string, or jstype = JS_STRING). */
+export function int64Strings(m: Memory, addr: number, heap: BigInt64Array | BigUint64Array): string[] {
+  const n = m.u32[(addr >>> 2) + 1]!;
+  const base = m.u32[addr >>> 2]! >>> 3;
+  const out = new Array<string>(n);
+  for (let i = 0; i < n; i++) out[i] = String(heap[base + i]!);
+  return out;
+}
+
+/** A repeated 64-bit field as numbers (hppproto-gen --int64 number, or jstype = JS_NUMBER). */
+export function int64Numbers(m: Memory, addr: number, heap: BigInt64Array | BigUint64Array, field: string): number[] {
+  const n = m.u32[(addr >>> 2) + 1]!;
+  const base = m.u32[addr >>> 2]! >>> 3;
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) out[i] = safeNumber(heap[base + i]!, field);
+  return out;
+}
+
+/** A 64-bit value as a number; a value a number cannot hold exactly is an error, never a silent rounding. */
+export function safeNumber(v: bigint, field: string): number {
+  const n = Number(v);
+  if (!Number.isSafeInteger(n)) {
+    throw new RangeError(`${field}: ${v} is beyond Number.MAX_SAFE_INTEGER; generate with --int64 bigint or string to read it`);
+  }
+  return n;
+}
+
 export function bools(m: Memory, addr: number): boolean[] {
   const p = m.u32[addr >>> 2]!;
   const n = m.u32[(addr >>> 2) + 1]!;

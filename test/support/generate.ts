@@ -6,11 +6,13 @@ import { genDir, schemaSets } from "./paths.js";
 export default function setup(): void {
   rmSync(genDir, { recursive: true, force: true });
   for (const [name, set] of Object.entries(schemaSets)) {
+    const options = "options" in set ? set.options : {};
     generate({
       files: set.files.map((f) => `${set.protoPath}/${f}`),
       out: `${genDir}/${name}`,
       protoPaths: [set.protoPath],
-      runtimeImport: "hppproto",
+      ...options,
+      facades: "facades" in options ? new Set(options.facades) : undefined,
     });
   }
 }

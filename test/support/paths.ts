@@ -5,6 +5,7 @@ export const shared = fileURLToPath(new URL("../../../shared/testdata", import.m
 export const protos = `${shared}/protos`;
 export const conformanceProtos = `${protos}/conformance`;
 export const genDir = fileURLToPath(new URL("../gen", import.meta.url));
+const testProtos = fileURLToPath(new URL("../protos", import.meta.url));
 
 /** The schema sets the tests generate code for: output folder, include path, files. */
 export const schemaSets = {
@@ -25,9 +26,14 @@ export const schemaSets = {
       "editions/golden/test_messages_proto3_editions.proto",
     ],
   },
-  names: {
-    protoPath: fileURLToPath(new URL("../protos", import.meta.url)),
-    files: ["names.proto", "names_reserved.proto", "limits.proto"],
-  },
+  names: { protoPath: testProtos, files: ["names.proto", "names_props.proto", "names_reserved.proto", "limits.proto"] },
+  // hppproto-gen's output options, each on the same schema
+  wide: { protoPath: testProtos, files: ["wide.proto"] },
+  wide_string: { protoPath: testProtos, files: ["wide.proto"], options: { int64: "string" } },
+  wide_number: { protoPath: testProtos, files: ["wide.proto"], options: { int64: "number" } },
+  wide_views: { protoPath: testProtos, files: ["wide.proto"], options: { facades: ["views"] } },
+  wide_plain: { protoPath: testProtos, files: ["wide.proto"], options: { facades: ["plain"] } },
+  wide_builders: { protoPath: testProtos, files: ["wide.proto"], options: { facades: ["builders"] } },
+  wide_js: { protoPath: testProtos, files: ["wide.proto"], options: { target: "js" } },
 } as const;
 export type SchemaSet = keyof typeof schemaSets;

@@ -71,7 +71,8 @@ function isDefault(type: T, v: unknown): boolean {
     case T.Bytes: return (v as Uint8Array).length === 0;
     case T.Bool: return v === false;
     case T.Message: case T.Group: return false;
-    default: return typeof v === "bigint" ? v === 0n : Object.is(v, 0);
+    // 64-bit integers come as bigint, or as strings or numbers from code generated with --int64
+    default: return typeof v === "bigint" ? v === 0n : typeof v === "string" ? v === "0" : Object.is(v, 0);
   }
 }
 

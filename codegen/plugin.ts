@@ -1,0 +1,155 @@
+// protoc-gen-hppproto: hppproto-gen as a protoc (or buf) plugin. protoc parses the .proto files and
+// hands them over as descriptors in a CodeGeneratorRequest on stdin; the modules go back in a
+// CodeGeneratorResponse on stdout. The output is the same as hppproto-gen's for the same files.
+import protobuf from "protobufjs";
+import descriptorModule from "protobufjs/ext/descriptor.js"; // adds Root.fromDescriptor
+
+// a CommonJS module: its exports arrive as the default export
+const descriptor = descriptorModule as unknown as typeof import("protobufjs/ext/descriptor.js");
+import { Writer } from "../ts/writer.js";
+import { UsageError, buildOutputs, parseOutputOption, type OutputOptions } from "./cli.js";
+import { parsedName } from "./load.js";
+
+// google/protobuf/compiler/plugin.proto
+const Request = { fileToGenerate: 1, parameter: 2, protoFile: 15 } as const;
+const Response = { error: 1, supportedFeatures: 2, minimumEdition: 3, maximumEdition: 4, file: 15 } as const;
+const File = { name: 1, content: 15 } as const;
+const FEATURE_PROTO3_OPTIONAL = 1;
+const FEATURE_SUPPORTS_EDITIONS = 2;
+const EDITION_PROTO2 = 998;
+const EDITION_2023 = 1000;
+
+interface FileDescriptor {
+  name: string;
+  package?: string;
+  dependency?: string[];
+  messageType?: { name: string }[];
+  enumType?: { name: string }[];
+}
+
+/** The request's files: the descriptors of every file to generate and of their imports, in dependency order. */
+function readRequest(bytes: Uint8Array): { parameter: string; files: FileDescriptor[] } {
+  const r = protobuf.Reader.create(bytes);
+  let parameter = "";
+  const toGenerate: string[] = [];
+  const files: FileDescriptor[] = [];
+  while (r.pos < r.len) {
+    const tag = r.uint32();
+    if (tag >>> 3 === Request.fileToGenerate && (tag & 7) === 2) toGenerate.push(r.string());
+    else if (tag >>> 3 === Request.parameter && (tag & 7) === 2) parameter = r.string();
+    else if (tag >>> 3 === Request.protoFile && (tag & 7) === 2) {
+      const file = descriptor.FileDescriptorProto.toObject(descriptor.FileDescriptorProto.decode(r.bytes()), { defaults: false });
+      files.push(unescapeBytesDefaults(renameDunderProto(file)) as FileDescriptor);
+    } else r.skipType(tag & 7);
+  }
+  return { parameter, files: loadOrder(files, toGenerate) };
+}
+
+/**
+ * The files in the order hppproto-gen's parser meets them: each file to generate, then its imports
+ * depth first. Messages are numbered in that order, so both give the same schema table.
+ */
+function loadOrder(files: FileDescriptor[], toGenerate: string[]): FileDescriptor[] {
+  const byName = new Map(files.map((f) => [f.name, f]));
+  const out: FileDescriptor[] = [];
+  const visit = (name: string) => {
+    const f = byName.get(name);
+    if (f === undefined || out.includes(f)) return;
+    out.push(f);
+    for (const d of f.dependency ?? []) visit(d);
+  };
+  for (const name of toGenerate) visit(name);
+  for (const f of files) visit(f.name);
+  return out;
+}
+
+/** Names protobufjs would drop ("__proto__") under the stand-in hppproto-gen reads them with (see load.ts). */
+function renameDunderProto(o: unknown): unknown {
+  if (Array.isArray(o)) return o.map(renameDunderProto);
+  if (o === null || typeof o !== "object" || o instanceof Uint8Array) return o;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) {
+    const named = k === "name" || k === "typeName" || k === "extendee" || k === "package";
+    out[k] = named && typeof v === "string" ? parsedName(v) : renameDunderProto(v);
+  }
+  return out;
+}
+
+const TYPE_BYTES = 12;
+
+/**
+ * A descriptor holds a bytes field's default C-escaped ("\\000\\xff"); the .proto parser gives
+ * one character per byte, which is what the model takes.
+ */
+function unescapeBytesDefaults(o: unknown): unknown {
+  if (Array.isArray(o)) o.forEach(unescapeBytesDefaults);
+  else if (o !== null && typeof o === "object" && !(o instanceof Uint8Array)) {
+    const field = o as { type?: unknown; defaultValue?: unknown };
+    if (field.type === TYPE_BYTES && typeof field.defaultValue === "string") field.defaultValue = cUnescape(field.defaultValue);
+    for (const v of Object.values(o)) unescapeBytesDefaults(v);
+  }
+  return o;
+}
+
+const simpleEscapes: Record<string, string> = { n: "\n", r: "\r", t: "\t", a: "\x07", b: "\b", f: "\f", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };
+
+function cUnescape(s: string): string {
+  return s.replace(/\\(x[0-9a-fA-F]{1,2}|[0-7]{1,3}|.)/g, (_, e: string) =>
+    e[0] === "x" ? String.fromCharCode(parseInt(e.slice(1), 16))
+      : /^[0-7]/.test(e) ? String.fromCharCode(parseInt(e, 8) & 0xff)
+      : simpleEscapes[e] ?? e);
+}
+
+/**
+ * protoc fills in every field's json_name (its own lowerCamelCase, or the json_name option);
+ * fromDescriptor keeps it beside the options, where the model looks for an explicit one.
+ */
+function keepJsonNames(ns: protobuf.NamespaceBase): void {
+  for (const o of ns.nestedArray) {
+    if (o instanceof protobuf.Field && o.jsonName) o.options = { ...o.options, json_name: o.jsonName };
+    if (o instanceof protobuf.Type) {
+      for (const f of o.fieldsArray) if (f.jsonName) f.options = { ...f.options, json_name: f.jsonName };
+    }
+    if (o instanceof protobuf.Namespace || o instanceof protobuf.Type) keepJsonNames(o);
+  }
+}
+
+/** Parameters as protoc passes --hppproto_opt: key=value pairs separated by commas. */
+export function parseParameter(parameter: string): OutputOptions {
+  const opts: OutputOptions = {};
+  for (const pair of parameter.split(",").filter((p) => p.trim() !== "")) {
+    const eq = pair.indexOf("=");
+    if (eq < 0) throw new UsageError(`option ${pair} needs a value (key=value)`);
+    // lists inside one option use "+": facades=views+plain
+    parseOutputOption(opts, `--${pair.slice(0, eq).trim()}`, pair.slice(eq + 1).trim().replaceAll("+", ","));
+  }
+  return opts;
+}
+
+export function generateResponse(request: Uint8Array): Uint8Array {
+  const w = new Writer();
+  w.uint64(Response.supportedFeatures, FEATURE_PROTO3_OPTIONAL | FEATURE_SUPPORTS_EDITIONS);
+  w.int32(Response.minimumEdition, EDITION_PROTO2);
+  w.int32(Response.maximumEdition, EDITION_2023);
+  try {
+    const { parameter, files } = readRequest(request);
+    const opts = parseParameter(parameter);
+    const root = protobuf.Root.fromDescriptor({ file: files } as never, { keepCase: true });
+    // fromDescriptor names the package's namespace after its last file; each type keeps its own
+    for (const f of files) {
+      const pkg = f.package ? root.lookup(f.package) : root;
+      for (const t of [...(f.messageType ?? []), ...(f.enumType ?? [])]) {
+        const o = (pkg as protobuf.Namespace | null)?.get(t.name);
+        if (o) o.filename = f.name;
+      }
+    }
+    keepJsonNames(root);
+    for (const out of buildOutputs(root, new Map(), opts).outputs) {
+      w.fork(Response.file).string(File.name, out.name).string(File.content, out.content).join();
+    }
+  } catch (e) {
+    if (!(e instanceof Error)) throw e;
+    w.string(Response.error, e.message);
+  }
+  return w.finish();
+}

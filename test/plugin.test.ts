@@ -1,0 +1,96 @@
+// protoc-gen-hppproto: run by protoc (Debian's protobuf-compiler) and by buf (editions included),
+// it writes exactly what hppproto-gen writes for the same files and options; its errors reach
+// the user through protoc.
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { conformanceProtos, protos, repoRoot, schemaSets } from "./support/paths.js";
+
+const plugin = `${repoRoot}bin/protoc-gen-hppproto.mjs`;
+const cli = `${repoRoot}bin/hppproto-gen.mjs`;
+const buf = `${repoRoot}node_modules/.bin/buf`;
+const testProtos = `${repoRoot}test/protos`;
+const scratch = () => mkdtempSync(`${tmpdir()}/hppproto-plugin-`);
+
+/** Every file under dir, by relative path. */
+function tree(dir: string, at = ""): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const name of readdirSync(path.join(dir, at)).sort()) {
+    const rel = path.join(at, name);
+    if (statSync(path.join(dir, rel)).isDirectory()) for (const [k, v] of tree(dir, rel)) out.set(k, v);
+    else out.set(rel, readFileSync(path.join(dir, rel), "utf8"));
+  }
+  return out;
+}
+
+function hppprotoGen(protoPath: string, files: readonly string[], flags: string[] = []): Map<string, string> {
+  const out = scratch();
+  execFileSync(process.execPath, [cli, "--out", out, "-I", protoPath, ...flags, ...files], { cwd: protoPath, stdio: "pipe" });
+  return tree(out);
+}
+
+function viaProtoc(protoPath: string, files: readonly string[], opt = "") {
+  const out = scratch();
+  const args = [`--plugin=protoc-gen-hppproto=${plugin}`, `--hppproto_out=${out}`, `-I${protoPath}`, ...(opt ? [`--hppproto_opt=${opt}`] : []), ...files];
+  const r = spawnSync("protoc", args, { cwd: protoPath, encoding: "utf8" });
+  return { status: r.status, stderr: r.stderr, files: tree(out) };
+}
+
+function viaBuf(protoPath: string, files: readonly string[]) {
+  const out = scratch();
+  const template = { version: "v2", plugins: [{ local: plugin, out, strategy: "all" }] };
+  execFileSync(buf, ["generate", protoPath, "--template", JSON.stringify(template), ...files.flatMap((f) => ["--path", path.join(protoPath, f)])], { stdio: "pipe" });
+  return tree(out);
+}
+
+function expectSameOutput(got: Map<string, string>, want: Map<string, string>) {
+  expect([...got.keys()]).toEqual([...want.keys()]);
+  for (const [name, content] of want) expect(got.get(name), name).toBe(content);
+}
+
+describe("protoc-gen-hppproto", () => {
+  it("under protoc: the same modules as hppproto-gen (jstype, json_name, 64-bit and bytes defaults, __proto__ names)", () => {
+    const files = ["wide.proto", ...schemaSets.names.files];
+    const r = viaProtoc(testProtos, files);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expectSameOutput(r.files, hppprotoGen(testProtos, files));
+  });
+
+  it("under protoc, with options: the same as hppproto-gen with the same flags", () => {
+    const files = ["wide.proto"];
+    const r = viaProtoc(testProtos, files, "target=js,int64=string,facades=views+plain,import_extension=none,runtime_import=@my/hppproto");
+    expect(r.status).toBe(0);
+    expect([...r.files.keys()]).toEqual(["hppproto_schema.d.ts", "hppproto_schema.js", "wide_pb.d.ts", "wide_pb.js"]);
+    expect(r.files.get("wide_pb.js")).toContain('from "@my/hppproto"');
+    expectSameOutput(r.files, hppprotoGen(testProtos, files, ["--target", "js", "--int64", "string", "--facades", "views,plain", "--import_extension", "none", "--runtime_import", "@my/hppproto"]));
+  });
+
+  it("under buf: the conformance schemas, editions included, as hppproto-gen writes them", () => {
+    const files = schemaSets.conformance.files;
+    expectSameOutput(viaBuf(conformanceProtos, files), hppprotoGen(conformanceProtos, files));
+  });
+
+  it("under buf: protobuf's unittest schemas (groups, maps, extensions, defaults, json_name) as hppproto-gen writes them", () => {
+    // unittest_well_known_types.proto is left out: buf's api.proto and type.proto are newer than
+    // the copies protobufjs ships (they add `edition`), so those two modules differ by design
+    const files = schemaSets.unittest.files.filter((f) => f !== "google/protobuf/unittest_well_known_types.proto");
+    expectSameOutput(viaBuf(protos, files), hppprotoGen(protos, files));
+  });
+
+  it("bad options: protoc fails with the plugin's message and writes nothing", () => {
+    for (const [opt, message] of [
+      ["int64=long", '--int64 takes bigint, string, number, not "long"'],
+      ["colour=blue", "unknown option colour"],
+      ["target", "option target needs a value (key=value)"],
+      ["facades=json", "the json facade needs plain"],
+    ] as const) {
+      const r = viaProtoc(testProtos, ["wide.proto"], opt);
+      expect(r.status).not.toBe(0);
+      expect(r.stderr).toContain(message);
+      expect(r.files.size).toBe(0);
+    }
+  });
+});
