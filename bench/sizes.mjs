@@ -1,6 +1,7 @@
 // `npm run bench:sizes`: what each library adds to a browser bundle for the smallest useful program,
 // decoding one GoogleMessage1 (proto3) from bytes. esbuild --bundle --minify of that entry, raw and
 // gzip -9; hppproto's browser entry carries its WASM module inside the JS (gzip + base64). Writes bench/results/sizes.json and the README table.
+import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,6 +20,11 @@ const entries = {
 import { GoogleMessage1 } from "./hppproto/benchmark_messages_proto3_pb.js";
 await init();
 export const decode = (bytes) => GoogleMessage1.decode(bytes);`,
+  // the same program generated with only what it uses: no views, builders or ProtoJSON
+  "hppproto --facades plain": `import { init } from "hppproto";
+import { GoogleMessage1 } from "./hppproto-plain/benchmark_messages_proto3_pb.js";
+await init();
+export const decode = (bytes) => GoogleMessage1.decode(bytes);`,
   protobufjs: `import { benchmarks } from "./protobufjs/messages.js";
 export const decode = (bytes) => benchmarks.proto3.GoogleMessage1.decode(bytes);`,
   "ts-proto": `import { GoogleMessage1 } from "./ts-proto/benchmark_messages_proto3.js";
@@ -33,6 +39,7 @@ export const decode = (bytes) => readGoogleMessage1(new PbfReader(bytes));`,
 
 export async function sizes() {
   generate(out, ["benchmark_messages_proto3.proto"]);
+  execFileSync(process.execPath, [join(root, "bin", "hppproto-gen.mjs"), "--out", join(out, "hppproto-plain"), "--facades", "plain", "-I", join(out, "protos"), join(out, "protos", "benchmark_messages_proto3.proto")], { stdio: "pipe" });
   const rows = [];
   for (const [library, source] of Object.entries(entries)) {
     const result = await esbuild.build({
