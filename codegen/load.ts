@@ -193,7 +193,10 @@ function placed(e: Error, root: protobuf.Root): ProtoLoadError {
 }
 
 export function loadProtos(files: string[], protoPaths: string[]): LoadedFiles {
-  const roots = [...protoPaths.map((p) => path.resolve(p))];
+  // real paths throughout, so that a file reached through a symlinked folder (or a working
+  // directory that is one) is still found inside its include path
+  const real = (p: string) => (existsSync(p) ? fs.realpathSync(p) : p);
+  const roots = [...protoPaths.map((p) => real(path.resolve(p)))];
   const importNames = new Map<string, string>();
   const locate = (target: string): string | undefined => {
     for (const dir of [...roots, bundledProtos]) {
@@ -215,6 +218,7 @@ export function loadProtos(files: string[], protoPaths: string[]): LoadedFiles {
       const inRoot = roots.map((r) => path.join(r, f)).find((p) => existsSync(p));
       if (inRoot !== undefined) abs = inRoot;
     }
+    abs = real(abs);
     let dir = roots.find((r) => abs.startsWith(r + path.sep));
     if (dir === undefined) {
       dir = path.dirname(abs);

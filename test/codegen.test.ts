@@ -124,6 +124,18 @@ describe("hppproto-gen", () => {
     expect(readdirSync(`${dir}/out`).sort()).toEqual(["a_pb.ts", "dep", "google", "hppproto_schema.ts"]);
   });
 
+  it("an include path reached through a symlink keeps the files' import names", () => {
+    const dir = scratch();
+    mkdirSync(`${dir}/real/dep`, { recursive: true });
+    writeFileSync(`${dir}/real/dep/b.proto`, 'syntax = "proto3";\npackage dep;\nmessage B { string s = 1; }\n');
+    writeFileSync(`${dir}/real/a.proto`, 'syntax = "proto3";\nimport "dep/b.proto";\nmessage A { dep.B b = 1; }\n');
+    symlinkSync(`${dir}/real`, `${dir}/link`);
+    // from inside the link, as a build tool with a symlinked workspace runs it
+    const r = spawnSync(process.execPath, [cli, "--out", `${dir}/out`, "-I", `${dir}/link`, "a.proto", "dep/b.proto"], { cwd: `${dir}/link`, encoding: "utf8" });
+    expect(r.stderr).toMatch(/3 modules, 2 messages/);
+    expect(readdirSync(`${dir}/out`).sort()).toEqual(["a_pb.ts", "dep", "hppproto_schema.ts"]);
+  });
+
   it("output works from CommonJS", () => {
     const dir = scratch();
     execFileSync(process.execPath, [cli, "--out", `${dir}/src`, `${repoRoot}examples/quickstart/addressbook.proto`]);
