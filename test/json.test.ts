@@ -51,6 +51,18 @@ describe("mapping rules", () => {
     expect(err(() => T.fromJsonString('{"optionalDouble": 1e999}'))[0]).toBe("VALUE_OUT_OF_RANGE");
   });
 
+  it("a value JSON cannot hold is an error at its path, through lists and maps", () => {
+    const wkt = loaded.types;
+    const tooLate = { seconds: 253402300800n }; // 10000-01-01: beyond RFC 3339
+    const repeated = wkt.get("proto2_unittest.RepeatedWellKnownTypes")!;
+    const map = wkt.get("proto2_unittest.MapWellKnownTypes")!;
+    const single = wkt.get("proto2_unittest.TestWellKnownTypes")!;
+    expect(err(() => single.toJson({ timestampField: tooLate }))).toEqual(["VALUE_OUT_OF_RANGE", "proto2_unittest.TestWellKnownTypes.timestampField"]);
+    expect(err(() => repeated.toJson({ timestampField: [{}, tooLate] }))).toEqual(["VALUE_OUT_OF_RANGE", "proto2_unittest.RepeatedWellKnownTypes.timestampField[1]"]);
+    expect(err(() => map.toJson({ timestampField: { 7: tooLate } }))).toEqual(["VALUE_OUT_OF_RANGE", 'proto2_unittest.MapWellKnownTypes.timestampField["7"]']);
+    expect(err(() => single.toJson({ valueField: {} }, { useProtoNames: true }))).toEqual(["INVALID_VALUE", "proto2_unittest.TestWellKnownTypes.value_field"]);
+  });
+
   it("bytes are standard base64 out; standard, URL-safe and unpadded in", () => {
     const b = new Uint8Array([0xfb, 0xff, 0x01]);
     expect(T.toJson({ optionalBytes: b } as never)).toMatchObject({ optionalBytes: "+/8B" });

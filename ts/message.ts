@@ -7,6 +7,7 @@ import { RecordWriter, type Fill } from "./fill.js";
 import type { Memory } from "./memory.js";
 import { runtime, type Runtime } from "./runtime.js";
 import type { SchemaDef } from "./schema.js";
+import type { JsonWriteOptions } from "./json/print.js";
 import { MessageView, type ViewClass } from "./view.js";
 
 /**
@@ -45,6 +46,8 @@ export interface MessageParts<T, V, B> {
   fill?: Fill<Init<T>>;
   /** Builders: builder(). They extend the view class, which comes with them. */
   builder?: ViewClass<B>;
+  /** ProtoJSON out, generated per message (JsonMessageType falls back to the schema-driven writer). */
+  toJson?: (o: T, opts: JsonWriteOptions) => unknown;
 }
 
 export class MessageType<T, V, B extends V = V> {

@@ -10,10 +10,16 @@ export class JsonError extends Error {
   constructor(
     readonly code: JsonErrorCode,
     /** Where, from the top-level message: "pkg.Msg.field[2].sub" (JSON names as written). */
-    readonly path: string,
+    public path: string,
     readonly reason: string,
   ) {
     super(`${reason}${path ? ` (${path})` : ""} [${code}]`);
+  }
+
+  /** @internal generated code builds the path on the way out: ".field", "[2]", then the type name */
+  prefix(segment: string): void {
+    this.path = segment + this.path;
+    this.message = `${this.reason} (${this.path}) [${this.code}]`;
   }
 }
 

@@ -59,7 +59,7 @@ export function messageToJson(def: SchemaDef, mi: number, obj: Plain, opts: Json
 }
 
 /** Own data properties only: a "__proto__" key must not become the object's prototype. */
-function define(o: Record<string, Json>, k: string, v: Json): void {
+export function define(o: Record<string, Json>, k: string, v: Json): void {
   if (k === "__proto__") Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   else o[k] = v;
 }
@@ -114,14 +114,14 @@ export function scalarToJson(type: T, v: unknown): Json {
   }
 }
 
-function floatToJson(v: number): Json {
+export function floatToJson(v: number): Json {
   if (Object.is(v, -0)) return "-0"; // JSON.stringify would print 0; ProtoJSON takes numbers as strings too
   if (Number.isFinite(v)) return v;
   return Number.isNaN(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity";
 }
 
 /** The shortest decimal that reads back as the same float32 (1.1f prints as 1.1, not 1.100000023841858). */
-function shortestFloat32(v: number): number {
+export function shortestFloat32(v: number): number {
   if (!Number.isFinite(v) || v === 0) return v;
   for (let p = 1; p < 10; p++) {
     const d = Number(v.toPrecision(p));

@@ -10,8 +10,15 @@ import { messageFromJson, type JsonReadOptions } from "./read.js";
 export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B> {
   /** The message as a ProtoJSON value (objects, arrays, strings, numbers, booleans, null). */
   toJson(message: T | V, options: JsonWriteOptions = {}): unknown {
-    const plain = message instanceof MessageView ? this.part("read", "plain objects")(message.$mem(), message.$ptr, message.$arena.rt) : message;
-    return messageToJson(this.schemaDef, this.index, plain as Record<string, unknown>, options, this.typeName);
+    const plain = (message instanceof MessageView ? this.part("read", "plain objects")(message.$mem(), message.$ptr, message.$arena.rt) : message) as T;
+    const generated = this.parts.toJson;
+    if (generated === undefined) return messageToJson(this.schemaDef, this.index, plain as Record<string, unknown>, options, this.typeName);
+    try {
+      return generated(plain, options);
+    } catch (e) {
+      if (e instanceof JsonError) e.prefix(this.typeName);
+      throw e;
+    }
   }
 
   /** The message as ProtoJSON text; `indent` as JSON.stringify takes it. */

@@ -1,0 +1,87 @@
+// What generated toJson functions call: value conversions ProtoJSON needs beyond JSON's own, and
+// the error path, built on the way out of nested messages (the happy path carries none).
+import type { SchemaDef } from "../schema.js";
+import { JsonError, base64Encode } from "./common.js";
+import { define, floatToJson, messageToJson, shortestFloat32, type JsonWriteOptions } from "./print.js";
+
+type Json = unknown;
+type ToJson<T> = (o: T, opts: JsonWriteOptions) => Json;
+
+export const double = floatToJson;
+export const float = (v: number): Json => floatToJson(shortestFloat32(v));
+export const int64 = (v: bigint | string | number): string => String(v);
+export const bytes = base64Encode;
+
+/** 64-bit integers are bigint, or strings or numbers from code generated with --int64. */
+export const nonZero64 = (v: bigint | string | number): boolean => (typeof v === "bigint" ? v !== 0n : typeof v === "string" ? v !== "0" : !Object.is(v, 0));
+
+const enumNames = new WeakMap<object, Map<number, string>>();
+
+/** An enum value's name; a number the enum does not declare stays a number. */
+export function enumName(def: SchemaDef, index: number, v: number): Json {
+  const info = def.enums[index]!;
+  let names = enumNames.get(info);
+  if (names === undefined) enumNames.set(info, (names = new Map(info.values.map(([n, name]) => [n, name] as const).reverse())));
+  return names.get(v) ?? v;
+}
+
+function within(e: unknown, segment: string): unknown {
+  if (e instanceof JsonError) e.prefix(segment);
+  return e;
+}
+
+/** A message field written by its generated function. */
+export function sub<T>(toJson: ToJson<T>, v: T, opts: JsonWriteOptions, key: string): Json {
+  try {
+    return toJson(v, opts);
+  } catch (e) {
+    throw within(e, `.${key}`);
+  }
+}
+
+/** The writer of a well-known type with its own JSON form (Timestamp, Struct, Any, wrappers, ...). */
+export function wellKnownOf(def: SchemaDef, index: number): ToJson<unknown> {
+  return (v, opts) => messageToJson(def, index, (v ?? {}) as Record<string, unknown>, opts, "");
+}
+
+/** A repeated field, each element through `each` (or copied as is). */
+export function list<T>(v: readonly T[], each?: (x: T) => Json): Json[] {
+  return each === undefined ? v.slice() : v.map((x) => each(x));
+}
+
+/** A repeated message field. */
+export function messages<T>(v: readonly T[], toJson: ToJson<T>, opts: JsonWriteOptions, key: string): Json[] {
+  const out = new Array<Json>(v.length);
+  for (let i = 0; i < v.length; i++) {
+    try {
+      out[i] = toJson(v[i]!, opts);
+    } catch (e) {
+      throw within(e, `.${key}[${i}]`);
+    }
+  }
+  return out;
+}
+
+export { define };
+
+/** Whether a map (a plain object) has an entry. */
+export function nonEmpty(v: object): boolean {
+  for (const k in v) if (Object.hasOwn(v, k)) return true;
+  return false;
+}
+
+/** A map field: keys as they are (plain objects key maps by strings), values through `each`. */
+export function map<T>(v: { readonly [key: string]: T }, each?: (x: T, key: string) => Json): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  for (const k of Object.keys(v)) define(out, k, each === undefined ? v[k] : each(v[k]!, k));
+  return out;
+}
+
+/** A map entry's message value, with the entry's key in the error path. */
+export function entry<T>(toJson: ToJson<T>, v: T, opts: JsonWriteOptions, key: string, mapKey: string): Json {
+  try {
+    return toJson(v, opts);
+  } catch (e) {
+    throw within(e, `.${key}[${JSON.stringify(mapKey)}]`);
+  }
+}
