@@ -426,13 +426,13 @@ class FileEmitter {
     lines.push("  const j: Record<string, unknown> = {};");
     if (m.fields.some((f) => f.name !== f.jsonName)) lines.push("  const protoNames = opts.useProtoNames === true;");
     for (const f of m.fields) {
-      const key = f.name === f.jsonName ? literal(f.name) : `(protoNames ? ${literal(f.name)} : ${literal(f.jsonName)})`;
+      const key = f.name === f.jsonName ? literal(f.name) : `protoNames ? ${literal(f.name)} : ${literal(f.jsonName)}`;
       // "__proto__" as a computed key would set the object's prototype; other Object.prototype
       // members (toString, ...) are typed as methods unless the key is a plain string
       const inherited = f.name in Object.prototype || f.jsonName in Object.prototype;
       const set = (value: string) =>
         f.name === "__proto__" || f.jsonName === "__proto__" ? `$jsonOut.define(j, ${key}, ${value});`
-          : inherited ? `j[${key} as string] = ${value};`
+          : inherited ? `j[(${key}) as string] = ${value};`
           : f.name === f.jsonName ? `j${propertyAccess(f.name)} = ${value};` : `j[${key}] = ${value};`;
       if (f.oneof) {
         lines.push(`  { const c = o${propertyAccess(f.oneof.prop)}; if (c?.case === ${literal(f.prop)} && c.value != null) ${set(this.jsonValue(f, "c.value", key))} }`);

@@ -63,6 +63,20 @@ describe("mapping rules", () => {
     expect(err(() => single.toJson({ valueField: {} }, { useProtoNames: true }))).toEqual(["INVALID_VALUE", "proto2_unittest.TestWellKnownTypes.value_field"]);
   });
 
+  it("strings: every escape JSON.stringify writes reads back; raw control characters, bad escapes and open strings are INVALID_JSON", () => {
+    const pieces = ["plain", '"', "\\", "/", "\b\f\n\r\t", "\u0000\u001f", "é", "😀", "x".repeat(3000)];
+    for (let i = 0; i < 200; i++) {
+      const s = Array.from({ length: 1 + (i % 7) }, (_, k) => pieces[(i * 7 + k * 3) % pieces.length]).join("");
+      expect(T.fromJsonString(`{"optionalString": ${JSON.stringify(s)}}`).optionalString).toBe(s);
+    }
+    expect(T.fromJsonString('{"optionalString": "\\u00e9\\/"}').optionalString).toBe("é/");
+    expect(T.fromJsonString('{"optionalString": "\\ud83d\\ude00"}').optionalString).toBe("😀");
+    expect(err(() => T.fromJsonString('{"optionalString": "\\ud83d"}'))[0]).toBe("INVALID_VALUE"); // a lone surrogate has no UTF-8
+    for (const bad of ['{"optionalString": "a\nb"}', '{"optionalString": "a\\qb"}', '{"optionalString": "ab', '{"optionalString": "\\u12"}']) {
+      expect(err(() => T.fromJsonString(bad))[0]).toBe("INVALID_JSON");
+    }
+  });
+
   it("bytes are standard base64 out; standard, URL-safe and unpadded in", () => {
     const b = new Uint8Array([0xfb, 0xff, 0x01]);
     expect(T.toJson({ optionalBytes: b } as never)).toMatchObject({ optionalBytes: "+/8B" });

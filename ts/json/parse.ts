@@ -21,6 +21,8 @@ export class JsonSyntaxError extends Error {
 
 const MAX_DEPTH = 200;
 
+const plainRun = /[^"\\\x00-\x1f]*/y;
+
 export function parseJson(text: string): JsonValue {
   let i = 0;
   const fail = (reason: string): never => {
@@ -43,21 +45,21 @@ export function parseJson(text: string): JsonValue {
   const string = (): string => {
     i++; // opening quote
     let out = "";
-    let from = i;
     for (;;) {
-      if (i >= text.length) fail("unterminated string");
+      // the run up to the next quote, backslash or control character in one regex step
+      plainRun.lastIndex = i;
+      plainRun.test(text);
+      const end = plainRun.lastIndex;
+      out += text.slice(i, end);
+      i = end;
       const c = text.charCodeAt(i);
       if (c === 0x22) {
-        out += text.slice(from, i++);
+        i++;
         return out;
       }
+      if (i >= text.length) fail("unterminated string");
       if (c < 0x20) fail("control character in string");
-      if (c !== 0x5c) {
-        i++;
-        continue;
-      }
-      out += text.slice(from, i);
-      const e = text.charAt(i + 1);
+      const e = text.charAt(i + 1); // c is a backslash
       i += 2;
       switch (e) {
         case '"': out += '"'; break;
@@ -77,7 +79,6 @@ export function parseJson(text: string): JsonValue {
         }
         default: fail("bad escape");
       }
-      from = i;
     }
   };
   const numberToken = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;

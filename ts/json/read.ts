@@ -129,8 +129,22 @@ const ranges: Partial<Record<T, [bigint, bigint]>> = {
 };
 
 /** An integer from a JSON number or string, exactly (1e2 and 100.0 are 100; 1.5 is not an integer). */
+/** The same ranges as numbers (64-bit bounds are beyond 15 digits either way), and whether the type is 64-bit. */
+const numberRanges: Partial<Record<T, [number, number, boolean]>> = Object.fromEntries(
+  Object.entries(ranges).map(([t, [min, max]]) => [t, [Number(min), Number(max), max > 2n ** 32n]]),
+);
+
+/** Up to 15 digits, no fraction or exponent: exact as a double, the common case. */
+const plainInteger = /^-?\d{1,15}$/;
+
 function integer(type: T, v: JsonValue, path: string): number | bigint {
   const text = v instanceof JsonNumber ? v.text : typeof v === "string" ? v : undefined;
+  if (text !== undefined && plainInteger.test(text)) {
+    const [min, max, wide] = numberRanges[type]!;
+    const n = Number(text) + 0; // + 0: "-0" is 0
+    if (n < min || n > max) throw new JsonError("VALUE_OUT_OF_RANGE", path, `${text} is out of range for ${T[type]!.toLowerCase()}`);
+    return wide ? BigInt(n) : n;
+  }
   const m = text === undefined ? null : /^(-)?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
   if (!m) throw new JsonError("INVALID_VALUE", path, `${describe(v)} is not an integer`);
   let digits = m[2]! + (m[3] ?? "");
