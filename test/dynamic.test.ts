@@ -50,9 +50,45 @@ describe.each(setsUnderTest)("runtime schemas of the %s set", (set) => {
       }
       expect(runtime.toJsonString(plain)).toBe(json);
       expect(runtime.fromJsonString(json)).toEqual(generated.fromJsonString(json));
+      // JSON the message cannot take, one field spoiled at a time (at the top or one level down),
+      // and JSON it can (proto names, ignored unknown keys): the generated reader and the
+      // schema-driven one agree on the result, or on the error's code and path
+      const parsed: unknown = JSON.parse(json);
+      if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) continue; // well-known types written as scalars
+      for (const [k, spoiled] of spoil(parsed as Record<string, unknown>, r)) {
+        const text = JSON.stringify(spoiled);
+        for (const opts of [{}, { ignoreUnknownFields: true }]) {
+          let want: unknown;
+          try {
+            want = runtime.fromJsonString(text, opts);
+          } catch (e) {
+            const [code, path] = thrown(() => generated.fromJsonString(text, opts), (e as object).constructor as typeof JsonError);
+            expect({ code, path }, `${k}: ${text}`).toMatchObject({ code: (e as JsonError).code, path: (e as JsonError).path });
+            continue;
+          }
+          expect(generated.fromJsonString(text, opts), `${k}: ${text}`).toEqual(want);
+        }
+      }
     }
   });
 });
+
+const spoilers: unknown[] = [null, "x", -1, 1.5, 2 ** 40, "9".repeat(30), true, [], [null], [1, "y"], {}, { "": 1 }, { bogus: [] }, "AQ==", "NaN", "1e3"];
+
+/** Copies of a message's JSON object, each with one value replaced by something of another shape. */
+function* spoil(obj: Record<string, unknown>, r: () => number): Generator<[string, Record<string, unknown>]> {
+  const keys = Object.keys(obj);
+  yield ["unknown key", { ...obj, notAField: 1 }];
+  for (const k of keys.slice(0, 6)) {
+    yield [k, { ...obj, [k]: spoilers[Math.floor(r() * spoilers.length)] }];
+    const v = obj[k];
+    if (v !== null && typeof v === "object" && !Array.isArray(v)) {
+      const inner = Object.keys(v as object);
+      if (inner.length > 0) yield [`${k}.${inner[0]}`, { ...obj, [k]: { ...(v as object), [inner[0]!]: spoilers[Math.floor(r() * spoilers.length)] } }];
+    }
+    if (Array.isArray(v) && v.length > 0) yield [`${k}[0]`, { ...obj, [k]: [spoilers[Math.floor(r() * spoilers.length)], ...v.slice(1)] }];
+  }
+}
 
 describe("runtime views", () => {
   const s = schemaSets.unittest;

@@ -77,6 +77,22 @@ describe("mapping rules", () => {
     }
   });
 
+  it("what generated readers hand to the schema-driven one: closed enums' unknown numbers, missing required fields, deep nesting", () => {
+    const T2 = loaded.types.get("protobuf_unittest.TestAllTypes")!;
+    // a closed enum keeps an undeclared number as an unknown field, as decode() does
+    expect(T2.fromJsonString('{"optionalNestedEnum": 123}')).toEqual(T2.decode(new Uint8Array([0xa8, 0x01, 0x7b])));
+    expect(T2.fromJsonString('{"optionalNestedEnum": "BAZ", "optionalInt32": 5}')).toMatchObject({ optionalNestedEnum: 3, optionalInt32: 5 });
+    const required = loaded.types.get("protobuf_unittest.TestRequired")!;
+    expect(required.fromJsonString('{"a": 1, "b": 2, "c": 3}')).toMatchObject({ a: 1, b: 2, c: 3 });
+    expect(thrown(() => required.fromJsonString('{"a": 1}'), EncodeError)[0]).toBe("MISSING_REQUIRED");
+    const nested = loaded.types.get("protobuf_unittest.NestedTestAllTypes")!;
+    const deep = (n: number): string => (n === 0 ? '{"payload": {"optionalInt32": 7}}' : `{"child": ${deep(n - 1)}}`);
+    let o = nested.fromJsonString(deep(90)) as Record<string, any>;
+    for (let i = 0; i < 90; i++) o = o.child;
+    expect(o.payload.optionalInt32).toBe(7);
+    expect(thrown(() => nested.fromJsonString(deep(150)), EncodeError)[0]).toBe("DEPTH_LIMIT");
+  });
+
   it("bytes are standard base64 out; standard, URL-safe and unpadded in", () => {
     const b = new Uint8Array([0xfb, 0xff, 0x01]);
     expect(T.toJson({ optionalBytes: b } as never)).toMatchObject({ optionalBytes: "+/8B" });

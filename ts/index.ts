@@ -5,6 +5,8 @@ export { Arena, type ArenaOptions } from "./arena.js";
 export { MessageType, type MessageParts, type Materializer, type Init } from "./message.js";
 export { JsonMessageType } from "./json/type.js";
 export * as jsonOut from "./json/out.js";
+export * as jsonIn from "./json/in.js";
+export type { JsonValue } from "./json/parse.js";
 export { RecordWriter, mapKey, type Fill } from "./fill.js";
 export { MessageView, ListView, MapView, type ViewClass, type SlotReader } from "./view.js";
 export { DecodeError, EncodeError, SchemaError, StaleViewError, type ErrorCode, type EncodeErrorCode } from "./errors.js";

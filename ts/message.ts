@@ -8,6 +8,8 @@ import type { Memory } from "./memory.js";
 import { runtime, type Runtime } from "./runtime.js";
 import type { SchemaDef } from "./schema.js";
 import type { JsonWriteOptions } from "./json/print.js";
+import type { JsonReadOptions } from "./json/read.js";
+import type { JsonValue } from "./json/parse.js";
 import { MessageView, type ViewClass } from "./view.js";
 
 /**
@@ -48,6 +50,8 @@ export interface MessageParts<T, V, B> {
   builder?: ViewClass<B>;
   /** ProtoJSON out, generated per message (JsonMessageType falls back to the schema-driven writer). */
   toJson?: (o: T, opts: JsonWriteOptions) => unknown;
+  /** ProtoJSON in, generated per message (JsonMessageType falls back to the schema-driven reader). */
+  fromJson?: (json: JsonValue, opts: JsonReadOptions, depth: number) => T;
 }
 
 export class MessageType<T, V, B extends V = V> {

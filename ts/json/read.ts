@@ -99,7 +99,7 @@ function acceptsNull(def: SchemaDef, f: JsonField): boolean {
 }
 
 /** An enum name the message does not know, under ignoreUnknownFields: the field is left out. */
-const SKIP = Symbol("skip");
+export const SKIP = Symbol("skip");
 
 function valueFromJson(def: SchemaDef, f: JsonField, v: JsonValue, opts: JsonReadOptions, path: string): unknown {
   const type = f[4];
@@ -137,7 +137,7 @@ const numberRanges: Partial<Record<T, [number, number, boolean]>> = Object.fromE
 /** Up to 15 digits, no fraction or exponent: exact as a double, the common case. */
 const plainInteger = /^-?\d{1,15}$/;
 
-function integer(type: T, v: JsonValue, path: string): number | bigint {
+export function integer(type: T, v: JsonValue, path: string): number | bigint {
   const text = v instanceof JsonNumber ? v.text : typeof v === "string" ? v : undefined;
   if (text !== undefined && plainInteger.test(text)) {
     const [min, max, wide] = numberRanges[type]!;

@@ -6,6 +6,7 @@ import { JsonError } from "./common.js";
 import { fromJs, JsonSyntaxError, parseJson, type JsonValue } from "./parse.js";
 import { messageToJson, type JsonWriteOptions } from "./print.js";
 import { messageFromJson, type JsonReadOptions } from "./read.js";
+import { FALLBACK } from "./in.js";
 
 export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B> {
   /** The message as a ProtoJSON value (objects, arrays, strings, numbers, booleans, null). */
@@ -50,6 +51,15 @@ export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B>
   }
 
   private fromJsonValue(value: JsonValue, options: JsonReadOptions): T {
+    const generated = this.parts.fromJson;
+    if (generated !== undefined) {
+      try {
+        return generated(value, options, 0);
+      } catch (e) {
+        if (e instanceof JsonError) e.prefix(this.typeName);
+        if (e !== FALLBACK) throw e;
+      }
+    }
     const init = messageFromJson(this.schemaDef, this.index, value, options, this.typeName);
     // through the codec once: the same plain object decode() gives, every field in place
     return this.decode(this.encode(init as Init<T>));

@@ -1,0 +1,137 @@
+// What generated fromJson functions call. They build the plain object decode() would give straight
+// from the parsed JSON; what they do not handle themselves (a closed enum's unknown number, which
+// decode() keeps as an unknown field; a missing required field; deep nesting) throws FALLBACK, and
+// the message is read the schema-driven way instead. Errors carry paths relative to the message,
+// completed on the way out.
+import { FieldType as T, type SchemaDef } from "../schema.js";
+import { JsonError } from "./common.js";
+import type { JsonValue } from "./parse.js";
+import { JsonNumber } from "./parse.js";
+import { isWellFormed } from "../fill.js";
+import { SKIP, integer, messageFromJson, scalarFromJson, type JsonReadOptions } from "./read.js";
+
+export { SKIP };
+export const scalar = scalarFromJson;
+
+/** Thrown to hand the whole message to the schema-driven reader. */
+export const FALLBACK: unique symbol = Symbol("fallback");
+export function fallback(): never {
+  throw FALLBACK;
+}
+
+/** Deeper than this, the schema-driven reader (and the codec's depth limit) takes over. */
+export const MAX_DEPTH = 64;
+
+const describe = (v: JsonValue) =>
+  v === null ? "null" : v instanceof JsonNumber ? v.text : v instanceof Map ? "an object" : Array.isArray(v) ? "an array" : JSON.stringify(v);
+
+export function object(v: JsonValue): Map<string, JsonValue> {
+  if (!(v instanceof Map)) throw new JsonError("INVALID_VALUE", "", `${describe(v)} is not an object`);
+  return v;
+}
+
+export function unknownField(typeName: string, key: string, opts: JsonReadOptions): void {
+  if (!opts.ignoreUnknownFields) throw new JsonError("UNKNOWN_FIELD", "", `${typeName} has no field ${JSON.stringify(key)}`);
+}
+
+export function duplicate(): never {
+  throw new JsonError("DUPLICATE_FIELD", "", "the field is given twice (by json_name and by .proto name)");
+}
+
+export function secondOneofMember(oneof: string): never {
+  throw new JsonError("DUPLICATE_FIELD", "", `a second member of oneof ${oneof}`);
+}
+
+/** The error, its path prefixed with the field's key (or an element's index or map key). */
+export function at(e: unknown, segment: string): unknown {
+  if (e instanceof JsonError) e.prefix(segment);
+  return e;
+}
+
+const enumNumbers = new WeakMap<object, Map<string, number>>();
+
+/** An enum value by name or number; SKIP for an unknown name under ignoreUnknownFields. */
+export function enumValue(def: SchemaDef, index: number, v: JsonValue, opts: JsonReadOptions): number | typeof SKIP {
+  const info = def.enums[index]!;
+  if (typeof v === "string") {
+    let numbers = enumNumbers.get(info);
+    if (numbers === undefined) enumNumbers.set(info, (numbers = new Map(info.values.map(([n, name]) => [name, n] as const).reverse())));
+    const n = numbers.get(v);
+    if (n !== undefined) return n;
+    if (opts.ignoreUnknownFields) return SKIP;
+    throw new JsonError("INVALID_VALUE", "", `${JSON.stringify(v)} is not a value of ${info.name}`);
+  }
+  return integer(T.Int32, v, "") as number;
+}
+
+const declaredNumbers = new WeakMap<object, Set<number>>();
+
+/** A closed enum keeps numbers it does not declare as unknown fields: the schema-driven reader's job. */
+export function closedEnumValue(def: SchemaDef, index: number, v: JsonValue, opts: JsonReadOptions): number | typeof SKIP {
+  const n = enumValue(def, index, v, opts);
+  if (n === SKIP) return n;
+  const info = def.enums[index]!;
+  let declared = declaredNumbers.get(info);
+  if (declared === undefined) declaredNumbers.set(info, (declared = new Set(info.values.map(([number]) => number))));
+  if (!declared.has(n)) fallback();
+  return n;
+}
+
+interface Codec {
+  decode(bytes: Uint8Array): unknown;
+  encode(message: unknown): Uint8Array;
+}
+
+/** A well-known type with its own JSON form, through its message type so the result is decode()'s. */
+export function wellKnown(def: SchemaDef, index: number, v: JsonValue, opts: JsonReadOptions): unknown {
+  const type = def.types[index] as Codec;
+  return type.decode(type.encode(messageFromJson(def, index, v, opts, "")));
+}
+
+/** A repeated field: an array, elements through `each`, SKIP dropped. */
+export function list<X>(v: JsonValue, each: (x: JsonValue) => X | typeof SKIP, acceptsNull = false): X[] {
+  if (!Array.isArray(v)) throw new JsonError("INVALID_VALUE", "", `${describe(v)} is not an array`);
+  const out: X[] = [];
+  for (let i = 0; i < v.length; i++) {
+    try {
+      const e = v[i]!;
+      if (e === null && !acceptsNull) throw new JsonError("INVALID_VALUE", "", "null is not a valid element");
+      const x = each(e);
+      if (x !== SKIP) out.push(x);
+    } catch (e) {
+      throw at(e, `[${i}]`);
+    }
+  }
+  return out;
+}
+
+/** A map field: keys checked against the key type and written as decode() writes them. */
+export function map<X>(v: JsonValue, keyType: T, each: (x: JsonValue) => X | typeof SKIP, acceptsNull = false): { [key: string]: X } {
+  if (!(v instanceof Map)) throw new JsonError("INVALID_VALUE", "", `${describe(v)} is not an object`);
+  const out: { [key: string]: X } = {};
+  for (const [k, x] of v) {
+    try {
+      const key = mapKey(keyType, k);
+      if (x === null && !acceptsNull) throw new JsonError("INVALID_VALUE", "", "null is not a valid map value");
+      const value = each(x);
+      if (value === SKIP) continue;
+      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    } catch (e) {
+      throw at(e, `[${JSON.stringify(k)}]`);
+    }
+  }
+  return out;
+}
+
+function mapKey(type: T, k: string): string {
+  if (type === T.String) {
+    if (!isWellFormed(k)) throw new JsonError("INVALID_VALUE", "", "map key holds a lone surrogate");
+    return k;
+  }
+  if (type === T.Bool) {
+    if (k !== "true" && k !== "false") throw new JsonError("INVALID_VALUE", "", `map key ${JSON.stringify(k)} is not true or false`);
+    return k;
+  }
+  if (!/^-?\d+$/.test(k)) throw new JsonError("INVALID_VALUE", "", `map key ${JSON.stringify(k)} is not an integer`);
+  return String(integer(type, k, ""));
+}
