@@ -110,9 +110,13 @@ export function exactIntegerDefault(f: protobuf.Field): bigint | undefined {
 export function defaultBytes(f: protobuf.Field): Uint8Array | undefined {
   const text = defaultLiteral(f);
   if (text === undefined || !(text.startsWith('"') || text.startsWith("'"))) return undefined;
+  return unescapeBytes(text.slice(1, -1));
+}
+
+/** The bytes of a C-escaped string (a .proto string literal's body, or a descriptor's bytes default). */
+export function unescapeBytes(body: string): Uint8Array {
   const out: number[] = [];
   const utf8 = new TextEncoder();
-  const body = text.slice(1, -1);
   for (let i = 0; i < body.length; ) {
     const c = body[i]!;
     if (c !== "\\") {

@@ -8,7 +8,7 @@ import descriptorModule from "protobufjs/ext/descriptor.js"; // adds Root.fromDe
 const descriptor = descriptorModule as unknown as typeof import("protobufjs/ext/descriptor.js");
 import { Writer } from "../ts/writer.js";
 import { UsageError, buildOutputs, parseOutputOption, type OutputOptions } from "./cli.js";
-import { parsedName } from "./load.js";
+import { parsedName, unescapeBytes } from "./load.js";
 
 // google/protobuf/compiler/plugin.proto
 const Request = { fileToGenerate: 1, parameter: 2, protoFile: 15 } as const;
@@ -85,19 +85,10 @@ function unescapeBytesDefaults(o: unknown): unknown {
   if (Array.isArray(o)) o.forEach(unescapeBytesDefaults);
   else if (o !== null && typeof o === "object" && !(o instanceof Uint8Array)) {
     const field = o as { type?: unknown; defaultValue?: unknown };
-    if (field.type === TYPE_BYTES && typeof field.defaultValue === "string") field.defaultValue = cUnescape(field.defaultValue);
+    if (field.type === TYPE_BYTES && typeof field.defaultValue === "string") field.defaultValue = String.fromCharCode(...unescapeBytes(field.defaultValue));
     for (const v of Object.values(o)) unescapeBytesDefaults(v);
   }
   return o;
-}
-
-const simpleEscapes: Record<string, string> = { n: "\n", r: "\r", t: "\t", a: "\x07", b: "\b", f: "\f", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };
-
-function cUnescape(s: string): string {
-  return s.replace(/\\(x[0-9a-fA-F]{1,2}|[0-7]{1,3}|.)/g, (_, e: string) =>
-    e[0] === "x" ? String.fromCharCode(parseInt(e.slice(1), 16))
-      : /^[0-7]/.test(e) ? String.fromCharCode(parseInt(e, 8) & 0xff)
-      : simpleEscapes[e] ?? e);
 }
 
 /**

@@ -6,9 +6,8 @@
 import { FieldType as T, type SchemaDef } from "../schema.js";
 import { JsonError } from "./common.js";
 import type { JsonValue } from "./parse.js";
-import { JsonNumber } from "./parse.js";
 import { isWellFormed } from "../fill.js";
-import { SKIP, integer, messageFromJson, scalarFromJson, type JsonReadOptions } from "./read.js";
+import { SKIP, describe, integer, messageFromJson, scalarFromJson, type JsonReadOptions } from "./read.js";
 
 export { SKIP };
 export const scalar = scalarFromJson;
@@ -21,9 +20,6 @@ export function fallback(): never {
 
 /** Deeper than this, the schema-driven reader (and the codec's depth limit) takes over. */
 export const MAX_DEPTH = 64;
-
-const describe = (v: JsonValue) =>
-  v === null ? "null" : v instanceof JsonNumber ? v.text : v instanceof Map ? "an object" : Array.isArray(v) ? "an array" : JSON.stringify(v);
 
 export function object(v: JsonValue): Map<string, JsonValue> {
   if (!(v instanceof Map)) throw new JsonError("INVALID_VALUE", "", `${describe(v)} is not an object`);

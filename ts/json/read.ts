@@ -30,7 +30,8 @@ function fieldByKey(info: MessageInfo): Map<string, JsonField> {
   return m;
 }
 
-const describe = (v: JsonValue) =>
+/** A JSON value as error messages name it. */
+export const describe = (v: JsonValue): string =>
   v === null ? "null" : v instanceof JsonNumber ? v.text : v instanceof Map ? "an object" : Array.isArray(v) ? "an array" : JSON.stringify(v);
 
 export function messageFromJson(def: SchemaDef, mi: number, json: JsonValue, opts: JsonReadOptions, path: string): Plain {
