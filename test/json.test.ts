@@ -93,6 +93,16 @@ describe("mapping rules", () => {
     expect(thrown(() => nested.fromJsonString(deep(150)), EncodeError)[0]).toBe("DEPTH_LIMIT");
   });
 
+  it("map keys are written as decode() writes them: integers canonical, a repeated key's last value", () => {
+    const M = loaded.types.get("protobuf_unittest.TestMap")!;
+    const text = '{"mapInt32Int32": {"007": 1, "-0": 2, "7": 3}, "mapInt64Int64": {"-9223372036854775808": "5"}, "mapBoolBool": {"true": true}}';
+    const want = { mapInt32Int32: { "7": 3, "0": 2 }, mapInt64Int64: { "-9223372036854775808": 5n }, mapBoolBool: { true: true } };
+    expect(M.fromJsonString(text)).toMatchObject(want);
+    expect(M.decode(M.encode(M.fromJsonString(text)))).toEqual(M.fromJsonString(text));
+    expect(err(() => M.fromJsonString('{"mapInt32Int32": {"x": 1}}'))).toEqual(["INVALID_VALUE", 'protobuf_unittest.TestMap.mapInt32Int32["x"]']);
+    expect(err(() => M.fromJsonString('{"mapBoolBool": {"yes": true}}'))).toEqual(["INVALID_VALUE", 'protobuf_unittest.TestMap.mapBoolBool["yes"]']);
+  });
+
   it("bytes are standard base64 out; standard, URL-safe and unpadded in", () => {
     const b = new Uint8Array([0xfb, 0xff, 0x01]);
     expect(T.toJson({ optionalBytes: b } as never)).toMatchObject({ optionalBytes: "+/8B" });
