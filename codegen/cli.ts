@@ -148,7 +148,7 @@ function oneOf<const T extends string>(flag: string, v: string, allowed: readonl
   return v as T;
 }
 
-/** Combinations that cannot work, refused before anything is parsed or written. */
+/** Combinations that cannot work, refused before anything is written. */
 function checkOutputOptions(opts: OutputOptions): void {
   if (opts.target === "js" && opts.importExtension === ".ts") throw new UsageError("JavaScript output cannot import .ts files: use --import_extension js or none");
   if (opts.facades?.size === 0) throw new UsageError("--facades names none");
@@ -159,7 +159,6 @@ export class UsageError extends Error {}
 
 /** Generates into opts.out. Output is written to a temporary folder first, so a failure leaves nothing half-written. */
 export function generate(opts: GenerateOptions): { files: number; messages: number } {
-  checkOutputOptions(opts);
   const { root, importNames } = loadProtos(opts.files, opts.protoPaths);
   const { outputs, modules, messages } = buildOutputs(root, importNames, opts);
   mkdirSync(opts.out, { recursive: true });

@@ -464,8 +464,7 @@ class FileEmitter {
           break;
         }
         case Label.Implicit: {
-          const zero = f.type === FieldType.String ? '""' : f.type === FieldType.Bytes ? "new Uint8Array(0)" : f.type === FieldType.Bool ? "false" : "0";
-          lines.push(`  { ${v} if (opts.emitDefaults || (${this.jsonNonDefault(f)})) ${set(this.jsonValue(f, `(v ?? ${zero})`, key))} }`);
+          lines.push(`  { ${v} if (opts.emitDefaults || (${this.jsonNonDefault(f)})) ${set(this.jsonValue(f, `(v ?? ${this.emptyValue(f)})`, key))} }`);
           break;
         }
         default:

@@ -75,13 +75,17 @@ const readProto = (file: string) =>
   blankGroupExtensions(renameDunderProto(unstableEdition(fs.readFileSync(file, "utf8"))));
 (protobuf.util as unknown as { fs: unknown }).fs = { ...fs, readFileSync: (file: string) => readProto(file) };
 
+/** The file that declares o: its own or its nearest parent's (protobufjs's built-in well-known types have none). */
+export function declaringFile(o: protobuf.ReflectionObject): string | undefined {
+  for (let p: protobuf.ReflectionObject | null = o; p; p = p.parent) if (p.filename) return p.filename;
+  return undefined;
+}
+
 const sources = new Map<string, string>();
 
 /** The `default = ...` literal of a field's declaration as written, or undefined (no file, not found). */
 function defaultLiteral(f: protobuf.Field): string | undefined {
-  let owner: protobuf.ReflectionObject | null = f;
-  while (owner && !owner.filename) owner = owner.parent;
-  const file = owner?.filename;
+  const file = declaringFile(f);
   if (!file || !existsSync(file)) return undefined;
   let source = sources.get(file);
   if (source === undefined) sources.set(file, (source = withoutComments(fs.readFileSync(file, "utf8"))));
@@ -186,11 +190,11 @@ function placed(e: Error, root: protobuf.Root): ProtoLoadError {
   }
   const unresolved = /^no such Type or Enum '([^']+)' in (?:Type|Namespace) \.?(.*)$/.exec(e.message);
   if (unresolved) {
-    let owner: protobuf.ReflectionObject | null = root.lookup(unresolved[2]!);
-    while (owner && !owner.filename) owner = owner.parent;
-    if (owner?.filename) {
+    const owner = root.lookup(unresolved[2]!);
+    const file = owner ? declaringFile(owner) : undefined;
+    if (file) {
       const reference = escape(unresolved[1]!).replace(/^\\\./, "\\.?");
-      return at(owner.filename, new RegExp(`(?<![\\w.])${reference}(?![\\w])`), `unknown type ${realName(unresolved[1]!)}`);
+      return at(file, new RegExp(`(?<![\\w.])${reference}(?![\\w])`), `unknown type ${realName(unresolved[1]!)}`);
     }
   }
   return new ProtoLoadError(message);

@@ -3,7 +3,7 @@
 import protobuf from "protobufjs";
 import { FieldFlag, FieldType, Label, type EnumInfo, type JsonField, type MessageInfo } from "../ts/schema.js";
 import { camelCase, propertyName } from "./names.js";
-import { defaultBytes, exactIntegerDefault, realName } from "./load.js";
+import { declaringFile, defaultBytes, exactIntegerDefault, realName } from "./load.js";
 
 export interface EnumModel {
   fullName: string;
@@ -103,9 +103,7 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
   const byEnum = new Map<protobuf.Enum, EnumModel>();
   const files: string[] = [];
   const fileOf = (o: protobuf.ReflectionObject): string => {
-    let p: protobuf.ReflectionObject | null = o;
-    while (p && !p.filename) p = p.parent;
-    const f = p?.filename ?? builtinFile(o);
+    const f = declaringFile(o) ?? builtinFile(o);
     const name = importNames.get(f) ?? f;
     if (!files.includes(name)) files.push(name);
     return name;
@@ -156,9 +154,7 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
   // The well-known types protobufjs builds from JSON name google.protobuf.Value's fields in
   // lowerCamelCase ("nullValue"); their .proto names are snake_case.
   const protoName = (f: protobuf.Field): string => {
-    let owner: protobuf.ReflectionObject | null = f;
-    while (owner && !owner.filename) owner = owner.parent;
-    if (!owner) return f.name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    if (declaringFile(f) === undefined) return f.name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
     const t = f.resolvedType;
     const delimited = (f as unknown as { delimited?: boolean }).delimited === true;
     if (delimited && t instanceof protobuf.Type && f.name === t.name.charAt(0).toLowerCase() + t.name.slice(1) && t.parent === f.parent)

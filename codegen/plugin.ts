@@ -3,15 +3,15 @@
 // CodeGeneratorResponse on stdout. The output is the same as hppproto-gen's for the same files.
 import protobuf from "protobufjs";
 import descriptorModule from "protobufjs/ext/descriptor.js"; // adds Root.fromDescriptor
-
-// a CommonJS module: its exports arrive as the default export
-const descriptor = descriptorModule as unknown as typeof import("protobufjs/ext/descriptor.js");
 import { Writer } from "../ts/writer.js";
 import { UsageError, buildOutputs, parseOutputOption, type OutputOptions } from "./cli.js";
 import { parsedName, unescapeBytes } from "./load.js";
 
+// a CommonJS module: its exports arrive as the default export
+const descriptor = descriptorModule as unknown as typeof import("protobufjs/ext/descriptor.js");
+
 // google/protobuf/compiler/plugin.proto
-const Request = { fileToGenerate: 1, parameter: 2, protoFile: 15 } as const;
+const Request = { parameter: 2, protoFile: 15 } as const;
 const Response = { error: 1, supportedFeatures: 2, minimumEdition: 3, maximumEdition: 4, file: 15 } as const;
 const File = { name: 1, content: 15 } as const;
 const FEATURE_PROTO3_OPTIONAL = 1;
@@ -22,45 +22,24 @@ const EDITION_2023 = 1000;
 interface FileDescriptor {
   name: string;
   package?: string;
-  dependency?: string[];
   messageType?: { name: string }[];
   enumType?: { name: string }[];
 }
 
-/** The request's files: the descriptors of every file to generate and of their imports, in dependency order. */
+/** The request's parameter, and the descriptors of every file to generate and of their imports. */
 function readRequest(bytes: Uint8Array): { parameter: string; files: FileDescriptor[] } {
   const r = protobuf.Reader.create(bytes);
   let parameter = "";
-  const toGenerate: string[] = [];
   const files: FileDescriptor[] = [];
   while (r.pos < r.len) {
     const tag = r.uint32();
-    if (tag >>> 3 === Request.fileToGenerate && (tag & 7) === 2) toGenerate.push(r.string());
-    else if (tag >>> 3 === Request.parameter && (tag & 7) === 2) parameter = r.string();
+    if (tag >>> 3 === Request.parameter && (tag & 7) === 2) parameter = r.string();
     else if (tag >>> 3 === Request.protoFile && (tag & 7) === 2) {
       const file = descriptor.FileDescriptorProto.toObject(descriptor.FileDescriptorProto.decode(r.bytes()), { defaults: false });
       files.push(unescapeBytesDefaults(renameDunderProto(file)) as FileDescriptor);
     } else r.skipType(tag & 7);
   }
-  return { parameter, files: loadOrder(files, toGenerate) };
-}
-
-/**
- * The files in the order hppproto-gen's parser meets them: each file to generate, then its imports
- * depth first. Messages are numbered in that order, so both give the same schema table.
- */
-function loadOrder(files: FileDescriptor[], toGenerate: string[]): FileDescriptor[] {
-  const byName = new Map(files.map((f) => [f.name, f]));
-  const out: FileDescriptor[] = [];
-  const visit = (name: string) => {
-    const f = byName.get(name);
-    if (f === undefined || out.includes(f)) return;
-    out.push(f);
-    for (const d of f.dependency ?? []) visit(d);
-  };
-  for (const name of toGenerate) visit(name);
-  for (const f of files) visit(f.name);
-  return out;
+  return { parameter, files };
 }
 
 /** Names protobufjs would drop ("__proto__") under the stand-in hppproto-gen reads them with (see load.ts). */

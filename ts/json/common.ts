@@ -32,6 +32,12 @@ export interface TypeRef {
   encode(message: never): Uint8Array;
 }
 
+/** e, its path prefixed with segment when it is a JsonError (generated code builds paths on the way out). */
+export function within(e: unknown, segment: string): unknown {
+  if (e instanceof JsonError) e.prefix(segment);
+  return e;
+}
+
 export const wrapperTypes: Record<string, T> = {
   DoubleValue: T.Double, FloatValue: T.Float, Int64Value: T.Int64, UInt64Value: T.Uint64, Int32Value: T.Int32,
   UInt32Value: T.Uint32, BoolValue: T.Bool, StringValue: T.String, BytesValue: T.Bytes,

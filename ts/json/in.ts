@@ -4,7 +4,7 @@
 // the message is read the schema-driven way instead. Errors carry paths relative to the message,
 // completed on the way out.
 import { FieldType as T, type SchemaDef } from "../schema.js";
-import { JsonError } from "./common.js";
+import { JsonError, within } from "./common.js";
 import type { JsonValue } from "./parse.js";
 import { isWellFormed } from "../fill.js";
 import { SKIP, describe, integer, messageFromJson, scalarFromJson, type JsonReadOptions } from "./read.js";
@@ -39,10 +39,7 @@ export function secondOneofMember(oneof: string): never {
 }
 
 /** The error, its path prefixed with the field's key (or an element's index or map key). */
-export function at(e: unknown, segment: string): unknown {
-  if (e instanceof JsonError) e.prefix(segment);
-  return e;
-}
+export const at = within;
 
 const enumNumbers = new WeakMap<object, Map<string, number>>();
 

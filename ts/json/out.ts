@@ -1,7 +1,7 @@
 // What generated toJson functions call: value conversions ProtoJSON needs beyond JSON's own, and
 // the error path, built on the way out of nested messages (the happy path carries none).
 import type { SchemaDef } from "../schema.js";
-import { JsonError, base64Encode } from "./common.js";
+import { base64Encode, within } from "./common.js";
 import { define, floatToJson, messageToJson, shortestFloat32, type JsonWriteOptions } from "./print.js";
 
 type Json = unknown;
@@ -9,7 +9,6 @@ type ToJson<T> = (o: T, opts: JsonWriteOptions) => Json;
 
 export const double = floatToJson;
 export const float = (v: number): Json => floatToJson(shortestFloat32(v));
-export const int64 = (v: bigint | string | number): string => String(v);
 export const bytes = base64Encode;
 
 /** 64-bit integers are bigint, or strings or numbers from code generated with --int64. */
@@ -23,11 +22,6 @@ export function enumName(def: SchemaDef, index: number, v: number): Json {
   let names = enumNames.get(info);
   if (names === undefined) enumNames.set(info, (names = new Map(info.values.map(([n, name]) => [n, name] as const).reverse())));
   return names.get(v) ?? v;
-}
-
-function within(e: unknown, segment: string): unknown {
-  if (e instanceof JsonError) e.prefix(segment);
-  return e;
 }
 
 /** A message field written by its generated function. */

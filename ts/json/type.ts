@@ -2,7 +2,7 @@
 // out, so that bundles without it carry none of the JSON code.
 import { MessageType, type Init } from "../message.js";
 import { MessageView } from "../view.js";
-import { JsonError } from "./common.js";
+import { JsonError, within } from "./common.js";
 import { fromJs, JsonSyntaxError, parseJson, type JsonValue } from "./parse.js";
 import { messageToJson, type JsonWriteOptions } from "./print.js";
 import { messageFromJson, type JsonReadOptions } from "./read.js";
@@ -17,8 +17,7 @@ export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B>
     try {
       return generated(plain, options);
     } catch (e) {
-      if (e instanceof JsonError) e.prefix(this.typeName);
-      throw e;
+      throw within(e, this.typeName);
     }
   }
 
@@ -56,8 +55,7 @@ export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B>
       try {
         return generated(value, options, 0);
       } catch (e) {
-        if (e instanceof JsonError) e.prefix(this.typeName);
-        if (e !== FALLBACK) throw e;
+        if (e !== FALLBACK) throw within(e, this.typeName);
       }
     }
     const init = messageFromJson(this.schemaDef, this.index, value, options, this.typeName);
