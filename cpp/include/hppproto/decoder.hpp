@@ -82,8 +82,8 @@ class Decoder {
       fail(Error::out_of_memory, data);
       return nullptr;
     }
-    const uint8_t* p = data;
-    if (!parse_message(m, message_index, p, data + size, rec, 0, 0)) return nullptr;
+    const uint8_t* stop;
+    if (!parse_message(m, message_index, data, data + size, rec, 0, 0, stop)) return nullptr;
     return rec;
   }
 
@@ -100,21 +100,28 @@ class Decoder {
   }
 
   // Parses fields until `end`, or until the end-group tag of `group_number` when it is non-zero.
-  // Singular fields (groups aside) are handled inline: one dispatch on the field's value op,
-  // fixed-size stores. The lookup tables are held in locals because stores into the record could
-  // alias any member.
-  bool parse_message(const MessageDef& m, uint32_t mi, const uint8_t*& p, const uint8_t* end,
-                     uint8_t* rec, uint32_t depth, uint32_t group_number) noexcept {
+  // On success `stop` is where parsing stopped (`end`, or just past the end-group tag); on failure
+  // the status is set. The common fields (singular values and sub-messages, repeated sub-messages) are
+  // handled in this loop; the rest goes to parse_other_field, out of line. The position is a value
+  // and the tables are locals because the loop stores bytes into the record, and a byte store may
+  // alias any memory: whatever is read through a reference would be reloaded after each store.
+  bool parse_message(const MessageDef& m, uint32_t mi, const uint8_t* p, const uint8_t* end, uint8_t* rec,
+                     uint32_t depth, uint32_t group_number, const uint8_t*& stop) noexcept {
     const FieldDef* const fields = schema_.fields(m);
     const uint32_t* const dense = schema_.dense(m);
     const uint32_t dense_size = m.dense_size;
     while (p < end) {
-      const uint8_t* field_start = p;
-      uint32_t tag;
-      if (*p < 0x80) {
-        tag = *p++;
-      } else if (const auto r = read_tag(p, end, tag); r != VarintResult::ok) {
-        return fail_varint(r, field_start);
+      const uint8_t* const field_start = p;
+      uint32_t tag = *p;
+      if (tag < 0x80) {
+        ++p;
+      } else {
+        const uint8_t* q = p;
+        if (const auto r = read_tag(q, end, tag); r != VarintResult::ok) {
+          fail_varint(r, field_start);
+          return false;
+        }
+        p = q;
       }
       const uint32_t number = tag >> 3;
       const auto wt = static_cast<WireType>(tag & 7);
@@ -125,86 +132,138 @@ class Decoder {
       } else {
         f = schema_.find(m, number);
       }
-      if (f && !f->is_array() && f->op != ValueOp::group && wt == f->wire_type) {
+      if (f && wt == f->wire_type && f->op != ValueOp::group) {
         uint8_t* slot = rec + f->offset;
-        switch (f->op) {
-          case ValueOp::fixed32:
-            if (end - p < 4) return fail_in(mi, number, Error::truncated, p);
-            select_oneof_member(*f, rec);
-            std::memcpy(slot, p, 4);
-            p += 4;
-            break;
-          case ValueOp::fixed64:
-            if (end - p < 8) return fail_in(mi, number, Error::truncated, p);
-            select_oneof_member(*f, rec);
-            std::memcpy(slot, p, 8);
-            p += 8;
-            break;
-          case ValueOp::utf8_string:
-          case ValueOp::bytes: {
-            const uint8_t* body;
-            size_t len;
-            if (!read_length(p, end, body, len)) return status_.push_frame(mi, number, -1), false;
-            if (f->op == ValueOp::utf8_string && !is_valid_utf8(body, len))
-              return fail_in(mi, number, Error::invalid_utf8, body);
-            select_oneof_member(*f, rec);
-            store(slot, BytesSlot{body, static_cast<uint32_t>(len)});
-            p = body + len;
-            break;
-          }
-          case ValueOp::message: {
-            const uint8_t* body;
-            size_t len;
-            if (!read_length(p, end, body, len)) return status_.push_frame(mi, number, -1), false;
-            select_oneof_member(*f, rec);
-            if (!merge_sub_message(*f, rec, body, len, depth)) return status_.push_frame(mi, number, -1), false;
-            p = body + len;
-            break;
-          }
-          default: {  // varints
-            uint64_t v;
-            if (p < end && *p < 0x80) {
-              v = *p++;
-            } else if (const auto r = read_varint(p, end, v); r != VarintResult::ok) {
-              fail_varint(r, p);
-              status_.push_frame(mi, number, -1);
-              return false;
-            }
-            if (!is_known_value(*f, v)) {
-              if (!add_unknown(rec, field_start, p)) return false;
-              continue;
-            }
-            select_oneof_member(*f, rec);
-            store_varint(f->op, v, slot);
-            break;
-          }
+        if (f->label == Label::repeated && f->op == ValueOp::message) {
+          auto& arr = *reinterpret_cast<ArraySlot*>(slot);
+          const uint8_t* body = read_length_at(p, end);
+          if (!body) return fail_frame(mi, number, static_cast<int32_t>(arr.size));
+          p = body + last_length_;
+          RecordPtr sub = new_record(f->aux, body);
+          RecordPtr* dst = sub ? grow<RecordPtr>(arr, 1, field_start) : nullptr;
+          if (!dst) return fail_frame(mi, number, static_cast<int32_t>(arr.size));
+          *dst = sub;
+          if (!parse_sub_message(f->aux, body, p, sub, depth)) return fail_frame(mi, number, static_cast<int32_t>(arr.size - 1));
+          continue;
         }
-        rec[f->hasbit_byte] |= f->hasbit_mask;
-        continue;
+        if (!f->is_array()) {
+          switch (f->op) {
+            case ValueOp::fixed32:
+              if (end - p < 4) return fail_in(mi, number, Error::truncated, p), false;
+              select_oneof_member(*f, rec);
+              std::memcpy(slot, p, 4);
+              p += 4;
+              break;
+            case ValueOp::fixed64:
+              if (end - p < 8) return fail_in(mi, number, Error::truncated, p), false;
+              select_oneof_member(*f, rec);
+              std::memcpy(slot, p, 8);
+              p += 8;
+              break;
+            case ValueOp::utf8_string:
+            case ValueOp::bytes: {
+              const uint8_t* body = read_length_at(p, end);
+              if (!body) return fail_frame(mi, number, -1);
+              const size_t len = last_length_;
+              if (f->op == ValueOp::utf8_string && !is_valid_utf8(body, len))
+                return fail_in(mi, number, Error::invalid_utf8, body), false;
+              select_oneof_member(*f, rec);
+              store(slot, BytesSlot{body, static_cast<uint32_t>(len)});
+              p = body + len;
+              break;
+            }
+            case ValueOp::message: {
+              const uint8_t* body = read_length_at(p, end);
+              if (!body) return fail_frame(mi, number, -1);
+              p = body + last_length_;
+              select_oneof_member(*f, rec);
+              if (!merge_sub_message(*f, rec, body, p, depth)) return fail_frame(mi, number, -1);
+              break;
+            }
+            default: {  // varints
+              uint64_t v;
+              if (p < end && *p < 0x80) {
+                v = *p++;
+              } else {
+                const uint8_t* q = p;
+                if (const auto r = read_varint(q, end, v); r != VarintResult::ok) {
+                  fail_varint(r, q);
+                  return fail_frame(mi, number, -1);
+                }
+                p = q;
+              }
+              if (!is_known_value(*f, v)) {
+                if (!add_unknown(rec, field_start, p)) return false;
+                continue;
+              }
+              select_oneof_member(*f, rec);
+              store_varint(f->op, v, slot);
+              break;
+            }
+          }
+          rec[f->hasbit_byte] |= f->hasbit_mask;
+          continue;
+        }
       }
-      if (number == 0) return fail(Error::invalid_field_number, field_start);
+      if (number == 0) return fail(Error::invalid_field_number, field_start), false;
       if (wt == WireType::egroup) {
-        if (number == group_number) return check_required(m, mi, rec, p);
-        return fail(Error::unmatched_end_group, field_start, number);
+        if (number == group_number) {
+          stop = p;
+          return check_required(m, mi, rec, p);
+        }
+        return fail(Error::unmatched_end_group, field_start, number), false;
       }
-      if (static_cast<uint32_t>(wt) > 5) return fail(Error::invalid_wire_type, field_start, number);
-      if (m.message_set && number == 1 && wt == WireType::sgroup) {
-        if (!parse_message_set_item(m, mi, field_start, p, end, rec, depth)) return false;
-        continue;
-      }
-      if (!f) {
-        if (!skip_field(number, wt, p, end, depth)) return false;
-        if (!add_unknown(rec, field_start, p)) return false;
-        continue;
-      }
-      int32_t element = -1;
-      if (!parse_field(*f, wt, field_start, p, end, rec, depth, element)) {
-        status_.push_frame(mi, number, element);
-        return false;
-      }
+      p = parse_other_field(m, mi, f, number, wt, field_start, p, end, rec, depth);
+      if (!p) return false;  // a field's position is never null: it lies inside the input
     }
-    if (group_number != 0) return fail(Error::unterminated_group, p, group_number);
+    if (group_number != 0) return fail(Error::unterminated_group, p, group_number), false;
+    stop = p;
     return check_required(m, mi, rec, p);
+  }
+
+  // Everything parse_message does not handle inline: unknown fields, message set items, repeated
+  // and packed values, groups and wire-type mismatches. Returns the position after the field.
+  [[gnu::noinline]] const uint8_t* parse_other_field(const MessageDef& m, uint32_t mi, const FieldDef* f,
+                                                     uint32_t number, WireType wt, const uint8_t* field_start,
+                                                     const uint8_t* p, const uint8_t* end, uint8_t* rec,
+                                                     uint32_t depth) noexcept {
+    if (static_cast<uint32_t>(wt) > 5) return fail(Error::invalid_wire_type, field_start, number), nullptr;
+    if (m.message_set && number == 1 && wt == WireType::sgroup) {
+      if (!parse_message_set_item(m, mi, field_start, p, end, rec, depth)) return nullptr;
+      return p;
+    }
+    if (!f) {
+      if (!skip_field(number, wt, p, end, depth)) return nullptr;
+      if (!add_unknown(rec, field_start, p)) return nullptr;
+      return p;
+    }
+    int32_t element = -1;
+    if (!parse_field(*f, wt, field_start, p, end, rec, depth, element)) return fail_frame(mi, number, element), nullptr;
+    return p;
+  }
+
+  // Reads a length prefix at p that fits before end: returns the body (its length in last_length_),
+  // or nullptr with the status set.
+  [[gnu::always_inline]] const uint8_t* read_length_at(const uint8_t* p, const uint8_t* end) noexcept {
+    uint64_t n;
+    if (p < end && *p < 0x80) {
+      n = *p++;
+    } else if (const auto r = read_varint(p, end, n); r != VarintResult::ok) {
+      fail_varint(r, p);
+      return nullptr;
+    }
+    if (n > static_cast<uint64_t>(end - p)) {
+      fail(Error::length_out_of_bounds, p);
+      return nullptr;
+    }
+    last_length_ = static_cast<size_t>(n);
+    return p;
+  }
+
+  // Adds a frame to the failing status's path while unwinding.
+  [[gnu::cold, gnu::noinline]] bool fail_frame(uint32_t mi, uint32_t number, int32_t element) noexcept {
+    status_.push_frame(mi, number, element);
+    return false;
   }
 
   template <class T>
@@ -328,12 +387,13 @@ class Decoder {
     const FieldDef* f = type_id <= max_field_number ? schema_.find(m, static_cast<uint32_t>(type_id)) : nullptr;
     if (!f || !body) return add_unknown(rec, item_start, p);
     rec[f->hasbit_byte] |= f->hasbit_mask;
-    if (!merge_sub_message(*f, rec, body, len, depth)) return status_.push_frame(mi, f->number, -1), false;
+    if (!merge_sub_message(*f, rec, body, body + len, depth)) return status_.push_frame(mi, f->number, -1), false;
     return true;
   }
 
   // A singular message field: its bytes merge into the record already there, or a new one.
-  bool merge_sub_message(const FieldDef& f, uint8_t* rec, const uint8_t* body, size_t len, uint32_t depth) noexcept {
+  bool merge_sub_message(const FieldDef& f, uint8_t* rec, const uint8_t* body, const uint8_t* body_end,
+                         uint32_t depth) noexcept {
     uint8_t* slot = rec + f.offset;
     RecordPtr sub;
     std::memcpy(&sub, slot, sizeof sub);
@@ -341,8 +401,7 @@ class Decoder {
       if (!(sub = new_record(f.aux, body))) return false;
       store(slot, sub);
     }
-    const uint8_t* after;
-    return parse_sub_message(f.aux, body, len, sub, depth, after);
+    return parse_sub_message(f.aux, body, body_end, sub, depth);
   }
 
   bool read_length(const uint8_t*& p, const uint8_t* end, const uint8_t*& body, size_t& len) noexcept {
@@ -493,7 +552,8 @@ class Decoder {
           RecordPtr* dst = grow<RecordPtr>(arr, 1, field_start);
           if (!dst) return false;
           *dst = sub;
-          if (!parse_sub_message(f.aux, body, len, sub, depth, p)) return false;
+          p = body + len;
+          if (!parse_sub_message(f.aux, body, p, sub, depth)) return false;
           return f.label != Label::map || check_map_value(f.aux, sub, body);
         }
         if (!check_utf8(f, body, len)) return false;
@@ -613,19 +673,20 @@ class Decoder {
     return rec;
   }
 
-  bool parse_sub_message(uint32_t mi, const uint8_t* body, size_t len, RecordPtr sub, uint32_t depth,
-                         const uint8_t*& p) noexcept {
+  bool parse_sub_message(uint32_t mi, const uint8_t* body, const uint8_t* body_end, RecordPtr sub,
+                         uint32_t depth) noexcept {
     if (depth + 1 > limits_.max_depth) return fail(Error::depth_limit, body, limits_.max_depth);
-    const uint8_t* q = body;
-    if (!parse_message(schema_.message(mi), mi, q, body + len, sub, depth + 1, 0)) return false;
-    p = body + len;
-    return true;
+    const uint8_t* stop;
+    return parse_message(schema_.message(mi), mi, body, body_end, sub, depth + 1, 0, stop);
   }
 
   bool parse_group(const FieldDef& f, const uint8_t*& p, const uint8_t* end, RecordPtr sub,
                    uint32_t depth) noexcept {
     if (depth + 1 > limits_.max_depth) return fail(Error::depth_limit, p, limits_.max_depth);
-    return parse_message(schema_.message(f.aux), f.aux, p, end, sub, depth + 1, f.number);
+    const uint8_t* after;
+    if (!parse_message(schema_.message(f.aux), f.aux, p, end, sub, depth + 1, f.number, after)) return false;
+    p = after;
+    return true;
   }
 
   const Schema& schema_;
@@ -633,6 +694,7 @@ class Decoder {
   Status& status_;
   const Limits& limits_;
   const uint8_t* base_ = nullptr;
+  size_t last_length_ = 0;  // read_length_at's second result
 };
 
 }  // namespace hppproto
