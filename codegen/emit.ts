@@ -671,8 +671,8 @@ class FileEmitter {
       }
       case Label.Repeated: {
         if (isMessage(f)) return [`$ListView<${this.ref(f.message!, "view")}>`, `return this.$msgs(${o}, ${this.ref(f.message!, "view")});`];
-        if (f.type === FieldType.String) return ["$ListView<string>", `return this.$list(${o}, 8, (m, a) => m.strAt(a));`];
-        if (f.type === FieldType.Bytes) return ["$ListView<Uint8Array>", `return this.$list(${o}, 8, $plain.bytesView);`];
+        if (f.type === FieldType.String) return ["$ListView<string>", `return this.$strings(${o});`];
+        if (f.type === FieldType.Bytes) return ["$ListView<Uint8Array>", `return this.$bytesList(${o});`];
         if (f.type === FieldType.Bool) return ["boolean[]", `return this.$bools(${o});`];
         const k = numberKinds[f.type]!;
         return [k.array, `return this.$${k.read}s(${o});`];

@@ -6,6 +6,7 @@
 import type { Arena } from "./arena.js";
 import { StaleViewError } from "./errors.js";
 import type { Memory } from "./memory.js";
+import { bytesView } from "./plain.js";
 
 export type ViewClass<V> = new (arena: Arena, ptr: number) => V;
 /** Reads one element (or map key/value) whose slot is at addr. */
@@ -50,68 +51,76 @@ export abstract class MessageView {
     return p === 0 ? undefined : new cls(this.$arena, p);
   }
 
-  private $array(off: number): [Memory, number, number] {
-    const m = this.$mem();
-    const w = (this.$ptr + off) >>> 2;
-    return [m, m.u32[w]!, m.u32[w + 1]!];
+  // A repeated field's slot is (data pointer, count) at word w of memory.
+  private $slot(off: number): number {
+    this.$mem();
+    return (this.$ptr + off) >>> 2;
   }
   protected $i32s(off: number): Int32Array {
-    const [m, p, n] = this.$array(off);
-    return n === 0 ? empty.i32s : new Int32Array(m.buffer, p, n);
+    const w = this.$slot(off), m = this.$arena.rt.mem, n = m.u32[w + 1]!;
+    return n === 0 ? empty.i32s : new Int32Array(m.buffer, m.u32[w]!, n);
   }
   protected $u32s(off: number): Uint32Array {
-    const [m, p, n] = this.$array(off);
-    return n === 0 ? empty.u32s : new Uint32Array(m.buffer, p, n);
+    const w = this.$slot(off), m = this.$arena.rt.mem, n = m.u32[w + 1]!;
+    return n === 0 ? empty.u32s : new Uint32Array(m.buffer, m.u32[w]!, n);
   }
   protected $f32s(off: number): Float32Array {
-    const [m, p, n] = this.$array(off);
-    return n === 0 ? empty.f32s : new Float32Array(m.buffer, p, n);
+    const w = this.$slot(off), m = this.$arena.rt.mem, n = m.u32[w + 1]!;
+    return n === 0 ? empty.f32s : new Float32Array(m.buffer, m.u32[w]!, n);
   }
   protected $f64s(off: number): Float64Array {
-    const [m, p, n] = this.$array(off);
-    return n === 0 ? empty.f64s : new Float64Array(m.buffer, p, n);
+    const w = this.$slot(off), m = this.$arena.rt.mem, n = m.u32[w + 1]!;
+    return n === 0 ? empty.f64s : new Float64Array(m.buffer, m.u32[w]!, n);
   }
   protected $i64s(off: number): BigInt64Array {
-    const [m, p, n] = this.$array(off);
-    return n === 0 ? empty.i64s : new BigInt64Array(m.buffer, p, n);
+    const w = this.$slot(off), m = this.$arena.rt.mem, n = m.u32[w + 1]!;
+    return n === 0 ? empty.i64s : new BigInt64Array(m.buffer, m.u32[w]!, n);
   }
   protected $u64s(off: number): BigUint64Array {
-    const [m, p, n] = this.$array(off);
-    return n === 0 ? empty.u64s : new BigUint64Array(m.buffer, p, n);
+    const w = this.$slot(off), m = this.$arena.rt.mem, n = m.u32[w + 1]!;
+    return n === 0 ? empty.u64s : new BigUint64Array(m.buffer, m.u32[w]!, n);
   }
   protected $bools(off: number): boolean[] {
-    const [m, p, n] = this.$array(off);
+    const w = this.$slot(off), m = this.$arena.rt.mem, p = m.u32[w]!, n = m.u32[w + 1]!;
     const out = new Array<boolean>(n);
     for (let i = 0; i < n; i++) out[i] = m.u8[p + i] !== 0;
     return out;
   }
-  protected $list<T>(off: number, size: number, read: SlotReader<T>): ListView<T> {
-    const [, p, n] = this.$array(off);
-    return new ListView(this, p, n, size, read);
+  protected $strings(off: number): ListView<string> {
+    const w = this.$slot(off), u32 = this.$arena.rt.mem.u32;
+    return new StringList(this, u32[w]!, u32[w + 1]!);
+  }
+  protected $bytesList(off: number): ListView<Uint8Array> {
+    const w = this.$slot(off), u32 = this.$arena.rt.mem.u32;
+    return new BytesList(this, u32[w]!, u32[w + 1]!);
   }
   protected $msgs<V>(off: number, cls: ViewClass<V>): ListView<V> {
-    const arena = this.$arena;
-    return this.$list(off, 4, (m, addr) => new cls(arena, m.u32[addr >>> 2]!));
+    const w = this.$slot(off), u32 = this.$arena.rt.mem.u32;
+    return new MessageList(this, u32[w]!, u32[w + 1]!, cls);
   }
   protected $map<K, V>(off: number, key: SlotReader<K>, value: SlotReader<V>): MapView<K, V> {
-    const [, p, n] = this.$array(off);
-    return new MapView(this, p, n, key, value);
+    const w = this.$slot(off), u32 = this.$arena.rt.mem.u32;
+    return new MapView(this, u32[w]!, u32[w + 1]!, key, value);
   }
 }
 
-/** A repeated string, bytes or message field, read element by element on access. */
-export class ListView<T> implements Iterable<T> {
+/**
+ * A repeated string, bytes or message field, read element by element on access. One subclass per
+ * element kind, so that each get() is a monomorphic call site.
+ */
+export abstract class ListView<T> implements Iterable<T> {
   constructor(
-    private readonly owner: MessageView,
-    private readonly data: number,
+    /** @internal */ protected readonly owner: MessageView,
+    /** @internal address of the first element's slot */ protected readonly data: number,
     readonly length: number,
-    private readonly stride: number,
-    private readonly read: SlotReader<T>,
   ) {}
+
+  /** @internal the element at index, known to be in range */
+  protected abstract at(m: Memory, index: number): T;
 
   get(index: number): T {
     if (!(index >= 0 && index < this.length)) throw new RangeError(`hppproto: index ${index} out of range 0..${this.length - 1}`);
-    return this.read(this.owner.$mem(), this.data + index * this.stride);
+    return this.at(this.owner.$mem(), index);
   }
 
   *[Symbol.iterator](): Iterator<T> {
@@ -121,8 +130,29 @@ export class ListView<T> implements Iterable<T> {
   toArray(): T[] {
     const m = this.owner.$mem();
     const out = new Array<T>(this.length);
-    for (let i = 0; i < this.length; i++) out[i] = this.read(m, this.data + i * this.stride);
+    for (let i = 0; i < this.length; i++) out[i] = this.at(m, i);
     return out;
+  }
+}
+
+class StringList extends ListView<string> {
+  protected at(m: Memory, index: number): string {
+    return m.strAt(this.data + index * 8);
+  }
+}
+
+class BytesList extends ListView<Uint8Array> {
+  protected at(m: Memory, index: number): Uint8Array {
+    return bytesView(m, this.data + index * 8);
+  }
+}
+
+class MessageList<V> extends ListView<V> {
+  constructor(owner: MessageView, data: number, length: number, private readonly cls: ViewClass<V>) {
+    super(owner, data, length);
+  }
+  protected at(m: Memory, index: number): V {
+    return new this.cls(this.owner.$arena, m.u32[(this.data + index * 4) >>> 2]!);
   }
 }
 

@@ -175,6 +175,11 @@ const stream: Dataset = {
 /** Encoding the stream, one message per frame: from prebuilt messages, and set from content + encode. */
 function tickWriteTasks(c: Codec, lib: Library, frames: Uint8Array[]): Task[] {
   if (!c.encode) return [];
+  // V8 pretenures an allocation site whose first objects all survive a scavenge, and keeps that
+  // decision: a library whose first decode to plain objects were the retained `built` would
+  // allocate every later decode's objects in old space. Peers whose delimited() decodes to plain
+  // objects have had a discarded pass by now; this gives every library the same history.
+  for (const f of frames) c.decode(f);
   const built = frames.map((f) => c.decode(f));
   const literals = frames.map((_, i) => tick(i, c.int64));
   const tasks: Task[] = [{ operation: "frames encode", library: lib, fn: () => { for (const m of built) c.encode!(m); } }];

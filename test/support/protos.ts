@@ -244,6 +244,13 @@ export function checkView(m: MessageModel, view: any, plain: Record<string, unkn
       void key;
     } else if (f.label === Label.Repeated) {
       const items = got instanceof ListView ? got.toArray() : Array.from(got as ArrayLike<unknown>);
+      if (got instanceof ListView) {
+        // get(), iteration and toArray() read the same elements (views compare by their record)
+        const at = (v: unknown) => (v instanceof MessageView ? v.$ptr : copy(v));
+        expect(Array.from({ length: got.length }, (_, i) => at(got.get(i)))).toEqual(items.map(at));
+        expect([...got].map(at)).toEqual(items.map(at));
+        expect(() => got.get(got.length)).toThrow(RangeError);
+      }
       if (isMessage(f)) items.forEach((v, i) => checkView(f.message!, v, (want as Record<string, unknown>[])[i]!));
       // views keep packed 64-bit lists as BigInt64Array / BigUint64Array whatever the field's jstype
       else expect(items.map((v) => (typeof v === "bigint" ? as64(f, v) : copy(v)))).toEqual(want);
