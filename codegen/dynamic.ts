@@ -96,12 +96,12 @@ function fieldReader(f: FieldModel, readerOf: (m: MessageModel) => Materializer<
   if (f.label === Label.Repeated) {
     if (isMessage(f)) return (m, p, rt) => plain.messages(m, p + off, readerOf(f.message!), rt);
     switch (scalarKind(f.type)) {
-      case "i32": return (m, p) => plain.numbers(m, p + off, m.i32, 2);
-      case "u32": return (m, p) => plain.numbers(m, p + off, m.u32, 2);
-      case "f32": return (m, p) => plain.numbers(m, p + off, m.f32, 2);
-      case "i64": return (m, p) => plain.numbers(m, p + off, m.i64, 3);
-      case "u64": return (m, p) => plain.numbers(m, p + off, m.u64, 3);
-      case "f64": return (m, p) => plain.numbers(m, p + off, m.f64, 3);
+      case "i32": return (m, p) => plain.i32s(m, p + off);
+      case "u32": return (m, p) => plain.u32s(m, p + off);
+      case "f32": return (m, p) => plain.f32s(m, p + off);
+      case "i64": return (m, p) => plain.i64s(m, p + off);
+      case "u64": return (m, p) => plain.u64s(m, p + off);
+      case "f64": return (m, p) => plain.f64s(m, p + off);
       case "bool": return (m, p) => plain.bools(m, p + off);
       case "str": return (m, p) => plain.strings(m, p + off);
       case "bytes": return (m, p) => plain.bytesList(m, p + off);

@@ -287,7 +287,7 @@ class FileEmitter {
         switch (this.int64As(f)) {
           case "string": return `$plain.int64Strings(m, ${at}, m.${k.read})`;
           case "number": return `$plain.int64Numbers(m, ${at}, m.${k.read}, ${literal(this.fieldPath(f))})`;
-          default: return `$plain.numbers(m, ${at}, m.${k.read}, ${k.shift})`;
+          default: return `$plain.${k.read}s(m, ${at})`;
         }
       }
       case Label.Explicit: {

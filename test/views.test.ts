@@ -29,6 +29,27 @@ describe("zero-copy reads", () => {
     expect(Array.from(samples)).toEqual(values);
   });
 
+  it("a large packed run is used in place whatever its offset in the input", () => {
+    const values = Float64Array.from({ length: 20_000 }, (_, i) => i * 0.25 - 1000.5);
+    const run = new Uint8Array(values.buffer);
+    for (let pad = 0; pad < 8; pad++) {
+      // the blob's length moves the run's offset through every residue mod 8
+      const head = new Wire().tag(8, 0).varint(1).string(7, new Uint8Array(pad).fill(9)).tag(3, 2).varint(run.length).finish();
+      const input = new Uint8Array(head.length + run.length);
+      input.set(head);
+      input.set(run, head.length);
+      for (const arena of [undefined, new Arena()]) {
+        const v = Node.view(input, arena);
+        expect(v.samples).toEqual(values);
+        // blob and samples point into the same copy of the input: the run follows the blob's bytes,
+        // its tag and its 3-byte length, so it was not moved
+        expect(v.samples.byteOffset - v.blob.byteOffset).toBe(pad + 4);
+        arena?.release();
+      }
+      expect(Node.decode(input).samples).toEqual(Array.from(values));
+    }
+  });
+
   it("packed int64 is a BigInt64Array, bytes a subarray of linear memory", () => {
     const big = [0n, -1n, 9223372036854775807n, -9223372036854775808n];
     const packed = new Wire();

@@ -50,25 +50,28 @@ export class Arena {
    * @internal Runs a decode whose input is copied into the arena; if it throws, everything it
    * allocated (the copy included) is given back.
    */
-  decodeInto<R>(bytes: Uint8Array, decode: (input: number) => R): R {
+  decodeInto<R>(bytes: Uint8Array, decode: (input: number) => R, shift = 0): R {
     this.assertLive();
     const w = this.ptr >>> 2;
     // Arena layout (arena.hpp) on wasm32: cur_, end_, head_
     const cur = this.rt.mem.u32[w]!;
     const head = this.rt.mem.u32[w + 2]!;
     try {
-      return decode(this.copyIn(bytes));
+      return decode(this.copyIn(bytes, shift));
     } catch (e) {
       this.rt.exports.hp_arena_rewind(this.ptr, head, cur);
       throw e;
     }
   }
 
-  /** Copies input bytes into the arena; bump-allocates in JS when the block has room. */
-  private copyIn(bytes: Uint8Array): number {
+  /**
+   * Copies input bytes into the arena, `shift` bytes past an 8-byte boundary (see align.ts);
+   * bump-allocates in JS when the block has room.
+   */
+  private copyIn(bytes: Uint8Array, shift: number): number {
     this.assertLive();
     const mem = this.rt.mem;
-    const size = ((bytes.length + 7) & ~7) || 8; // never 0: a null pointer means failure
+    const size = ((bytes.length + shift + 7) & ~7) || 8; // never 0: a null pointer means failure
     const w = this.ptr >>> 2;
     const cur = mem.u32[w]!;
     let p: number;
@@ -80,8 +83,8 @@ export class Arena {
       mem.sync();
       if (p === 0) throw new DecodeError("OUT_OF_MEMORY", 0, "");
     }
-    mem.u8.set(bytes, p);
-    return p;
+    mem.u8.set(bytes, p + shift);
+    return p + shift;
   }
 
   private assertLive(): void {

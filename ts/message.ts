@@ -1,5 +1,6 @@
 // What generated code exports per message: decoding to views or plain objects, one message or a
 // length-delimited batch, each one call into WASM.
+import { alignmentShift } from "./align.js";
 import { Arena } from "./arena.js";
 import { EncodeError } from "./errors.js";
 import { create as createBuilder } from "./builder.js";
@@ -97,10 +98,11 @@ export class MessageType<T, V, B extends V = V> {
     if (arena === undefined) {
       arena = scratchArenas(rt).views;
       arena.generation++; // the call resets the arena, even when it then fails
-      const rec = rt.decode(handle, this.index, arena.ptr, rt.stage(bytes), bytes.length, true, this.schemaDef);
-      return new viewClass(arena, rec);
+      const input = rt.stage(bytes, alignmentShift(bytes));
+      return new viewClass(arena, rt.decode(handle, this.index, arena.ptr, input, bytes.length, true, this.schemaDef));
     }
-    const rec = arena.decodeInto(bytes, (input) => rt.decode(handle, this.index, arena.ptr, input, bytes.length, false, this.schemaDef));
+    const rec = arena.decodeInto(bytes, (input) => rt.decode(handle, this.index, arena.ptr, input, bytes.length, false, this.schemaDef),
+      alignmentShift(bytes));
     return new viewClass(arena, rec);
   }
 
@@ -111,7 +113,7 @@ export class MessageType<T, V, B extends V = V> {
     const handle = rt.schema(this.schemaDef);
     const arena = scratchArenas(rt).plain;
     arena.generation++;
-    const rec = rt.decode(handle, this.index, arena.ptr, rt.stage(bytes), bytes.length, true, this.schemaDef);
+    const rec = rt.decode(handle, this.index, arena.ptr, rt.stage(bytes, alignmentShift(bytes)), bytes.length, true, this.schemaDef);
     return read(rt.mem, rec, rt);
   }
 

@@ -20,13 +20,37 @@ export function messages<T>(m: Memory, addr: number, read: Reader<T>, rt: Runtim
   return out;
 }
 
-/** A repeated numeric field, read from `heap` (one of m.i32, m.f64, …) whose elements are 2^shift bytes. */
-export function numbers<T extends number | bigint>(m: Memory, addr: number, heap: ArrayLike<T>, shift: number): T[] {
-  const n = m.u32[(addr >>> 2) + 1]!;
-  if (n === 0) return [];
-  const base = m.u32[addr >>> 2]! >>> shift;
-  const out = new Array<T>(n);
-  for (let i = 0; i < n; i++) out[i] = heap[base + i]!;
+// Repeated numeric fields, one function per element type: an element load that has seen several
+// typed-array types is megamorphic (Node 20, 1,000,000 doubles: 50 ms against 5.9 ms). Filled
+// from the end, which V8 runs about twice as fast for large arrays (5.9 ms against 11).
+export function i32s(m: Memory, addr: number): number[] {
+  const w = addr >>> 2, n = m.u32[w + 1]!, base = m.u32[w]! >>> 2, heap = m.i32, out = new Array<number>(n);
+  for (let i = n - 1; i >= 0; i--) out[i] = heap[base + i]!;
+  return out;
+}
+export function u32s(m: Memory, addr: number): number[] {
+  const w = addr >>> 2, n = m.u32[w + 1]!, base = m.u32[w]! >>> 2, heap = m.u32, out = new Array<number>(n);
+  for (let i = n - 1; i >= 0; i--) out[i] = heap[base + i]!;
+  return out;
+}
+export function f32s(m: Memory, addr: number): number[] {
+  const w = addr >>> 2, n = m.u32[w + 1]!, base = m.u32[w]! >>> 2, heap = m.f32, out = new Array<number>(n);
+  for (let i = n - 1; i >= 0; i--) out[i] = heap[base + i]!;
+  return out;
+}
+export function f64s(m: Memory, addr: number): number[] {
+  const w = addr >>> 2, n = m.u32[w + 1]!, base = m.u32[w]! >>> 3, heap = m.f64, out = new Array<number>(n);
+  for (let i = n - 1; i >= 0; i--) out[i] = heap[base + i]!;
+  return out;
+}
+export function i64s(m: Memory, addr: number): bigint[] {
+  const w = addr >>> 2, n = m.u32[w + 1]!, base = m.u32[w]! >>> 3, heap = m.i64, out = new Array<bigint>(n);
+  for (let i = n - 1; i >= 0; i--) out[i] = heap[base + i]!;
+  return out;
+}
+export function u64s(m: Memory, addr: number): bigint[] {
+  const w = addr >>> 2, n = m.u32[w + 1]!, base = m.u32[w]! >>> 3, heap = m.u64, out = new Array<bigint>(n);
+  for (let i = n - 1; i >= 0; i--) out[i] = heap[base + i]!;
   return out;
 }
 

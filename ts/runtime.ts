@@ -127,18 +127,21 @@ export class Runtime {
     this.zeroSize = size;
   }
 
-  /** Copies bytes into the staging buffer (input for scratch decodes) and returns its address. */
-  stage(bytes: Uint8Array): number {
-    if (bytes.length > this.stagingSize) {
-      const size = Math.max(bytes.length, 4096, this.stagingSize * 2);
+  /**
+   * Copies bytes into the staging buffer (input for scratch decodes), `shift` bytes past an 8-byte
+   * boundary (see align.ts), and returns their address.
+   */
+  stage(bytes: Uint8Array, shift = 0): number {
+    if (bytes.length + shift > this.stagingSize) {
+      const size = Math.max(bytes.length + 8, 4096, this.stagingSize * 2);
       if (this.stagingPtr) this.exports.free(this.stagingPtr);
       this.stagingPtr = 0;
       this.stagingSize = 0;
       this.stagingPtr = this.malloc(size);
       this.stagingSize = size;
     }
-    this.mem.u8.set(bytes, this.stagingPtr);
-    return this.stagingPtr;
+    this.mem.u8.set(bytes, this.stagingPtr + shift);
+    return this.stagingPtr + shift;
   }
 
   decode(schema: number, message: number, arena: number, ptr: number, size: number, reset: boolean, def: SchemaDef): number {
