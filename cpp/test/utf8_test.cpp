@@ -36,3 +36,20 @@ TEST(Utf8, RejectsMalformedText) {
   EXPECT_FALSE(valid("\xff"));
   EXPECT_FALSE(valid("\xe2\x28\xa1"));               // bad continuation
 }
+
+// The ASCII fast paths test 32 and then 8 bytes at a time: every sequence must be judged the same
+// wherever it falls relative to those blocks, and whatever ASCII follows it.
+TEST(Utf8, SameVerdictAtEveryOffsetOfLongAsciiRuns) {
+  const std::string good[] = {"\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf"};
+  const std::string bad[] = {"\x80", "\xc3", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xff", "\xe2\x28\xa1"};
+  for (size_t before = 0; before < 70; ++before) {
+    for (size_t after : {size_t{0}, size_t{1}, size_t{7}, size_t{8}, size_t{31}, size_t{40}}) {
+      const std::string pre(before, 'a'), post(after, 'z');
+      for (const auto& g : good) EXPECT_TRUE(valid(pre + g + post)) << before << " " << after;
+      for (const auto& b : bad) {
+        // a truncated sequence followed by ASCII is still malformed: the next byte is no continuation
+        EXPECT_FALSE(valid(pre + b + post)) << before << " " << after;
+      }
+    }
+  }
+}
