@@ -62,9 +62,9 @@ function messageDataset(name: string, message: MessageName, strings: typeof gm1S
           const view = c.view;
           tasks.push({ operation: "view", library: lib, fn: () => view(bytes) });
           tasks.push({ operation: "view+read", library: lib, fn: () => read(view(bytes), sink) });
-        } else {
-          tasks.push({ operation: "decode+read", library: lib, fn: () => read(c.decode(bytes), sink) });
         }
+        const readPlain = c.view ? makeReader(descOf(message), { ...c, listAt: plainListAt }) : read;
+        tasks.push({ operation: "decode+read", library: lib, fn: () => readPlain(c.decode(bytes), sink) });
         tasks.push({ operation: "decode", library: lib, fn: () => c.decode(bytes) });
         tasks.push(...writeTasks(c, lib, bytes, () => gm1(strings, c.int64)));
       }
@@ -140,6 +140,9 @@ function summer(sample: unknown): (a: ArrayLike<any>) => number | bigint {
   return new Function("a", `let s = ${typeof sample === "bigint" ? "0n" : "0"}; for (let i = 0; i < a.length; i++) ${add} return s;`) as any;
 }
 
+/** Plain objects hold every repeated field as an array. */
+const plainListAt = (list: string, i: string) => `${list}[${i}]`;
+
 const streamLength = 10_000;
 
 /** 10,000 market-data ticks: one per WebSocket frame, or all in one length-delimited buffer. */
@@ -161,10 +164,11 @@ const stream: Dataset = {
         const view = c.view;
         tasks.push({ operation: "frames view+read", library: lib, fn: () => { for (const f of frames) read(view(f), sink); } });
         tasks.push({ operation: "batch view+read", library: lib, fn: () => c.delimited(batch, (m) => read(m, sink)) });
-      } else {
-        tasks.push({ operation: "frames decode+read", library: lib, fn: () => { for (const f of frames) read(c.decode(f), sink); } });
-        tasks.push({ operation: "batch decode+read", library: lib, fn: () => c.delimited(batch, (m) => read(m, sink)) });
       }
+      const readPlain = c.view ? makeReader(descOf("tick"), { ...c, listAt: plainListAt }) : read;
+      const plainBatch = c.decodeDelimited ?? ((b: Uint8Array, each: (m: any) => void) => c.delimited(b, each));
+      tasks.push({ operation: "frames decode+read", library: lib, fn: () => { for (const f of frames) readPlain(c.decode(f), sink); } });
+      tasks.push({ operation: "batch decode+read", library: lib, fn: () => plainBatch(batch, (m) => readPlain(m, sink)) });
       tasks.push({ operation: "frames decode", library: lib, fn: () => { for (const f of frames) c.decode(f); } });
       tasks.push(...tickWriteTasks(c, lib, frames));
     }

@@ -43,6 +43,8 @@ export interface Codec {
   view?(bytes: Uint8Array): any;
   /** Every message of a length-delimited buffer, each passed to `each`. */
   delimited(bytes: Uint8Array, each: (message: any) => void): void;
+  /** The same as plain objects, where delimited() gives views (hppproto). */
+  decodeDelimited?(bytes: Uint8Array, each: (message: any) => void): void;
   encode?(message: any): Uint8Array;
   /** Build this library's message from a content literal (the part of set+encode before encoding). */
   build?(literal: any): any;
@@ -67,6 +69,9 @@ function hppproto(type: any, desc: DescMessage): Codec {
     view: (b) => type.view(b),
     delimited: (b, each) => {
       for (const v of type.viewDelimited(b)) each(v);
+    },
+    decodeDelimited: (b, each) => {
+      for (const m of type.decodeDelimited(b)) each(m);
     },
     encode: (m) => type.encode(m),
     toJson: (m) => type.toJsonString(m),

@@ -7,14 +7,17 @@ const comparisons: [hpp: string, peers: string, label: string][] = [
   ["view", "decode", "view decode (peers: decode)"],
   ["view+read", "decode+read", "view + read every field (peers: decode + read)"],
   ["decode", "decode", "decode to plain objects"],
+  ["decode+read", "decode+read", "decode to plain objects + read every field"],
   ["view+sum", "decode+sum", "view + sum (peers: decode + sum)"],
   ["encode", "encode", "encode a built message"],
   ["set+encode", "set+encode", "set from scratch + encode"],
   ["json out", "json out", "JSON out"],
   ["json in", "json in", "JSON in"],
-  ["frames view+read", "frames decode+read", "one message per frame, read every field"],
+  ["frames view+read", "frames decode+read", "one message per frame, view + read every field"],
   ["frames decode", "frames decode", "one message per frame, plain objects"],
-  ["batch view+read", "batch decode+read", "one delimited batch, read every field"],
+  ["frames decode+read", "frames decode+read", "one message per frame, plain objects, read every field"],
+  ["batch view+read", "batch decode+read", "one delimited batch, views, read every field"],
+  ["batch decode+read", "batch decode+read", "one delimited batch, plain objects, read every field"],
 ];
 
 export const peers = ["protobufjs", "ts-proto", "protobuf-es", "pbf"] as const;
