@@ -1,4 +1,5 @@
-// `npm run bench [-- --smoke] [dataset ...]`: every dataset in a Node process of its own, results in
+// `npm run bench [-- --smoke] [dataset ...]`: every dataset and library in a Node process of its
+// own (what one library allocates cannot change how V8 treats another's objects), results in
 // bench/results/latest.json, then the README table and the chart are drawn from them.
 // --smoke runs a few iterations of everything (CI uses it to show the suite still works) and
 // writes bench/gen/smoke.json instead; a run of named datasets writes bench/gen/subset.json.
@@ -18,20 +19,24 @@ const wasm = join(root, "wasm", "dist", "hppproto.wasm");
 const args = process.argv.slice(2);
 if (args[0] === "--child") {
   const { runDataset } = await import(pathToFileURL(bundle).href);
-  const rows = await runDataset(args[1], { wasm: readFileSync(wasm), smoke: args[2] === "smoke", log: (l) => process.stderr.write(l + "\n") });
+  const rows = await runDataset(args[1], {
+    wasm: readFileSync(wasm), library: args[2], smoke: args[3] === "smoke", log: (l) => process.stderr.write(l + "\n"),
+  });
   process.stdout.write(JSON.stringify(rows));
 } else {
   const smoke = args.includes("--smoke");
   const only = args.filter((a) => !a.startsWith("--"));
   await prepare();
-  const { datasets } = await import(pathToFileURL(bundle).href);
+  const { datasets, libraries } = await import(pathToFileURL(bundle).href);
   const rows = [];
   for (const d of datasets) {
     if (only.length && !only.includes(d.name)) continue;
-    const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--child", d.name, smoke ? "smoke" : ""], {
-      encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 64 << 20,
-    });
-    rows.push(...JSON.parse(out));
+    for (const lib of libraries) {
+      const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--child", d.name, lib, smoke ? "smoke" : ""], {
+        encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 64 << 20,
+      });
+      rows.push(...JSON.parse(out));
+    }
   }
   const version = (name) => JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")).version;
   const result = {

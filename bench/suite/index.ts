@@ -30,8 +30,12 @@ interface Task {
 interface Dataset {
   name: string;
   items: number;
-  setup(): { bytes: number; tasks: Task[] };
+  /** The tasks of every library, or of one (and the floor measurements with hppproto's). */
+  setup(only?: Library): { bytes: number; tasks: Task[] };
 }
+
+/** The libraries a setup makes tasks for. */
+const selected = (only?: Library) => libraries.filter((lib) => only === undefined || lib === only);
 
 const reference: Library = "protobuf-es";
 
@@ -49,11 +53,11 @@ function verify(dataset: string, lib: Library, got: unknown[], want: unknown[]) 
 function messageDataset(name: string, message: MessageName, strings: typeof gm1Strings): Dataset {
   return {
     name, items: 1,
-    setup() {
+    setup(only) {
       const es = codec(reference, message);
       const bytes = es.encode!(es.build!(gm1(strings, es.int64)));
       const tasks: Task[] = [];
-      for (const lib of libraries) {
+      for (const lib of selected(only)) {
         const c = codec(lib, message);
         const read = makeReader(descOf(message), c);
         const probe = (m: any) => [m.field3, m.field9.length, m.field15.field15.length, m.field15.field22, m.field81];
@@ -108,12 +112,12 @@ function writeTasks(c: Codec, lib: Library, bytes: Uint8Array, literal: () => an
 function arrayDataset(name: string, message: "doubles" | "int32s" | "uint64s", values: () => ArrayLike<number | bigint>): Dataset {
   return {
     name, items: 1,
-    setup() {
+    setup(only) {
       const es = codec(reference, message);
       const bytes = es.encode!(es.build!({ values: Array.from(values()) }));
       const floor = new Uint8Array(bytes.length);
-      const tasks: Task[] = [{ operation: "memcpy", library: "floor", fn: () => floor.set(bytes) }];
-      for (const lib of libraries) {
+      const tasks: Task[] = only === undefined || only === "hppproto" ? [{ operation: "memcpy", library: "floor", fn: () => floor.set(bytes) }] : [];
+      for (const lib of selected(only)) {
         const c = codec(lib, message);
         const sum = summer(c.decode(bytes).values[0]);
         const probe = (a: ArrayLike<unknown>) => [a.length, a[1], a[arrayLength - 1]];
@@ -148,12 +152,12 @@ const streamLength = 10_000;
 /** 10,000 market-data ticks: one per WebSocket frame, or all in one length-delimited buffer. */
 const stream: Dataset = {
   name: "tick-stream", items: streamLength,
-  setup() {
+  setup(only) {
     const es = codec(reference, "tick");
     const frames = Array.from({ length: streamLength }, (_, i) => es.encode!(es.build!(tick(i, es.int64))).slice());
     const batch = delimit(frames);
     const tasks: Task[] = [];
-    for (const lib of libraries) {
+    for (const lib of selected(only)) {
       const c = codec(lib, "tick");
       const read = makeReader(descOf("tick"), c);
       const probe = (m: any) => [m.symbol, m.price, m.timestampNs ?? m.timestamp_ns, m.asks.length];
@@ -225,6 +229,8 @@ export interface RunOptions {
   wasm?: URL | string | BufferSource;
   /** a few iterations only: shows the suite works, measures nothing */
   smoke?: boolean;
+  /** one library's tasks only (Node runs each library in a process of its own) */
+  library?: Library;
   log?: (line: string) => void;
 }
 
@@ -232,7 +238,7 @@ export async function runDataset(name: string, options: RunOptions = {}): Promis
   const dataset = datasets.find((d) => d.name === name);
   if (!dataset) throw new Error(`no dataset ${name}; there are ${datasets.map((d) => d.name).join(", ")}`);
   await init(options.wasm === undefined ? {} : { wasm: options.wasm });
-  const { bytes, tasks } = dataset.setup();
+  const { bytes, tasks } = dataset.setup(options.library);
   const bench = options.smoke
     ? new Bench({ time: 0, iterations: 2, warmup: false })
     : new Bench({ time: 800, iterations: 10, warmupTime: 200, warmupIterations: 3 });
@@ -281,3 +287,4 @@ function fmt(ns: number): string {
 }
 
 export { markdown, html, chart } from "./render.js";
+export { libraries };
