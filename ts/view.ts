@@ -52,54 +52,50 @@ export abstract class MessageView {
   }
 
   // A repeated field's slot is (data pointer, count) at word w of memory.
-  private $slot(off: number): number {
-    this.$mem();
-    return (this.$ptr + off) >>> 2;
-  }
   protected $i32s(off: number): Int32Array {
-    const w = this.$slot(off), m = this.$arena.rt.mem, n = m.u32[w + 1]!;
+    const m = this.$mem(), w = (this.$ptr + off) >>> 2, n = m.u32[w + 1]!;
     return n === 0 ? empty.i32s : new Int32Array(m.buffer, m.u32[w]!, n);
   }
   protected $u32s(off: number): Uint32Array {
-    const w = this.$slot(off), m = this.$arena.rt.mem, n = m.u32[w + 1]!;
+    const m = this.$mem(), w = (this.$ptr + off) >>> 2, n = m.u32[w + 1]!;
     return n === 0 ? empty.u32s : new Uint32Array(m.buffer, m.u32[w]!, n);
   }
   protected $f32s(off: number): Float32Array {
-    const w = this.$slot(off), m = this.$arena.rt.mem, n = m.u32[w + 1]!;
+    const m = this.$mem(), w = (this.$ptr + off) >>> 2, n = m.u32[w + 1]!;
     return n === 0 ? empty.f32s : new Float32Array(m.buffer, m.u32[w]!, n);
   }
   protected $f64s(off: number): Float64Array {
-    const w = this.$slot(off), m = this.$arena.rt.mem, n = m.u32[w + 1]!;
+    const m = this.$mem(), w = (this.$ptr + off) >>> 2, n = m.u32[w + 1]!;
     return n === 0 ? empty.f64s : new Float64Array(m.buffer, m.u32[w]!, n);
   }
   protected $i64s(off: number): BigInt64Array {
-    const w = this.$slot(off), m = this.$arena.rt.mem, n = m.u32[w + 1]!;
+    const m = this.$mem(), w = (this.$ptr + off) >>> 2, n = m.u32[w + 1]!;
     return n === 0 ? empty.i64s : new BigInt64Array(m.buffer, m.u32[w]!, n);
   }
   protected $u64s(off: number): BigUint64Array {
-    const w = this.$slot(off), m = this.$arena.rt.mem, n = m.u32[w + 1]!;
+    const m = this.$mem(), w = (this.$ptr + off) >>> 2, n = m.u32[w + 1]!;
     return n === 0 ? empty.u64s : new BigUint64Array(m.buffer, m.u32[w]!, n);
   }
   protected $bools(off: number): boolean[] {
-    const w = this.$slot(off), m = this.$arena.rt.mem, p = m.u32[w]!, n = m.u32[w + 1]!;
+    const m = this.$mem(), w = (this.$ptr + off) >>> 2, p = m.u32[w]!, n = m.u32[w + 1]!;
     const out = new Array<boolean>(n);
     for (let i = 0; i < n; i++) out[i] = m.u8[p + i] !== 0;
     return out;
   }
   protected $strings(off: number): ListView<string> {
-    const w = this.$slot(off), u32 = this.$arena.rt.mem.u32;
+    const u32 = this.$mem().u32, w = (this.$ptr + off) >>> 2;
     return new StringList(this, u32[w]!, u32[w + 1]!);
   }
   protected $bytesList(off: number): ListView<Uint8Array> {
-    const w = this.$slot(off), u32 = this.$arena.rt.mem.u32;
+    const u32 = this.$mem().u32, w = (this.$ptr + off) >>> 2;
     return new BytesList(this, u32[w]!, u32[w + 1]!);
   }
   protected $msgs<V>(off: number, cls: ViewClass<V>): ListView<V> {
-    const w = this.$slot(off), u32 = this.$arena.rt.mem.u32;
+    const u32 = this.$mem().u32, w = (this.$ptr + off) >>> 2;
     return new MessageList(this, u32[w]!, u32[w + 1]!, cls);
   }
   protected $map<K, V>(off: number, key: SlotReader<K>, value: SlotReader<V>): MapView<K, V> {
-    const w = this.$slot(off), u32 = this.$arena.rt.mem.u32;
+    const u32 = this.$mem().u32, w = (this.$ptr + off) >>> 2;
     return new MapView(this, u32[w]!, u32[w + 1]!, key, value);
   }
 }

@@ -136,9 +136,10 @@ class Decoder {
         uint8_t* slot = rec + f->offset;
         if (f->label == Label::repeated && f->op == ValueOp::message) {
           auto& arr = *reinterpret_cast<ArraySlot*>(slot);
-          const uint8_t* body = read_length_at(p, end);
+          size_t len;
+          const uint8_t* body = read_length_at(p, end, len);
           if (!body) return fail_frame(mi, number, static_cast<int32_t>(arr.size));
-          p = body + last_length_;
+          p = body + len;
           RecordPtr sub = new_record(f->aux, body);
           RecordPtr* dst = sub ? grow<RecordPtr>(arr, 1, field_start) : nullptr;
           if (!dst) return fail_frame(mi, number, static_cast<int32_t>(arr.size));
@@ -162,9 +163,9 @@ class Decoder {
               break;
             case ValueOp::utf8_string:
             case ValueOp::bytes: {
-              const uint8_t* body = read_length_at(p, end);
+              size_t len;
+              const uint8_t* body = read_length_at(p, end, len);
               if (!body) return fail_frame(mi, number, -1);
-              const size_t len = last_length_;
               if (f->op == ValueOp::utf8_string && !is_valid_utf8(body, len))
                 return fail_in(mi, number, Error::invalid_utf8, body), false;
               select_oneof_member(*f, rec);
@@ -173,9 +174,10 @@ class Decoder {
               break;
             }
             case ValueOp::message: {
-              const uint8_t* body = read_length_at(p, end);
+              size_t len;
+              const uint8_t* body = read_length_at(p, end, len);
               if (!body) return fail_frame(mi, number, -1);
-              p = body + last_length_;
+              p = body + len;
               select_oneof_member(*f, rec);
               if (!merge_sub_message(*f, rec, body, p, depth)) return fail_frame(mi, number, -1);
               break;
@@ -242,9 +244,9 @@ class Decoder {
     return p;
   }
 
-  // Reads a length prefix at p that fits before end: returns the body (its length in last_length_),
-  // or nullptr with the status set.
-  [[gnu::always_inline]] const uint8_t* read_length_at(const uint8_t* p, const uint8_t* end) noexcept {
+  // Reads a length prefix at p that fits before end: returns the body and sets len, or returns
+  // nullptr with the status set. Always inlined, so len stays in a register.
+  [[gnu::always_inline]] const uint8_t* read_length_at(const uint8_t* p, const uint8_t* end, size_t& len) noexcept {
     uint64_t n;
     if (p < end && *p < 0x80) {
       n = *p++;
@@ -256,7 +258,7 @@ class Decoder {
       fail(Error::length_out_of_bounds, p);
       return nullptr;
     }
-    last_length_ = static_cast<size_t>(n);
+    len = static_cast<size_t>(n);
     return p;
   }
 
@@ -694,7 +696,6 @@ class Decoder {
   Status& status_;
   const Limits& limits_;
   const uint8_t* base_ = nullptr;
-  size_t last_length_ = 0;  // read_length_at's second result
 };
 
 }  // namespace hppproto
