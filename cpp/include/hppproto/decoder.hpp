@@ -150,13 +150,13 @@ class Decoder {
         if (!f->is_array()) {
           switch (f->op) {
             case ValueOp::fixed32:
-              if (end - p < 4) return fail_in(mi, number, Error::truncated, p), false;
+              if (end - p < 4) return fail_in(mi, number, Error::truncated, p);
               select_oneof_member(*f, rec);
               std::memcpy(slot, p, 4);
               p += 4;
               break;
             case ValueOp::fixed64:
-              if (end - p < 8) return fail_in(mi, number, Error::truncated, p), false;
+              if (end - p < 8) return fail_in(mi, number, Error::truncated, p);
               select_oneof_member(*f, rec);
               std::memcpy(slot, p, 8);
               p += 8;
@@ -167,7 +167,7 @@ class Decoder {
               const uint8_t* body = read_length_at(p, end, len);
               if (!body) return fail_frame(mi, number, -1);
               if (f->op == ValueOp::utf8_string && !is_valid_utf8(body, len))
-                return fail_in(mi, number, Error::invalid_utf8, body), false;
+                return fail_in(mi, number, Error::invalid_utf8, body);
               select_oneof_member(*f, rec);
               store(slot, BytesSlot{body, static_cast<uint32_t>(len)});
               p = body + len;
@@ -207,18 +207,18 @@ class Decoder {
           continue;
         }
       }
-      if (number == 0) return fail(Error::invalid_field_number, field_start), false;
+      if (number == 0) return fail(Error::invalid_field_number, field_start);
       if (wt == WireType::egroup) {
         if (number == group_number) {
           stop = p;
           return check_required(m, mi, rec, p);
         }
-        return fail(Error::unmatched_end_group, field_start, number), false;
+        return fail(Error::unmatched_end_group, field_start, number);
       }
       p = parse_other_field(m, mi, f, number, wt, field_start, p, end, rec, depth);
       if (!p) return false;  // a field's position is never null: it lies inside the input
     }
-    if (group_number != 0) return fail(Error::unterminated_group, p, group_number), false;
+    if (group_number != 0) return fail(Error::unterminated_group, p, group_number);
     stop = p;
     return check_required(m, mi, rec, p);
   }
@@ -326,9 +326,9 @@ class Decoder {
         p += 4;
         return true;
       case WireType::len: {
-        const uint8_t* body;
         size_t len;
-        if (!read_length(p, end, body, len)) return false;
+        const uint8_t* body = read_length_at(p, end, len);
+        if (!body) return false;
         p = body + len;
         return true;
       }
@@ -378,7 +378,7 @@ class Decoder {
       if (number == 2 && wt == WireType::varint && type_id == 0) {
         if (const auto r = read_varint(p, end, type_id); r != VarintResult::ok) return fail_varint(r, p);
       } else if (number == 3 && wt == WireType::len && body == nullptr) {
-        if (!read_length(p, end, body, len)) return false;
+        if (!(body = read_length_at(p, end, len))) return false;
         p = body + len;
       } else if (static_cast<uint32_t>(wt) > 5) {
         return fail(Error::invalid_wire_type, field_start, number);
@@ -404,15 +404,6 @@ class Decoder {
       store(slot, sub);
     }
     return parse_sub_message(f.aux, body, body_end, sub, depth);
-  }
-
-  bool read_length(const uint8_t*& p, const uint8_t* end, const uint8_t*& body, size_t& len) noexcept {
-    uint64_t n;
-    if (const auto r = read_varint(p, end, n); r != VarintResult::ok) return fail_varint(r, p);
-    if (n > static_cast<uint64_t>(end - p)) return fail(Error::length_out_of_bounds, p);
-    body = p;
-    len = static_cast<size_t>(n);
-    return true;
   }
 
   // Records an unknown field's bytes, extending the previous range when they are adjacent.
@@ -545,9 +536,9 @@ class Decoder {
         return true;
       }
       case WireType::len: {
-        const uint8_t* body;
         size_t len;
-        if (!read_length(p, end, body, len)) return false;
+        const uint8_t* body = read_length_at(p, end, len);
+        if (!body) return false;
         if (f.type == FieldType::message) {
           RecordPtr sub = new_record(f.aux, body);
           if (!sub) return false;
@@ -586,9 +577,9 @@ class Decoder {
 
   bool parse_packed(const FieldDef& f, const uint8_t*& p, const uint8_t* end, uint8_t* rec,
                     ArraySlot& arr) noexcept {
-    const uint8_t* body;
     size_t len;
-    if (!read_length(p, end, body, len)) return false;
+    const uint8_t* body = read_length_at(p, end, len);
+    if (!body) return false;
     const uint8_t* run_end = body + len;
     p = run_end;
     if (len == 0) return true;
