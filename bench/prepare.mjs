@@ -10,7 +10,7 @@ const bench = dirname(fileURLToPath(import.meta.url));
 const root = join(bench, "..");
 const gen = join(bench, "gen");
 const bin = join(root, "node_modules", ".bin");
-const testdata = join(root, "..", "shared", "testdata", "protos");
+const testdata = join(root, "testdata", "protos");
 
 const files = ["benchmark_messages_proto2.proto", "benchmark_messages_proto3.proto", "tick.proto", "arrays.proto"];
 

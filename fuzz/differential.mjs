@@ -16,7 +16,7 @@ import { DecodeError, init } from "hppproto";
 import { prepare, genDir } from "../test/conformance/prepare.mjs";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
-const protoPath = path.join(root, "../shared/testdata/protos/conformance");
+const protoPath = path.join(root, "testdata/protos/conformance");
 const files = [
   "google/protobuf/test_messages_proto2.proto",
   "google/protobuf/test_messages_proto3.proto",

@@ -4,6 +4,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
+bash "$root/test/prerequisites.sh" fuzz
 bash "$root/cpp/fuzz.sh" "$seconds"
 echo "== differential: hppproto against @bufbuild/protobuf"
 node "$root/fuzz/differential.mjs" "$seconds"

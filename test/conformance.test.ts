@@ -2,6 +2,7 @@
 // process, and requests like the runner's for the rules it checks (parse errors, categories,
 // extensions, message sets, the unstable edition, skipped text format).
 import { spawnSync } from "node:child_process";
+import { statSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "./support/paths.js";
 // @ts-expect-error: plain JavaScript, run by the runner as a program; it generates its schemas on import
@@ -29,8 +30,12 @@ describe("conformance testee", () => {
       len.writeUInt32LE(f.length);
       return [len, Buffer.from(f)];
     }));
+    const generated = () => statSync(`${repoRoot}test/conformance/gen/.generated`).mtimeMs;
+    const before = generated();
     const r = spawnSync(process.execPath, [`${repoRoot}test/conformance/testee.mjs`], { input });
     expect(r.status).toBe(0);
+    // the runner restarts the testee after every crash: it starts from the code already generated
+    expect(generated()).toBe(before);
     const out = r.stdout;
     const responses = [];
     for (let p = 0; p < out.length;) {

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { init } from "hppproto";
 import { crossCheck, encodeWithProtobufjs, loadSet, randomObject, requiresItself, rng, withoutUnknown, type Loaded } from "./support/protos.js";
-import { shared } from "./support/paths.js";
+import { testdata } from "./support/paths.js";
 
 beforeAll(async () => {
   await init();
@@ -34,7 +34,7 @@ describe.each(Object.entries(sets))("every message of the %s schemas", (_name, l
 });
 
 describe("golden files", () => {
-  const dir = `${shared}/golden`;
+  const dir = `${testdata}/golden`;
   const files = readdirSync(dir).filter((f) => f.endsWith(".binpb"));
   it.each(files)("%s decodes as protobufjs decodes it", (file) => {
     const typeName = file.replace(/\.binpb$/, "");

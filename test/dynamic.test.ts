@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { init, JsonError } from "hppproto";
 import { loadSchema } from "../dist/codegen/dynamic.js";
 import { loadSet, randomObject, requiresItself, rng } from "./support/protos.js";
-import { schemaSets, shared, type SchemaSet } from "./support/paths.js";
+import { schemaSets, testdata, type SchemaSet } from "./support/paths.js";
 import { thrown } from "./support/thrown.js";
 
 beforeAll(async () => {
@@ -110,7 +110,7 @@ describe("runtime views", () => {
   });
 
   it("golden files decode as with generated code", () => {
-    const dir = `${shared}/golden`;
+    const dir = `${testdata}/golden`;
     const { types: all } = loadSchema(schemaSets.unittest.files.map((f) => `${s.protoPath}/${f}`), [s.protoPath]);
     const loaded = loadSet("unittest");
     for (const file of readdirSync(dir).filter((f) => f.endsWith(".binpb"))) {

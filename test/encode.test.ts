@@ -7,7 +7,7 @@ import { Arena, EncodeError, init, MessageType } from "hppproto";
 import { FieldType, Label } from "../dist/ts/schema.js";
 import type { FieldModel, MessageModel } from "../dist/codegen/model.js";
 import { crossCheck, loadSet, normalize, randomObject, requiresItself, rng, withoutUnknown, type Loaded } from "./support/protos.js";
-import { shared } from "./support/paths.js";
+import { testdata } from "./support/paths.js";
 import { thrown } from "./support/thrown.js";
 
 beforeAll(async () => {
@@ -88,7 +88,7 @@ describe.each(Object.entries(sets))("every message of the %s schemas", (_name, l
 });
 
 describe("golden files: decode -> encode gives the file back", () => {
-  const dir = `${shared}/golden`;
+  const dir = `${testdata}/golden`;
   const files = readdirSync(dir).filter((f) => f.endsWith(".binpb"));
   it.each(files)("%s", (file) => {
     const typeName = file.replace(/\.binpb$/, "");

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EncodeError, init, JsonError } from "hppproto";
 import { loadSet } from "./support/protos.js";
-import { shared } from "./support/paths.js";
+import { testdata } from "./support/paths.js";
 import { thrown } from "./support/thrown.js";
 import * as p3 from "./gen/unittest/google/protobuf/unittest_proto3_pb.js";
 
@@ -14,7 +14,7 @@ beforeAll(async () => {
 const loaded = loadSet("unittest");
 
 describe("golden files", () => {
-  const dir = `${shared}/golden`;
+  const dir = `${testdata}/golden`;
   const files = readdirSync(dir).filter((f) => f.endsWith(".json"));
   it.each(files)("%s: equals our JSON of the .binpb, and parses back to the same message", (file) => {
     const typeName = file.replace(/\.json$/, "");

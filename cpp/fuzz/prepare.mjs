@@ -10,7 +10,7 @@ import { init } from "../../dist/ts/index.js";
 import { loadSchema } from "../../dist/codegen/dynamic.js";
 
 const [out] = process.argv.slice(2);
-const testdata = path.resolve(import.meta.dirname, "../../../shared/testdata");
+const testdata = path.resolve(import.meta.dirname, "../../testdata");
 const golden = `${testdata}/golden`;
 const sets = {
   unittest: {

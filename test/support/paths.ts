@@ -1,8 +1,8 @@
 import { fileURLToPath } from "node:url";
 
 export const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
-export const shared = fileURLToPath(new URL("../../../shared/testdata", import.meta.url));
-export const protos = `${shared}/protos`;
+export const testdata = fileURLToPath(new URL("../../testdata", import.meta.url));
+export const protos = `${testdata}/protos`;
 export const conformanceProtos = `${protos}/conformance`;
 export const genDir = fileURLToPath(new URL("../gen", import.meta.url));
 const testProtos = fileURLToPath(new URL("../protos", import.meta.url));

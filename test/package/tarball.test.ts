@@ -7,8 +7,8 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSyn
 import { tmpdir } from "node:os";
 import protobuf from "protobufjs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { repoRoot } from "./support/paths.js";
-import { openPage, serveDir, servePage } from "./support/browser.js";
+import { repoRoot } from "../support/paths.js";
+import { openPage, serveDir, servePage } from "../support/browser.js";
 
 const npm = (args: string[], cwd: string) => execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 const node = (args: string[], cwd: string) => execFileSync(process.execPath, args, { cwd, encoding: "utf8" });

@@ -3,8 +3,8 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot } from "./support/paths.js";
-import { openPage } from "./support/browser.js";
+import { repoRoot } from "../support/paths.js";
+import { openPage } from "../support/browser.js";
 
 const node = (args: string[]) => execFileSync(process.execPath, args, { cwd: repoRoot, encoding: "utf8" });
 
@@ -24,11 +24,11 @@ describe("stream", () => {
   let tick: (sequence: number) => { symbol?: string | null; price?: number | null; bids?: readonly { price?: number | null }[] | null };
 
   beforeAll(async () => {
-    const { build } = (await import("../examples/stream/build.mjs")) as { build(): Promise<typeof built> };
+    const { build } = (await import("../../examples/stream/build.mjs")) as { build(): Promise<typeof built> };
     built = await build();
     const { startServer } = (await import(built.server)) as { startServer(page: string): Promise<typeof server> };
     server = await startServer(built.page);
-    ({ tick } = (await import("../examples/stream/feed.js")) as { tick: typeof tick });
+    ({ tick } = (await import("../../examples/stream/feed.js")) as { tick: typeof tick });
   }, 60_000);
   afterAll(() => server?.close());
 

@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { conformanceProtos, protos, repoRoot, schemaSets } from "./support/paths.js";
+import { conformanceProtos, protos, repoRoot, schemaSets } from "../support/paths.js";
 
 const plugin = `${repoRoot}bin/protoc-gen-hppproto.mjs`;
 const cli = `${repoRoot}bin/hppproto-gen.mjs`;

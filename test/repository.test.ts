@@ -1,0 +1,43 @@
+// The repository stands on its own: a clean clone tests itself with nothing beside it.
+import { execFileSync, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { repoRoot } from "./support/paths.js";
+
+const tracked = execFileSync("git", ["ls-files"], { cwd: repoRoot, encoding: "utf8" }).split("\n").filter(Boolean);
+const code = tracked.filter((f) => /\.(ts|mjs|js|sh|json|cmake|txt)$|(^|\/)(CMakeLists\.txt|run)$/.test(f) && !f.startsWith("testdata/"));
+
+describe("the repository", () => {
+  it("reads no path outside its root", () => {
+    const outside: string[] = [];
+    for (const file of code) {
+      const text = readFileSync(path.join(repoRoot, file), "utf8");
+      if (/shared\/testdata|["']\.\.["'],\s*["']shared["']/.test(text)) outside.push(`${file}: names ../shared`);
+      // every relative path literal, taken from the folder the file runs from, stays inside the root
+      const runsFrom = /^(ts|codegen)\//.test(file) ? path.join("dist", path.dirname(file)) : path.dirname(file);
+      for (const [, rel] of text.matchAll(/["'`]((?:\.\.\/)+[^"'`$]*)["'`]/g)) {
+        const resolved = path.resolve(repoRoot, runsFrom, rel!);
+        if (path.relative(repoRoot, resolved).startsWith("..")) outside.push(`${file}: ${rel}`);
+      }
+    }
+    expect(outside).toEqual([]);
+  });
+
+  it("carries the schemas and golden files its tests read", () => {
+    for (const f of ["testdata/protos/google/protobuf/unittest.proto", "testdata/protos/conformance/conformance/conformance.proto",
+      "testdata/golden/protobuf_unittest.TestAllTypes.binpb"]) {
+      expect(tracked).toContain(f);
+    }
+  });
+
+  it("npm test stops at once with one line naming the system packages it lacks", () => {
+    const r = spawnSync("/bin/bash", ["test/prerequisites.sh", "unit"], { cwd: repoRoot, env: { PATH: "/nonexistent" }, encoding: "utf8" });
+    expect(r.status).toBe(1);
+    const lines = r.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("apt-get install -y cmake ninja-build g++ emscripten");
+    const ok = spawnSync("/bin/bash", ["test/prerequisites.sh", "unit"], { cwd: repoRoot, encoding: "utf8" });
+    expect([ok.status, ok.stderr]).toEqual([0, ""]);
+  });
+});
