@@ -6,7 +6,6 @@ import type { JsonWriteOptions } from "../ts/json/print.js";
 import { loadSchema } from "./dynamic.js";
 import type protobuf from "protobufjs";
 import { defaultEmitOptions, emit, facades, type EmitOptions, type OutputFile } from "./emit.js";
-import { toJavaScript } from "./transpile.js";
 import { loadProtos } from "./load.js";
 import { decodeRaw } from "./raw.js";
 import { buildModel } from "./model.js";
@@ -33,7 +32,7 @@ Options:
 
 Output options:
   --target ts|js              ts: TypeScript modules (default); js: JavaScript modules with .d.ts
-                              declarations (needs the typescript package installed)
+                              declarations (written by the generator; no TypeScript needed)
   --import_extension js|ts|none
                               extension of imports between generated modules: js (default, Node
                               ESM and TypeScript's NodeNext), ts (Deno, Bun,
@@ -181,14 +180,13 @@ export function buildOutputs(root: protobuf.Root, importNames: Map<string, strin
   checkOutputOptions(opts);
   const model = buildModel(root, importNames);
   const d = defaultEmitOptions;
-  const modules = emit(model, {
+  const modules = emit(model, opts.target ?? "ts", {
     runtimeImport: opts.runtimeImport ?? d.runtimeImport,
     importExtension: opts.importExtension ?? d.importExtension,
     int64: opts.int64 ?? d.int64,
     facades: opts.facades ?? d.facades,
   });
-  const outputs = opts.target === "js" ? toJavaScript(modules) : modules;
-  return { outputs, modules: modules.length, messages: model.messages.filter((m) => !m.isMapEntry).length };
+  return { outputs: modules, modules: modules.filter((f) => !f.name.endsWith(".d.ts")).length, messages: model.messages.filter((m) => !m.isMapEntry).length };
 }
 
 function moveInto(from: string, to: string): void {

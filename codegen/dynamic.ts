@@ -125,14 +125,15 @@ function oneofReader(o: OneofModel, readerOf: (m: MessageModel) => Materializer<
   };
 }
 
-/** The same object shape generated readers build: fields in order, then oneofs, then $unknown. */
+/** The same object shape generated readers build: fields in order, then oneofs, then $unknown if there are any. */
 function messageReader(mm: MessageModel, readerOf: (m: MessageModel) => Materializer<Plain>): Materializer<Plain> {
   const entries: [string, Read][] = mm.fields.filter((f) => !f.oneof).map((f) => [f.prop, fieldReader(f, readerOf)]);
   for (const o of mm.oneofs) entries.push([o.prop, oneofReader(o, readerOf)]);
   return (m, p, rt) => {
     const out: Plain = {};
     for (const [prop, read] of entries) out[prop] = read(m, p, rt);
-    out["$unknown"] = plain.unknown(m, p);
+    const unknown = plain.unknown(m, p);
+    if (unknown !== undefined) out["$unknown"] = unknown;
     return out;
   };
 }

@@ -1,4 +1,5 @@
 // Views: zero-copy reads, lifetimes, memory growth, defaults, maps, unknown fields, batches.
+import assert from "node:assert";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Arena, init, runtime, StaleViewError, MapView } from "hppproto";
 import { Node, NodeView, Color } from "./gen/names/limits_pb.js";
@@ -137,6 +138,17 @@ describe("presence and defaults", () => {
     const bytes = node(1, (w) => w.raw(...unknown));
     expect(Node.decode(bytes).$unknown).toEqual(unknown);
     expect(Node.view(bytes).$toObject().$unknown).toEqual(unknown);
+  });
+
+  it("only a message with unknown fields carries $unknown: a round trip is deepStrictEqual to its input", () => {
+    const x = { optionalInt32: 1, optionalString: "a", optionalNestedMessage: { bb: 2 }, repeatedNestedMessage: [{ bb: 3 }] };
+    const back = TestAllTypes.decode(TestAllTypes.encode(x));
+    for (const o of [back, back.optionalNestedMessage!, back.repeatedNestedMessage[0]!, TestAllTypes.view(TestAllTypes.encode(x)).$toObject()]) {
+      expect(Object.keys(o)).not.toContain("$unknown");
+    }
+    const full = TestAllTypes.decode(TestAllTypes.encode(back));
+    assert.deepStrictEqual(full, back);
+    expect(Object.keys(Node.decode(node(1, (w) => w.tag(1000, 0).varint(5))))).toContain("$unknown");
   });
 });
 

@@ -3,7 +3,7 @@
 // CommonJS, npx hppproto-gen, tsc --strict, an esbuild browser bundle, a Vite production build),
 // each decoding the same payload that protobufjs encoded. Needs the network (or npm's cache).
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import protobuf from "protobufjs";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -118,13 +118,19 @@ describe("the npm package", () => {
     expect(wasmRequests).toEqual(["/node_modules/hppproto/wasm/dist/hppproto.wasm"]);
   });
 
-  it("--target js: JavaScript and declarations that Node runs as they are (the project's TypeScript transpiles)", () => {
-    execFileSync("npx", ["hppproto-gen", "--target", "js", "--out", "js-gen", "addressbook.proto"], { cwd: project, stdio: "pipe" });
-    expect(readdirSync(`${project}/js-gen`).sort()).toEqual(["addressbook_pb.d.ts", "addressbook_pb.js", "hppproto_schema.d.ts", "hppproto_schema.js"]);
+  it("--target js in a project without TypeScript: JavaScript and declarations that Node runs as they are", () => {
+    const bare = `${project}/../bare`;
+    mkdirSync(bare);
+    writeFileSync(`${bare}/package.json`, JSON.stringify({ name: "bare", private: true, type: "module" }));
+    npm(["install", "--no-audit", "--no-fund", "--prefer-offline", tarball], bare);
+    expect(existsSync(`${bare}/node_modules/typescript`)).toBe(false);
+    cpSync(proto, `${bare}/addressbook.proto`);
+    execFileSync("npx", ["hppproto-gen", "--target", "js", "--out", "js-gen", "addressbook.proto"], { cwd: bare, stdio: "pipe" });
+    expect(readdirSync(`${bare}/js-gen`).sort()).toEqual(["addressbook_pb.d.ts", "addressbook_pb.js", "hppproto_schema.d.ts", "hppproto_schema.js"]);
     const program = `import { initSync } from "hppproto"; import { AddressBook } from "./js-gen/addressbook_pb.js";
 initSync(); console.log(AddressBook.toJsonString(AddressBook.decode(new Uint8Array([${Array.from(payload).join(",")}]))));`;
-    writeFileSync(`${project}/js-target.mjs`, program);
-    expect(node(["js-target.mjs"], project).trim()).toBe(expected);
+    writeFileSync(`${bare}/js-target.mjs`, program);
+    expect(node(["js-target.mjs"], bare).trim()).toBe(expected);
   });
 
   it("protoc runs the installed protoc-gen-hppproto, with the same output as npx hppproto-gen", () => {
