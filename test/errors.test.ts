@@ -1,5 +1,6 @@
 // Bad input at the JS boundary: every case is a DecodeError (or SchemaError) with code, byte offset
 // and field path, and the runtime keeps working afterwards.
+import { spawnSync } from "node:child_process";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Arena, DecodeError, defineSchema, init, MessageType, MessageView, runtime, SchemaError } from "hppproto";
 import { Node } from "./gen/names/limits_pb.js";
@@ -7,6 +8,7 @@ import { NestedTestAllTypes, TestAllTypes } from "./gen/unittest/google/protobuf
 import { TestAllTypes as TestAllTypes2 } from "./gen/unittest/google/protobuf/unittest_pb.js";
 import { Wire } from "./support/wire.js";
 import { thrown } from "./support/thrown.js";
+import { repoRoot } from "./support/paths.js";
 
 beforeAll(async () => {
   await init();
@@ -200,5 +202,84 @@ describe("before init", () => {
   it("is a clear error, not a crash", async () => {
     const { runtime: rt } = await import("hppproto");
     expect(() => rt()).not.toThrow(); // initialized in beforeAll
+  });
+});
+
+describe("what decoding and encoding take", () => {
+  const caught = (fn: () => unknown): unknown => {
+    try {
+      fn();
+    } catch (e) {
+      return e;
+    }
+    throw new Error("did not throw");
+  };
+  const bytes = new Wire().tag(1, 0).varint(42).string(14, "in any buffer").finish();
+  const padded = new Uint8Array(bytes.length + 8);
+  padded.set(bytes, 8);
+
+  it("any ArrayBufferView, ArrayBuffer or SharedArrayBuffer, from this realm or another", async () => {
+    const shared = new SharedArrayBuffer(bytes.length);
+    new Uint8Array(shared).set(bytes);
+    const { runInNewContext } = await import("node:vm");
+    const foreign = runInNewContext(`new Uint8Array([${Array.from(bytes)}]).buffer`) as ArrayBuffer;
+    const inputs = [bytes, Buffer.from(bytes), bytes.slice().buffer, shared, new DataView(padded.buffer, 8), foreign, new Int8Array(padded.buffer, 8)];
+    for (const input of inputs) {
+      expect(TestAllTypes.decode(input)).toMatchObject({ optionalInt32: 42, optionalString: "in any buffer" });
+      expect(TestAllTypes.view(input).optionalString).toBe("in any buffer");
+    }
+    const batch = TestAllTypes.encodeDelimited([{ optionalInt32: 1 }, { optionalInt32: 2 }]).slice();
+    expect(TestAllTypes.decodeDelimited(batch.buffer).map((m) => m.optionalInt32)).toEqual([1, 2]);
+    expect(TestAllTypes.viewDelimited(new DataView(batch.buffer)).map((m) => m.optionalInt32)).toEqual([1, 2]);
+  });
+
+  it("anything else is a TypeError that says what was expected", () => {
+    for (const [input, got] of [["0801", 'a string ("0801")'], [[8, 1], "an Array"], [42, "number 42"], [null, "null"], [undefined, "undefined undefined"], [{}, "a plain object"]] as const) {
+      for (const call of [() => TestAllTypes.decode(input as never), () => TestAllTypes.view(input as never), () => TestAllTypes.viewDelimited(input as never)]) {
+        const e = caught(call);
+        expect(e).toBeInstanceOf(TypeError);
+        expect((e as Error).message).toMatch(/expected a Uint8Array, ArrayBuffer, SharedArrayBuffer or other ArrayBufferView/);
+        expect((e as Error).message).toContain(`got ${got}`);
+      }
+    }
+    expect(TestAllTypes.decode(bytes).optionalInt32).toBe(42);
+  });
+
+  it("encode() of anything but an object is a TypeError", () => {
+    for (const v of [5, "x", null, undefined, true]) {
+      const e = caught(() => TestAllTypes.encode(v as never));
+      expect(e).toBeInstanceOf(TypeError);
+      expect((e as Error).message).toMatch(/^proto3_unittest\.TestAllTypes: expected a message object or a view to encode, got /);
+    }
+    expect(TestAllTypes.encode({ optionalInt32: 1 })).toEqual(new Uint8Array([8, 1]));
+  });
+});
+
+describe("before init()", () => {
+  // a fresh process: this one has loaded the codec already
+  const run = (program: string) => {
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", program], { cwd: repoRoot, encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    return r.stdout.trim();
+  };
+
+  it("every call that needs the codec is a NotInitializedError with a code", () => {
+    const out = run(`
+      import { NotInitializedError } from "hppproto";
+      import { Wide } from "./test/gen/wide_js/wide_pb.js";
+      for (const call of [() => Wide.decode(new Uint8Array(0)), () => Wide.view(new Uint8Array(0)), () => Wide.encode({}),
+        () => Wide.builder(), () => Wide.encodeDelimited([{}])]) {
+        try { call(); console.log("no error"); } catch (e) { console.log(e instanceof NotInitializedError, e.code, e.message.includes("await init()")); }
+      }`);
+    expect(out.split("\n")).toEqual(Array(5).fill("true NOT_INITIALIZED true"));
+  });
+
+  it("the browser entry's initSync() needs no arguments: its module is inlined", () => {
+    const out = run(`
+      import { initSync } from "./dist/ts/index.browser.js";
+      import { Wide } from "./test/gen/wide_js/wide_pb.js";
+      initSync();
+      console.log(String(Wide.decode(Wide.encode({ i64: 7n })).i64));`);
+    expect(out).toBe("7");
   });
 });

@@ -121,3 +121,12 @@ export class StaleViewError extends Error {
     );
   }
 }
+
+/** A codec call before init() or initSync() has loaded the WASM module. */
+export class NotInitializedError extends Error {
+  override readonly name = "NotInitializedError";
+  readonly code = "NOT_INITIALIZED";
+  constructor() {
+    super("hppproto: the codec is not loaded yet: call `await init()` (or `initSync()`) once before decoding, encoding, building or converting messages [NOT_INITIALIZED]");
+  }
+}

@@ -10,8 +10,11 @@ export interface InitOptions {
   limits?: Partial<Limits>;
 }
 
-// relative to the compiled file, dist/ts/loader.js
-const defaultUrl = () => new URL("../../wasm/dist/hppproto.wasm", import.meta.url);
+// Relative to the compiled file, dist/ts/loader.js. The base is a variable on purpose: bundlers
+// treat `new URL("literal", import.meta.url)` as an asset to emit (and webpack any other first
+// argument as a "critical dependency"), but bundles use the browser entry, which never fetches it.
+const here = import.meta.url;
+const defaultUrl = () => new URL("../../wasm/dist/hppproto.wasm", here);
 
 function imports(memoryGrew: () => void): WebAssembly.Imports {
   return {
@@ -39,7 +42,7 @@ function readPackagedSync(): Uint8Array {
 }
 
 async function loadBytes(source: URL | string): Promise<ArrayBuffer | Uint8Array> {
-  const url = typeof source === "string" ? new URL(source, import.meta.url) : source;
+  const url = typeof source === "string" ? new URL(source, here) : source;
   const fs = url.protocol === "file:" ? nodeFs() : undefined;
   if (fs) return fs.promises.readFile(url);
   const res = await fetch(url);
@@ -82,7 +85,13 @@ export function init(options: InitOptions = {}): Promise<Runtime> {
  * Synchronous initialization from the module or its bytes (workers; browsers allow small modules on
  * the main thread). In Node the bytes are read from the package when not given.
  */
-export function initSync(options: { wasm?: WebAssembly.Module | BufferSource; limits?: Partial<Limits> } = {}): Runtime {
+export interface InitSyncOptions {
+  /** The module itself or its bytes. */
+  wasm?: WebAssembly.Module | BufferSource;
+  limits?: Partial<Limits>;
+}
+
+export function initSync(options: InitSyncOptions = {}): Runtime {
   if (hasRuntime()) return runtime();
   let rt: Runtime | undefined;
   const src = options.wasm ?? readPackagedSync();

@@ -12,12 +12,14 @@ import type { JsonWriteOptions } from "./json/print.js";
 import type { JsonReadOptions } from "./json/read.js";
 import type { JsonValue } from "./json/parse.js";
 import { MessageView, type ViewClass } from "./view.js";
+import { bytesOf, describe, type BinaryInput } from "./input.js";
 
 /**
  * What encode() accepts: the plain object with every field optional, at every level. Absent
  * (undefined or null) fields are not written.
  */
-export type Init<T> = T extends Uint8Array | bigint | number | string | boolean ? T
+export type Init<T> = T extends bigint ? bigint | number | string // 64-bit: also an integral number or a decimal string
+  : T extends Uint8Array | number | string | boolean ? T
   : T extends readonly (infer E)[] ? readonly Init<E>[]
   : T extends { case: infer C; value: infer X } ? { case: C; value: Init<X> } // a oneof: case stays required
   : T extends object ? { [K in keyof T]?: Init<T[K]> | null }
@@ -91,8 +93,9 @@ export class MessageType<T, V, B extends V = V> {
    * default arena and stays valid until the next view() without an arena; with one, until that
    * arena is reset or released.
    */
-  view(bytes: Uint8Array, arena?: Arena): V {
+  view(input: BinaryInput, arena?: Arena): V {
     const viewClass = this.part("view", "views");
+    const bytes = bytesOf(input, `${this.typeName}.view`);
     const rt = runtime();
     const handle = rt.schema(this.schemaDef);
     if (arena === undefined) {
@@ -107,8 +110,9 @@ export class MessageType<T, V, B extends V = V> {
   }
 
   /** The message as a plain object that owns all its data. */
-  decode(bytes: Uint8Array): T {
+  decode(input: BinaryInput): T {
     const read = this.part("read", "plain objects");
+    const bytes = bytesOf(input, `${this.typeName}.decode`);
     const rt = runtime();
     const handle = rt.schema(this.schemaDef);
     const arena = scratchArenas(rt).plain;
@@ -118,8 +122,9 @@ export class MessageType<T, V, B extends V = V> {
   }
 
   /** Views of every message in a buffer of length-delimited messages, decoded in one call. */
-  viewDelimited(bytes: Uint8Array, arena?: Arena): V[] {
+  viewDelimited(input: BinaryInput, arena?: Arena): V[] {
     const viewClass = this.part("view", "views");
+    const bytes = bytesOf(input, `${this.typeName}.viewDelimited`);
     const rt = runtime();
     const handle = rt.schema(this.schemaDef);
     let ptr: number, count: number;
@@ -139,8 +144,9 @@ export class MessageType<T, V, B extends V = V> {
   }
 
   /** Plain objects for every message in a buffer of length-delimited messages. */
-  decodeDelimited(bytes: Uint8Array): T[] {
+  decodeDelimited(input: BinaryInput): T[] {
     const read = this.part("read", "plain objects");
+    const bytes = bytesOf(input, `${this.typeName}.decodeDelimited`);
     const rt = runtime();
     const handle = rt.schema(this.schemaDef);
     const arena = scratchArenas(rt).plain;
@@ -227,7 +233,7 @@ export class MessageType<T, V, B extends V = V> {
       return message.$ptr;
     }
     if (typeof message !== "object" || message === null) {
-      throw new EncodeError("INVALID_VALUE", "", `${String(message)} is not a message object`);
+      throw new TypeError(`${this.typeName}: expected a message object or a view to encode, got ${describe(message)}`);
     }
     const fill = this.part("fill", "plain objects");
     const { writer } = reset ? this.resetScratch(rt) : scratchArenas(rt);

@@ -1,6 +1,6 @@
 // The loaded WASM codec: its exports, linear memory, staging buffer, registered schemas and limits.
 // One runtime per JS realm, created by init() (loader.ts) and used by all generated code.
-import { codeName, DecodeError, EncodeError, SchemaError, type EncodeErrorCode } from "./errors.js";
+import { codeName, DecodeError, EncodeError, NotInitializedError, SchemaError, type EncodeErrorCode } from "./errors.js";
 import { Memory } from "./memory.js";
 import type { SchemaDef } from "./schema.js";
 
@@ -260,7 +260,7 @@ export function setRuntime(rt: Runtime): void {
 
 /** The initialized runtime; throws if init() has not completed. */
 export function runtime(): Runtime {
-  if (current === undefined) throw new Error("hppproto: call `await init()` before decoding");
+  if (current === undefined) throw new NotInitializedError();
   return current;
 }
 

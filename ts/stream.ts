@@ -4,6 +4,7 @@ import type { Arena } from "./arena.js";
 import { DecodeError } from "./errors.js";
 import type { MessageType } from "./message.js";
 import { runtime } from "./runtime.js";
+import { bytesOf, type BinaryInput } from "./input.js";
 
 /** Complete messages cut from the front of what the reader holds. */
 interface Run {
@@ -25,8 +26,8 @@ export class DelimitedReader<T, V> {
   constructor(private readonly type: MessageType<T, V, V>) {}
 
   /** Plain objects of every message the chunk completes (possibly none). */
-  push(chunk: Uint8Array): T[] {
-    const run = this.take(chunk);
+  push(chunk: BinaryInput): T[] {
+    const run = this.take(bytesOf(chunk, "DelimitedReader.push"));
     return run === undefined ? [] : this.decode(run, (b) => this.type.decodeDelimited(b));
   }
 
@@ -34,8 +35,8 @@ export class DelimitedReader<T, V> {
    * Views of every message the chunk completes: without an arena they last until the next view
    * decode on the default arena (see MessageType.view), with one until that arena is reset.
    */
-  pushViews(chunk: Uint8Array, arena?: Arena): V[] {
-    const run = this.take(chunk);
+  pushViews(chunk: BinaryInput, arena?: Arena): V[] {
+    const run = this.take(bytesOf(chunk, "DelimitedReader.pushViews"));
     return run === undefined ? [] : this.decode(run, (b) => this.type.viewDelimited(b, arena));
   }
 
@@ -143,7 +144,7 @@ export class DelimitedReader<T, V> {
 }
 
 /** A source of chunks: a Node stream, any async iterable, or a WHATWG ReadableStream. */
-export type ChunkSource = AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>;
+export type ChunkSource = AsyncIterable<BinaryInput> | ReadableStream<BinaryInput>;
 
 /** Every message of a length-delimited stream, as plain objects, as the chunks arrive. */
 export async function* decodeStream<T, V>(type: MessageType<T, V, V>, source: ChunkSource): AsyncGenerator<T> {
@@ -152,12 +153,12 @@ export async function* decodeStream<T, V>(type: MessageType<T, V, V>, source: Ch
   reader.close();
 }
 
-async function* chunks(source: ChunkSource): AsyncGenerator<Uint8Array> {
+async function* chunks(source: ChunkSource): AsyncGenerator<BinaryInput> {
   if (Symbol.asyncIterator in source) {
-    yield* source as AsyncIterable<Uint8Array>;
+    yield* source as AsyncIterable<BinaryInput>;
     return;
   }
-  const r = (source as ReadableStream<Uint8Array>).getReader(); // browsers without async-iterable streams
+  const r = (source as ReadableStream<BinaryInput>).getReader(); // browsers without async-iterable streams
   try {
     for (;;) {
       const { done, value } = await r.read();

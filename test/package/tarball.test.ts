@@ -1,6 +1,6 @@
 // The package as a user gets it: `npm pack`, installed from the tarball into a fresh project with
-// TypeScript, esbuild and Vite from the registry, then used every way the README promises (ESM,
-// CommonJS, npx hppproto-gen, tsc --strict, an esbuild browser bundle, a Vite production build),
+// TypeScript, esbuild, Vite and webpack from the registry, then used every way the README promises (ESM,
+// CommonJS, npx hppproto-gen, tsc --strict, esbuild, Vite and webpack browser bundles),
 // each decoding the same payload that protobufjs encoded. Needs the network (or npm's cache).
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -12,6 +12,7 @@ import { openPage, serveDir, servePage } from "../support/browser.js";
 
 const npm = (args: string[], cwd: string) => execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 const node = (args: string[], cwd: string) => execFileSync(process.execPath, args, { cwd, encoding: "utf8" });
+const filesUnder = (dir: string): string[] => readdirSync(dir, { recursive: true, encoding: "utf8" });
 const version = (pkg: string) => (JSON.parse(readFileSync(`${repoRoot}node_modules/${pkg}/package.json`, "utf8")) as { version: string }).version;
 
 const proto = `${repoRoot}examples/quickstart/addressbook.proto`;
@@ -48,7 +49,7 @@ beforeAll(() => {
   project = `${dir}/consumer`;
   mkdirSync(`${project}/src`, { recursive: true });
   writeFileSync(`${project}/package.json`, JSON.stringify({ name: "consumer", private: true, type: "module" }));
-  npm(["install", "--no-audit", "--no-fund", "--prefer-offline", tarball, `typescript@${version("typescript")}`, `esbuild@${version("esbuild")}`, `vite@${version("vite")}`], project);
+  npm(["install", "--no-audit", "--no-fund", "--prefer-offline", tarball, `typescript@${version("typescript")}`, `esbuild@${version("esbuild")}`, `vite@${version("vite")}`, `webpack@${version("webpack")}`], project);
   cpSync(proto, `${project}/addressbook.proto`);
   writeFileSync(`${project}/src/main.ts`, main);
 }, 300_000);
@@ -56,12 +57,24 @@ beforeAll(() => {
 describe("the npm package", () => {
   it("holds the runtime, the CLI, types, the WASM and the README, nothing else", () => {
     const paths = packed.files.map((f) => f.path).sort();
-    for (const p of paths) expect(p).toMatch(/^(package\.json|README\.md|bin\/(hppproto-gen|protoc-gen-hppproto)\.mjs|dist\/(ts|codegen)\/.+\.(js|d\.ts)|wasm\/dist\/hppproto\.wasm)$/);
+    for (const p of paths) expect(p).toMatch(/^(package\.json|README\.md|LICENSE|bin\/(hppproto-gen|protoc-gen-hppproto)\.mjs|dist\/(ts|codegen)\/.+\.(js|d\.ts)|wasm\/dist\/hppproto\.wasm)$/);
     for (const needed of ["dist/ts/index.js", "dist/ts/index.d.ts", "dist/ts/index.browser.js", "dist/ts/wasm-inline.js", "dist/codegen/cli.js", "bin/protoc-gen-hppproto.mjs", "wasm/dist/hppproto.wasm", "README.md"]) {
       expect(paths).toContain(needed);
     }
+    expect(paths).toContain("LICENSE");
     console.log(`npm pack: ${paths.length} files, ${packed.size} bytes packed, ${packed.unpackedSize} unpacked`);
     expect(packed.size).toBeLessThan(200_000);
+  });
+
+  it("metadata: a license, keywords, its package.json exported, no install-time build, no source map comments without maps", () => {
+    const installed = `${project}/node_modules/hppproto`;
+    const pkg = JSON.parse(readFileSync(`${installed}/package.json`, "utf8")) as Record<string, unknown>;
+    expect(pkg).toMatchObject({ license: "MIT", keywords: expect.arrayContaining(["protobuf", "wasm"]) });
+    expect(Object.keys(pkg.scripts as object)).not.toContain("prepare");
+    expect(node(["--input-type=module", "-e", 'import { createRequire } from "node:module"; console.log(createRequire(import.meta.url)("hppproto/package.json").name)'], project).trim()).toBe("hppproto");
+    for (const p of packed.files.map((f) => f.path).filter((f) => f.endsWith(".js"))) {
+      expect(readFileSync(`${installed}/${p}`, "utf8"), p).not.toContain("sourceMappingURL");
+    }
   });
 
   it("npx hppproto-gen generates code that passes tsc --strict", () => {
@@ -96,10 +109,27 @@ describe("the npm package", () => {
     expect(await servePage(`${project}/web`, (page) => page.textContent("body"))).toBe(expected);
   });
 
-  it("Vite: a production build runs in Chromium", async () => {
+  it("Vite: a production build, with no warning and no unused .wasm asset, runs in Chromium", async () => {
     writeFileSync(`${project}/index.html`, '<!doctype html><body></body><script type="module" src="/src/main.ts"></script>');
-    node(["node_modules/vite/bin/vite.js", "build", "--logLevel", "warn"], project);
+    const r = spawnSync(process.execPath, ["node_modules/vite/bin/vite.js", "build", "--logLevel", "warn"], { cwd: project, encoding: "utf8" });
+    expect([r.status, r.stdout + r.stderr]).toEqual([0, ""]);
+    expect(filesUnder(`${project}/dist`).filter((f) => f.endsWith(".wasm"))).toEqual([]);
     expect(await servePage(`${project}/dist`, (page) => page.textContent("body"))).toBe(expected);
+  });
+
+  it("webpack 5: a production bundle, with no warning and no unused .wasm asset, runs in Chromium", async () => {
+    // the compiled ESM program of the tsc test above, bundled for the browser
+    const build = `import webpack from "webpack";
+webpack({ mode: "production", target: "web", entry: "./out/main.js", output: { path: process.cwd() + "/webpack-out", filename: "main.js" } }, (err, stats) => {
+  if (err) throw err;
+  const { warnings, errors, assets } = stats.toJson({ all: false, warnings: true, errors: true, assets: true });
+  console.log(JSON.stringify({ warnings: warnings.map((w) => w.message), errors: errors.map((e) => e.message), assets: assets.map((a) => a.name) }));
+});`;
+    writeFileSync(`${project}/webpack-build.mjs`, build);
+    const result = JSON.parse(node(["webpack-build.mjs"], project)) as { warnings: string[]; errors: string[]; assets: string[] };
+    expect(result).toEqual({ warnings: [], errors: [], assets: ["main.js"] });
+    writeFileSync(`${project}/webpack-out/index.html`, '<!doctype html><body></body><script src="main.js"></script>');
+    expect(await servePage(`${project}/webpack-out`, (page) => page.textContent("body"))).toBe(expected);
   });
 
   it("CDN style: the unbundled ES modules fetch the WASM from next to themselves", async () => {
