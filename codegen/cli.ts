@@ -1,5 +1,5 @@
 // hppproto-gen: .proto files in, TypeScript modules out; decode/encode payloads with a schema built at run time.
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync, existsSync, readdirSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { init } from "../ts/loader.js";
 import type { JsonWriteOptions } from "../ts/json/print.js";
@@ -7,6 +7,7 @@ import { loadSchema } from "./dynamic.js";
 import type protobuf from "protobufjs";
 import { defaultEmitOptions, emit, facades, type EmitOptions, type OutputFile } from "./emit.js";
 import { loadProtos } from "./load.js";
+import { serviceWarnings } from "./check.js";
 import { decodeRaw } from "./raw.js";
 import { buildModel } from "./model.js";
 
@@ -26,7 +27,8 @@ any payload without a schema, as protoc --decode_raw does.
 
 Options:
   --out DIR, -o DIR           output folder (created if missing)
-  --proto_path DIR, -I DIR    where imports are looked up; repeatable. Files named on the command
+  --proto_path DIR, -I DIR    where imports are looked up; repeatable (default: the working
+                              directory, as with protoc). Files named on the command
                               line are found through the include path that contains them.
   --runtime_import SPEC       module specifier of the runtime (default: hppproto)
 
@@ -60,6 +62,7 @@ Output options:
   --indent N                  decode: indent the JSON by N spaces (default: one line)
   --ignore_unknown_fields     encode: skip JSON fields and enum names the schema does not know
   --help, -h                  this text
+  --version, -V               the version of hppproto-gen
 
 The well-known types (google/protobuf/*.proto) are built in.
 
@@ -157,7 +160,7 @@ function checkOutputOptions(opts: OutputOptions): void {
 export class UsageError extends Error {}
 
 /** Generates into opts.out. Output is written to a temporary folder first, so a failure leaves nothing half-written. */
-export function generate(opts: GenerateOptions): { files: number; messages: number } {
+export function generate(opts: GenerateOptions): { files: number; messages: number; warnings: string[] } {
   const { root, importNames } = loadProtos(opts.files, opts.protoPaths);
   const { outputs, modules, messages } = buildOutputs(root, importNames, opts);
   mkdirSync(opts.out, { recursive: true });
@@ -172,7 +175,7 @@ export function generate(opts: GenerateOptions): { files: number; messages: numb
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-  return { files: modules, messages };
+  return { files: modules, messages, warnings: serviceWarnings(root) };
 }
 
 /** The files to write for a parsed schema: one module per .proto file and the schema module. */
@@ -206,6 +209,10 @@ function moveInto(from: string, to: string): void {
 export function main(argv: string[]): number | Promise<number> {
   try {
     if (argv[0] === "decode" || argv[0] === "encode") return convert(argv[0], argv.slice(1)).catch(report);
+    if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+      console.log(version());
+      return 0;
+    }
     const opts = parseArgs(argv);
     if (opts === "help") {
       console.log(usage);
@@ -213,11 +220,17 @@ export function main(argv: string[]): number | Promise<number> {
     }
     const t0 = performance.now();
     const r = generate(opts);
+    for (const w of r.warnings) console.error(`hppproto-gen: ${w}`);
     console.error(`hppproto-gen: ${r.files} modules, ${r.messages} messages in ${Math.round(performance.now() - t0)} ms -> ${opts.out}`);
     return 0;
   } catch (e) {
     return report(e);
   }
+}
+
+/** The package's version, from its package.json (two folders up from dist/codegen/cli.js). */
+function version(): string {
+  return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 }
 
 function report(e: unknown): number {
@@ -286,7 +299,11 @@ async function convert(command: "decode" | "encode", argv: string[]): Promise<nu
   }
   const { types } = loadSchema(opts.files, opts.protoPaths);
   const type = types.get(opts.type.replace(/^\./, ""));
-  if (type === undefined) throw new Error(`no message type ${opts.type} in ${opts.files.join(", ")}`);
+  if (type === undefined) {
+    const near = [...types.keys()].filter((name) => name.endsWith(`.${opts.type}`));
+    const hint = near.length > 0 ? ` (did you mean ${near.join(" or ")}? --type takes the full name, package included)` : "";
+    throw new Error(`no message type ${opts.type} in ${opts.files.join(", ")}${hint}`);
+  }
   await init();
   if (command === "decode") {
     process.stdout.write(type.toJsonString(type.decode(input), opts.json) + "\n");

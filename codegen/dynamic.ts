@@ -146,6 +146,10 @@ function valueWriter(f: FieldModel, fillerOf: (m: MessageModel) => Fill<Plain>):
     const size = f.message!.recordSize;
     return (w, a, v, name) => w.msg(a, v, fill, size, name);
   }
+  if (f.type === FieldType.Enum) {
+    const enumName = f.enum!.fullName;
+    return (w, a, v, name) => w.enumValue(a, v, name, enumName);
+  }
   const kind = scalarKind(f.type);
   return (w, a, v, name) => w[kind](a, v, name);
 }
@@ -182,6 +186,13 @@ function fieldFiller(f: FieldModel, fillerOf: (m: MessageModel) => Fill<Plain>):
       };
     }
     const kind = scalarKind(f.type);
+    if (f.type === FieldType.Enum) {
+      const write = valueWriter(f, fillerOf);
+      return (w, o, p) => {
+        const v = o[prop];
+        if (v != null) w.each(p + off, v, 4, (a, e) => write(w, a, e, ""), name);
+      };
+    }
     if (kind === "bool" || kind === "str" || kind === "bytes") {
       const width = kind === "bool" ? 1 : 8;
       return (w, o, p) => {

@@ -344,6 +344,7 @@ class FileEmitter {
       case FieldType.String: return `w.str(${a}, ${v}, ${literal(name)})`;
       case FieldType.Bytes: return `w.bytes(${a}, ${v}, ${literal(name)})`;
       case FieldType.Bool: return `w.bool(${a}, ${v}, ${literal(name)})`;
+      case FieldType.Enum: return `w.enumValue(${a}, ${v}, ${literal(name)}, ${literal(f.enum!.fullName)})`;
       default: return `w.${numberKinds[f.type]!.read}(${a}, ${v}, ${literal(name)})`;
     }
   }
@@ -362,7 +363,7 @@ class FileEmitter {
       }
       case Label.Repeated: {
         if (isMessage(f)) return `w.msgs(${at}, ${v}, ${this.ref(f.message!, "fill")}, ${f.message!.recordSize}, ${name});`;
-        if (f.type === FieldType.String || f.type === FieldType.Bytes || f.type === FieldType.Bool) {
+        if (f.type === FieldType.String || f.type === FieldType.Bytes || f.type === FieldType.Bool || f.type === FieldType.Enum) {
           return `w.each(${at}, ${v}, ${elementWidth(f)}, (a, e) => ${this.fillValue(f, "a", "e", "")}, ${name});`;
         }
         return `w.numbers(${at}, ${v}, ${literal(numberKinds[f.type]!.read)}, ${name});`;

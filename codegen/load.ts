@@ -5,6 +5,10 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import protobuf from "protobufjs";
+import { at, escape, fieldDeclaration, ProtoLoadError, withoutComments } from "./located.js";
+import { checkDeclarations } from "./check.js";
+
+export { ProtoLoadError };
 
 // protobufjs 8 parses a `group` inside a `oneof` by adding the group's type to the OneOf, which
 // throws "field must be a Field". Hold such types on the oneof and hand them to the message the
@@ -151,33 +155,6 @@ export interface LoadedFiles {
   importNames: Map<string, string>;
 }
 
-/** A .proto file that cannot be loaded, as `file:line:col: message` when the place is known. */
-export class ProtoLoadError extends Error {}
-
-/** Comments blanked out, every other character where it was. */
-const withoutComments = (source: string) => source.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, " "));
-
-/** `file:line:col: message` for the first match of `pattern` in the file (outside comments), or `file: message`. */
-function at(file: string, pattern: RegExp | undefined, message: string, line?: number): ProtoLoadError {
-  const relative = path.relative(process.cwd(), file);
-  const name = relative && !relative.startsWith("..") ? relative : file;
-  let source: string;
-  try {
-    source = withoutComments(fs.readFileSync(file, "utf8"));
-  } catch {
-    return new ProtoLoadError(`${name}: ${message}`);
-  }
-  const lines = source.split("\n");
-  const from = line === undefined ? 0 : line - 1;
-  for (let i = from; i < (line === undefined ? lines.length : from + 1); i++) {
-    const m = pattern?.exec(lines[i] ?? "");
-    if (m) return new ProtoLoadError(`${name}:${i + 1}:${m.index + 1}: ${message}`);
-  }
-  return new ProtoLoadError(line === undefined ? `${name}: ${message}` : `${name}:${line}:1: ${message}`);
-}
-
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
 /** protobufjs's errors, placed in their file: syntax errors carry a line; unresolved types are found by name. */
 function placed(e: Error, root: protobuf.Root): ProtoLoadError {
   const message = realName(e.message);
@@ -187,6 +164,28 @@ function placed(e: Error, root: protobuf.Root): ProtoLoadError {
   if (syntax && file !== null) {
     const token = /'([^']*)'/.exec(syntax[1]!)?.[1];
     return at(file, token ? new RegExp(escape(token)) : undefined, syntax[1]!, Number(syntax[3]));
+  }
+  if (parsingFile !== null) {
+    // protobufjs finds these while parsing parsingFile, and names neither file nor place
+    const duplicateName = /^duplicate name '([^']+)' in (?:Type|Enum|Namespace|Service) \.?(.*)$/.exec(message);
+    if (duplicateName) {
+      const [, name, owner] = duplicateName as unknown as [string, string, string];
+      const declared = new RegExp(`${fieldDeclaration(escape(name), "-?\\w+").source}|\\b(?:message|enum|service|oneof)\\s+${escape(name)}\\b`);
+      return at(parsingFile, declared, `"${name}" is already defined in "${owner}"`, undefined, 2);
+    }
+    const duplicateId = /^duplicate id (\d+) in Type \.?(.*)$/.exec(message);
+    if (duplicateId) {
+      const [, id, owner] = duplicateId as unknown as [string, string, string];
+      return at(parsingFile, fieldDeclaration("\\w+", id), `field number ${id} has already been used in "${owner}"`, undefined, 2);
+    }
+    const reservedId = /^id (\d+) is reserved in Type \.?(.*)$/.exec(message);
+    if (reservedId) return at(parsingFile, fieldDeclaration("\\w+", reservedId[1]!), `field number ${reservedId[1]} is reserved in "${reservedId[2]}"`);
+    const reservedName = /^name '([^']+)' is reserved in Type \.?(.*)$/.exec(message);
+    if (reservedName) return at(parsingFile, fieldDeclaration(escape(reservedName[1]!), "\\d+"), `field name "${reservedName[1]}" is reserved in "${reservedName[2]}"`);
+    const syntaxName = /^Unknown edition: (.*)$/.exec(message);
+    if (syntaxName) {
+      return at(parsingFile, /\bsyntax\b/, `unknown syntax "${syntaxName[1]}": hppproto-gen reads proto2, proto3 and editions (edition = "2023")`);
+    }
   }
   const unresolved = /^no such Type or Enum '([^']+)' in (?:Type|Namespace) \.?(.*)$/.exec(e.message);
   if (unresolved) {
@@ -204,7 +203,8 @@ export function loadProtos(files: string[], protoPaths: string[]): LoadedFiles {
   // real paths throughout, so that a file reached through a symlinked folder (or a working
   // directory that is one) is still found inside its include path
   const real = (p: string) => (existsSync(p) ? fs.realpathSync(p) : p);
-  const roots = [...protoPaths.map((p) => real(path.resolve(p)))];
+  // without --proto_path the working directory is the include path, as with protoc
+  const roots = (protoPaths.length > 0 ? protoPaths : ["."]).map((p) => real(path.resolve(p)));
   const importNames = new Map<string, string>();
   const locate = (target: string): string | undefined => {
     for (const dir of [...roots, bundledProtos]) {
@@ -239,6 +239,10 @@ export function loadProtos(files: string[], protoPaths: string[]): LoadedFiles {
 
   const root = new protobuf.Root();
   root.resolvePath = (origin, target) => {
+    if (origin && (target.includes("\\") || target.split("/").some((part) => part === "." || part === ".." || part === ""))) {
+      // as protoc: an import names a file inside an include path, never a way out of one
+      throw at(origin, new RegExp(`"${escape(target)}"`), `import "${target}": backslashes, consecutive slashes, "." and ".." are not allowed in import paths`);
+    }
     if (path.isAbsolute(target) && existsSync(target)) return target;
     const found = locate(target);
     if (found) return found;
@@ -258,5 +262,6 @@ export function loadProtos(files: string[], protoPaths: string[]): LoadedFiles {
     if (e instanceof ProtoLoadError) throw e;
     throw placed(e as Error, root);
   }
+  checkDeclarations(root);
   return { root, importNames };
 }

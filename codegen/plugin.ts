@@ -4,6 +4,7 @@
 import protobuf from "protobufjs";
 import descriptorModule from "protobufjs/ext/descriptor.js"; // adds Root.fromDescriptor
 import { Writer } from "../ts/writer.js";
+import { serviceWarnings } from "./check.js";
 import { UsageError, buildOutputs, parseOutputOption, type OutputOptions } from "./cli.js";
 import { parsedName, unescapeBytes } from "./load.js";
 
@@ -114,6 +115,7 @@ export function generateResponse(request: Uint8Array): Uint8Array {
       }
     }
     keepJsonNames(root);
+    for (const warning of serviceWarnings(root)) process.stderr.write(`protoc-gen-hppproto: ${warning}\n`); // protoc shows it
     for (const out of buildOutputs(root, new Map(), opts).outputs) {
       w.fork(Response.file).string(File.name, out.name).string(File.content, out.content).join();
     }

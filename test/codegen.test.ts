@@ -103,6 +103,18 @@ describe("hppproto-gen", () => {
     ["a missing ;", 'syntax = "proto3";\nmessage A {\n  int32 x = 1\n}\n', /\/a\.proto:4:1: illegal token '}', ';' expected\n/],
     ["a missing import", 'syntax = "proto3";\nimport "nowhere/b.proto";\nmessage A { int32 x = 1; }\n', /\/a\.proto:2:8: import "nowhere\/b\.proto" was not found in any --proto_path\n/],
     ["an unknown type", 'syntax = "proto3";\n// Missing\nmessage A { Missing x = 1; }\n', /\/a\.proto:3:13: unknown type Missing\n/],
+    // what protoc rejects
+    ["field number 0", 'syntax = "proto3";\nmessage A { int32 x = 0; }\n', /\/a\.proto:2:19: field numbers must be positive integers \(x = 0\)\n/],
+    ["a field number in 19000-19999", 'syntax = "proto3";\nmessage A { int32 x = 19500; }\n', /\/a\.proto:2:19: field numbers 19000 through 19999 are reserved for the protocol buffer library implementation \(x = 19500\)\n/],
+    ["a field number above 2^29 - 1", 'syntax = "proto2";\nmessage A { optional int32 x = 536870912; }\n', /\/a\.proto:2:28: field numbers cannot be greater than 536870911 \(x = 536870912\)\n/],
+    ["a duplicate field number", 'syntax = "proto3";\nmessage A {\n  int32 x = 1;\n  int32 y = 1;\n}\n', /\/a\.proto:4:9: field number 1 has already been used in "A"\n/],
+    ["a duplicate field name", 'syntax = "proto3";\nmessage A {\n  int32 x = 1;\n  string x = 2;\n}\n', /\/a\.proto:4:10: "x" is already defined in "A"\n/],
+    ["a reserved number used", 'syntax = "proto3";\nmessage A {\n  reserved 2, 5 to 7;\n  int32 x = 6;\n}\n', /\/a\.proto:4:9: field number 6 is reserved in "A"\n/],
+    ["a reserved name used", 'syntax = "proto3";\nmessage A {\n  reserved "x";\n  int32 x = 1;\n}\n', /\/a\.proto:4:9: field name "x" is reserved in "A"\n/],
+    ["a proto3 enum not starting at zero", 'syntax = "proto3";\nenum E {\n  ONE = 1;\n  ZERO = 0;\n}\n', /\/a\.proto:3:3: the first value of enum E must be zero in proto3\n/],
+    ["an unknown syntax", 'syntax = "proto4";\nmessage A { int32 x = 1; }\n', /\/a\.proto:1:1: unknown syntax "proto4": hppproto-gen reads proto2, proto3 and editions/],
+    ["an unknown edition", 'edition = "2099";\nmessage A { int32 x = 1; }\n', /\/a\.proto:1:\d+: illegal edition '2099'\n/],
+    ["an import path with ..", 'syntax = "proto3";\nimport "../b.proto";\nmessage A { int32 x = 1; }\n', /\/a\.proto:2:8: import "\.\.\/b\.proto": backslashes, consecutive slashes, "\." and "\.\." are not allowed in import paths\n/],
   ])("%s: file:line:col: message, non-zero exit, nothing written", (_what, source, message) => {
     const dir = scratch();
     writeFileSync(`${dir}/a.proto`, source);
@@ -111,6 +123,35 @@ describe("hppproto-gen", () => {
     expect(r.status).toBe(1);
     expect(r.out).toMatch(message);
     expect(readdirSync(`${dir}/out`)).toEqual([]);
+  });
+
+  it("--version prints the version", () => {
+    expect(run(["--version"])).toEqual({ status: 0, out: "0.1.0\n" });
+  });
+
+  it("a service is reported on stderr (not generated yet); its messages are generated", () => {
+    const dir = scratch();
+    writeFileSync(`${dir}/s.proto`, 'syntax = "proto3";\npackage p;\nmessage Q { int32 x = 1; }\nservice Search { rpc Find(Q) returns (Q); }\n');
+    const r = run(["--out", `${dir}/out`, "s.proto"], dir);
+    expect(r.status).toBe(0);
+    expect(r.out).toContain("hppproto-gen: s.proto:4:1: service p.Search is not generated (hppproto-gen does not generate services yet); its messages are\n");
+    expect(existsSync(`${dir}/out/s_pb.ts`)).toBe(true);
+  });
+
+  it("without -I the working directory is the include path, as with protoc: files named and imported load once", () => {
+    const dir = scratch();
+    mkdirSync(`${dir}/google/api`, { recursive: true });
+    mkdirSync(`${dir}/sib`);
+    writeFileSync(`${dir}/google/api/http.proto`, 'syntax = "proto3";\npackage google.api;\nmessage Http { string s = 1; }\n');
+    writeFileSync(`${dir}/google/api/annotations.proto`, 'syntax = "proto3";\npackage google.api;\nimport "google/api/http.proto";\nmessage Uses { Http http = 1; }\n');
+    writeFileSync(`${dir}/sib/b.proto`, 'syntax = "proto3";\nmessage B { int32 x = 1; }\n');
+    writeFileSync(`${dir}/sib/c.proto`, 'syntax = "proto3";\nimport "sib/b.proto";\nmessage C { B b = 1; }\n');
+    // as `hppproto-gen --out gen $(find google -name '*.proto')` in a googleapis checkout
+    const both = run(["--out", "gen", "google/api/http.proto", "google/api/annotations.proto"], dir);
+    expect(both.status).toBe(0);
+    expect(readdirSync(`${dir}/gen/google/api`).sort()).toEqual(["annotations_pb.ts", "http_pb.ts"]);
+    expect(run(["--out", "gen2", "sib/c.proto"], dir).status).toBe(0);
+    expect(readdirSync(`${dir}/gen2/sib`).sort()).toEqual(["b_pb.ts", "c_pb.ts"]);
   });
 
   it("--proto_path resolves imports, and the output imports them back", () => {
@@ -139,7 +180,7 @@ describe("hppproto-gen", () => {
 
   it("output works from CommonJS", () => {
     const dir = scratch();
-    execFileSync(process.execPath, [cli, "--out", `${dir}/src`, `${repoRoot}examples/quickstart/addressbook.proto`]);
+    execFileSync(process.execPath, [cli, "--out", `${dir}/src`, "-I", `${repoRoot}examples/quickstart`, `${repoRoot}examples/quickstart/addressbook.proto`]);
     writeFileSync(`${dir}/tsconfig.json`, JSON.stringify({
       compilerOptions: { target: "ES2022", module: "CommonJS", moduleResolution: "Node10", strict: true, outDir: "cjs", rootDir: "src", skipLibCheck: true, types: [] },
       include: ["src"],
@@ -219,6 +260,8 @@ describe("hppproto-gen decode / encode", () => {
     expect(pipe(["encode", "--ignore_unknown_fields", ...protoArgs], '{"nope": 1}').status).toBe(0);
     expect(pipe(["decode", "--type", "no.Such", "-I", conformanceProtos, "google/protobuf/test_messages_proto3.proto"], "").stderr)
       .toContain("no message type no.Such");
+    expect(pipe(["decode", "--type", "TestAllTypesProto3", "-I", conformanceProtos, "google/protobuf/test_messages_proto3.proto"], "").stderr)
+      .toContain("no message type TestAllTypesProto3 in google/protobuf/test_messages_proto3.proto (did you mean protobuf_test_messages.proto3.TestAllTypesProto3? --type takes the full name, package included)");
     expect(pipe(["decode", ...protoArgs.slice(2)], "").status).toBe(2);
     expect(pipe(["encode", "--raw"], "").status).toBe(2);
   });

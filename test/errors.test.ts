@@ -283,3 +283,26 @@ describe("before init()", () => {
     expect(out).toBe("7");
   });
 });
+
+describe("enum-typed values out of range name their enum", () => {
+  const nested = "proto3_unittest.TestAllTypes.NestedEnum";
+  it("encode(): singular and repeated, generated and builder", () => {
+    for (const o of [{ optionalNestedEnum: 2 ** 40 }, { repeatedNestedEnum: [1, 2.5] }]) {
+      expect(() => TestAllTypes.encode(o)).toThrow(`is not a value of enum ${nested} (a 32-bit signed integer)`);
+    }
+    expect(() => (TestAllTypes.builder().optionalNestedEnum = -(2 ** 31) - 1)).toThrow(`enum ${nested}`);
+  });
+  it("ProtoJSON in", () => {
+    const e = thrownJson(() => TestAllTypes.fromJsonString('{"optionalNestedEnum": 99999999999}'));
+    expect(e.message).toBe(`99999999999 is not a value of enum ${nested} (a name, or a 32-bit signed integer) (proto3_unittest.TestAllTypes.optionalNestedEnum) [VALUE_OUT_OF_RANGE]`);
+  });
+});
+
+function thrownJson(fn: () => unknown): Error {
+  try {
+    fn();
+  } catch (e) {
+    return e as Error;
+  }
+  throw new Error("did not throw");
+}

@@ -71,6 +71,11 @@ export class RecordWriter {
     if (typeof v !== "number" || (v | 0) !== v) throw invalid(v, "a 32-bit signed integer", name);
     this.m.i32[addr >>> 2] = v;
   }
+  /** An enum-typed value: any int32 (open enums keep undeclared numbers); errors name the enum. */
+  enumValue(addr: number, v: unknown, name: string, enumName: string): void {
+    if (typeof v !== "number" || (v | 0) !== v) throw invalid(v, `a value of enum ${enumName} (a 32-bit signed integer)`, name);
+    this.m.i32[addr >>> 2] = v;
+  }
   u32(addr: number, v: unknown, name: string): void {
     if (typeof v !== "number" || v >>> 0 !== v) throw invalid(v, "a 32-bit unsigned integer", name);
     this.m.u32[addr >>> 2] = v;

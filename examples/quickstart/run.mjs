@@ -11,7 +11,7 @@ const out = `${here}gen`;
 rmSync(out, { recursive: true, force: true });
 
 // 1. npx hppproto-gen
-execFileSync(process.execPath, [`${here}../../bin/hppproto-gen.mjs`, "--out", `${out}/src`, `${here}addressbook.proto`], { stdio: "inherit" });
+execFileSync(process.execPath, [`${here}../../bin/hppproto-gen.mjs`, "--out", `${out}/src`, "-I", here, `${here}addressbook.proto`], { stdio: "inherit" });
 
 // 2. compile the generated TypeScript (a real project would let its own build do this)
 writeFileSync(`${out}/tsconfig.json`, JSON.stringify({

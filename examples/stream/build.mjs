@@ -8,7 +8,7 @@ import { build as esbuild } from "esbuild";
 const here = fileURLToPath(new URL(".", import.meta.url));
 
 export async function build() {
-  execFileSync(process.execPath, [`${here}../../bin/hppproto-gen.mjs`, "--out", `${here}gen`, `${here}ticks.proto`], { stdio: "inherit" });
+  execFileSync(process.execPath, [`${here}../../bin/hppproto-gen.mjs`, "--out", `${here}gen`, "-I", here, `${here}ticks.proto`], { stdio: "inherit" });
   const common = { bundle: true, format: "esm", target: "es2022", logLevel: "warning" };
   await esbuild({
     ...common, platform: "node", entryPoints: [`${here}server.ts`, `${here}client.ts`], outdir: `${here}dist`,

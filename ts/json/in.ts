@@ -7,7 +7,7 @@ import { FieldType as T, type SchemaDef } from "../schema.js";
 import { JsonError, within } from "./common.js";
 import type { JsonValue } from "./parse.js";
 import { isWellFormed } from "../fill.js";
-import { SKIP, describe, integer, messageFromJson, scalarFromJson, type JsonReadOptions } from "./read.js";
+import { SKIP, describe, enumNumber, integer, messageFromJson, scalarFromJson, type JsonReadOptions } from "./read.js";
 
 export { SKIP };
 export const scalar = scalarFromJson;
@@ -54,7 +54,7 @@ export function enumValue(def: SchemaDef, index: number, v: JsonValue, opts: Jso
     if (opts.ignoreUnknownFields) return SKIP;
     throw new JsonError("INVALID_VALUE", "", `${JSON.stringify(v)} is not a value of ${info.name}`);
   }
-  return integer(T.Int32, v, "") as number;
+  return enumNumber(v, info.name, "");
 }
 
 const declaredNumbers = new WeakMap<object, Set<number>>();

@@ -115,10 +115,20 @@ function valueFromJson(def: SchemaDef, f: JsonField, v: JsonValue, opts: JsonRea
         if (opts.ignoreUnknownFields) return SKIP;
         throw new JsonError("INVALID_VALUE", path, `${JSON.stringify(v)} is not a value of ${e.name}`);
       }
-      return integer(T.Int32, v, path);
+      return enumNumber(v, e.name, path);
     }
     default:
       return scalarFromJson(type, v, path);
+  }
+}
+
+/** An enum given by number: an int32, or an error that names the enum. */
+export function enumNumber(v: JsonValue, enumName: string, path: string): number {
+  try {
+    return integer(T.Int32, v, path) as number;
+  } catch (e) {
+    if (!(e instanceof JsonError)) throw e;
+    throw new JsonError(e.code, e.path, `${describe(v)} is not a value of enum ${enumName} (a name, or a 32-bit signed integer)`);
   }
 }
 

@@ -34,14 +34,17 @@ const socket = new WebSocket(`${location.origin.replace(/^http/, "ws")}/ticks?co
 socket.binaryType = "arraybuffer";
 let received = 0;
 socket.onopen = () => ($("status").textContent = "live");
+/** An enum's name by value: generated enums are const objects, name -> number. */
+const sideName = (side: Side) => Object.entries(Side).find(([, n]) => n === side)?.[0] ?? String(side);
+
 socket.onmessage = (event: MessageEvent<ArrayBuffer>) => {
-  const t = Tick.view(new Uint8Array(event.data));
+  const t = Tick.view(event.data); // the ArrayBuffer as it arrives
   received++;
   $("count").textContent = String(received);
   $("sequence").textContent = String(t.sequence);
   $("symbol").textContent = t.symbol;
   $("price").textContent = t.price.toFixed(4);
-  $("side").textContent = Side[t.side] ?? String(t.side);
+  $("side").textContent = sideName(t.side);
   $("book").textContent = `${t.bids.get(0)!.price.toFixed(4)} / ${t.asks.get(0)!.price.toFixed(4)}`;
   draw(t.recentPrices); // a view over WASM memory, read before the next frame's view replaces it
 };

@@ -1,0 +1,54 @@
+// What protoc rejects and protobufjs lets through, checked on the parsed schema so that such a
+// file fails at generation with its place (`file:line:col`) instead of later in the codec.
+import protobuf from "protobufjs";
+import { at, escape, fieldDeclaration, place } from "./located.js";
+
+const MAX_FIELD_NUMBER = 536870911; // 2^29 - 1
+const FIRST_RESERVED = 19000; // 19000-19999: the protobuf implementation's own
+const LAST_RESERVED = 19999;
+
+/** Throws the first declaration protoc would reject. */
+export function checkDeclarations(root: protobuf.Root): void {
+  const visit = (ns: protobuf.NamespaceBase) => {
+    for (const o of ns.nestedArray) {
+      const file = o.filename;
+      if (o instanceof protobuf.Type) {
+        for (const f of o.fieldsArray) checkField(f);
+      } else if (o instanceof protobuf.Enum && file) {
+        const first = Object.entries(o.values)[0];
+        if ((o as unknown as { _edition?: string })._edition === "proto3" && first && first[1] !== 0) {
+          throw at(file, new RegExp(`(?<![\\w.])${escape(first[0])}\\s*=`), `the first value of enum ${o.name} must be zero in proto3`);
+        }
+      } else if (o instanceof protobuf.Field) {
+        checkField(o); // an extension (the fields of a message are checked with it)
+      }
+      if (o instanceof protobuf.Namespace) visit(o);
+    }
+  };
+  visit(root);
+}
+
+/** A warning per service, `file:line:col: ...`: services are not generated (their messages are). */
+export function serviceWarnings(root: protobuf.Root): string[] {
+  const warnings: string[] = [];
+  const visit = (ns: protobuf.NamespaceBase) => {
+    for (const o of ns.nestedArray) {
+      if (o instanceof protobuf.Service) {
+        const where = o.filename ? place(o.filename, new RegExp(`\\bservice\\s+${escape(o.name)}\\b`)) : o.fullName;
+        warnings.push(`${where}: service ${o.fullName.replace(/^\./, "")} is not generated (hppproto-gen does not generate services yet); its messages are`);
+      } else if (o instanceof protobuf.Namespace) visit(o);
+    }
+  };
+  visit(root);
+  return warnings;
+}
+
+function checkField(f: protobuf.Field): void {
+  const file = f.filename ?? f.parent?.filename;
+  if (!file) return;
+  const problem = f.id < 1 ? "field numbers must be positive integers"
+    : f.id > MAX_FIELD_NUMBER ? `field numbers cannot be greater than ${MAX_FIELD_NUMBER}`
+    : f.id >= FIRST_RESERVED && f.id <= LAST_RESERVED ? `field numbers ${FIRST_RESERVED} through ${LAST_RESERVED} are reserved for the protocol buffer library implementation`
+    : undefined;
+  if (problem) throw at(file, fieldDeclaration(escape(f.name), String(f.id)), `${problem} (${f.name} = ${f.id})`);
+}
