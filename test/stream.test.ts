@@ -39,6 +39,67 @@ describe("Writer", () => {
     expect(pb["optional_nested_message"]).toEqual({ bb: 150 });
   });
 
+  it("64-bit values of every kind, as bigint and number, at their edges, byte for byte as protobufjs writes them", () => {
+    const signed = [0n, 1n, -1n, 127n, 128n, -128n, (1n << 31n) - 1n, -(1n << 31n), 1n << 32n, -(1n << 32n), (1n << 53n) - 1n, -((1n << 53n) - 1n), 1n << 62n, (1n << 63n) - 1n, -(1n << 63n)];
+    const unsigned = [0n, 1n, 127n, 128n, (1n << 32n) - 1n, 1n << 32n, (1n << 53n) - 1n, 1n << 63n, (1n << 64n) - 1n];
+    const kinds = [["int64", signed], ["sint64", signed], ["sfixed64", signed], ["uint64", unsigned], ["fixed64", unsigned]] as const;
+    for (const [kind, values] of kinds) {
+      for (const v of values) {
+        const pb = new Uint8Array(protobuf.Writer.create()[kind](v.toString() as never).finish());
+        const ours = new Writer(16);
+        expect(ours[kind](1, v).finish().subarray(1), `${kind} ${v}`).toEqual(pb);
+        if (Number.isSafeInteger(Number(v)) && BigInt(Number(v)) === v) {
+          expect(new Writer(16)[kind](1, Number(v)).finish().subarray(1), `${kind} ${v} as a number`).toEqual(pb);
+        }
+      }
+    }
+    for (const [kind, values] of [["packedInt64", signed], ["packedSint64", signed], ["packedUint64", unsigned]] as const) {
+      const pbKind = ({ packedInt64: "int64", packedSint64: "sint64", packedUint64: "uint64" } as const)[kind];
+      const pb = protobuf.Writer.create();
+      for (const v of values) pb[pbKind](v.toString() as never);
+      expect(new Writer(16)[kind](1, values).finish().subarray(2), kind).toEqual(new Uint8Array(pb.finish()));
+    }
+    expect(() => new Writer().int64(1, 1n << 63n)).toThrow(expect.objectContaining({ code: "VALUE_OUT_OF_RANGE" }));
+    expect(() => new Writer().uint64(1, -1)).toThrow(expect.objectContaining({ code: "VALUE_OUT_OF_RANGE" }));
+    expect(() => new Writer().fixed64(1, 2 ** 64)).toThrow(expect.objectContaining({ code: "VALUE_OUT_OF_RANGE" }));
+    expect(new Writer().uint64(1, 2 ** 63).finish().subarray(1)).toEqual(new Uint8Array(protobuf.Writer.create().uint64("9223372036854775808").finish()));
+  });
+
+  it("strings short and long, every UTF-8 length, as TextEncoder encodes them", () => {
+    const r = rng(7);
+    const pieces = ["a", "\u00e9", "\u20ac", "\u{1F600}", "\u07ff", "\u0800", "\uffff", "\u{10000}", "\u{10FFFF}"];
+    for (const length of [0, 1, 5, 63, 64, 65, 200]) {
+      let s = "";
+      while (s.length < length) s += pieces[Math.floor(r() * pieces.length)];
+      const w = new Writer(8).string(1, s);
+      expect(All3.decode(new Writer(8).string(14, s).finish()).optionalString).toBe(s);
+      const bytes = w.finish();
+      const utf8 = new TextEncoder().encode(s);
+      expect(bytes.subarray(bytes.length - utf8.length)).toEqual(utf8);
+    }
+  });
+
+  it("forks nest deeper than the first stack, and finishInto copies small and large messages", () => {
+    const w = new Writer(8);
+    for (let i = 0; i < 40; i++) w.fork(18);
+    w.int32(1, 1);
+    for (let i = 0; i < 40; i++) w.join();
+    const bytes = w.finish();
+    const reader = protobuf.Reader.create(bytes);
+    for (let i = 0; i < 40; i++) {
+      expect(reader.uint32()).toBe((18 << 3) | 2);
+      expect(reader.uint32()).toBe(bytes.length - reader.pos);
+    }
+    expect([reader.uint32(), reader.int32(), reader.pos]).toEqual([1 << 3, 1, bytes.length]);
+    for (const size of [10, 5000]) {
+      const big = new Writer(8).bytes(15, new Uint8Array(size).fill(3));
+      const target = new Uint8Array(size + 20).fill(9);
+      const n = big.finishInto(target, 7);
+      expect(target.subarray(7, 7 + n)).toEqual(big.finish());
+      expect([target[6], target[7 + n]]).toEqual([9, 9]);
+    }
+  });
+
   it("back-patches nested lengths of every size, depth after depth", () => {
     for (const size of [0, 1, 127, 128, 16383, 16384, 200_000]) {
       const w = new Writer(8);

@@ -185,7 +185,7 @@ export class MessageType<T, V, B extends V = V> {
       throw new EncodeError("BUFFER_TOO_SMALL", this.typeName,
         `${n} bytes do not fit at offset ${offset} of a ${target.length}-byte buffer`);
     }
-    target.set(rt.mem.u8.subarray(rt.output, rt.output + n), offset);
+    rt.copyOutput(target, offset, n);
     return n;
   }
 

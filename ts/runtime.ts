@@ -41,6 +41,9 @@ export interface Limits {
 /** Outputs up to an eighth of this share slabs (takeOutput). */
 const SLAB_SIZE = 64 * 1024;
 
+/** Encoded outputs up to this many bytes are copied out by a loop (see copyOutput). */
+const COPY_LOOP = 1024;
+
 /** Deeper nesting would overflow the WASM stack; the limit is capped here. */
 const MAX_DEPTH_CAP = 10_000;
 
@@ -196,9 +199,24 @@ export class Runtime {
       this.slabUsed = 0;
     }
     const out = this.slab.subarray(this.slabUsed, this.slabUsed + n);
-    out.set(u8.subarray(this.output, this.output + n));
+    this.copyOutput(out, 0, n);
     this.slabUsed = (this.slabUsed + n + 7) & ~7; // keep outputs 8-byte aligned for typed-array views
     return out;
+  }
+
+  /**
+   * Copies the last encode's n bytes into target at offset. Up to COPY_LOOP bytes by a loop, which
+   * allocates nothing; larger outputs through set() of a subarray, one view object per call, for
+   * memcpy speed.
+   */
+  copyOutput(target: Uint8Array, offset: number, n: number): void {
+    const u8 = this.mem.u8;
+    const from = this.output;
+    if (n > COPY_LOOP) {
+      target.set(u8.subarray(from, from + n), offset);
+      return;
+    }
+    for (let i = 0; i < n; i++) target[offset + i] = u8[from + i]!;
   }
 
   private finishEncode(n: number, def: SchemaDef, message: number): number {

@@ -7,6 +7,18 @@ import { isWellFormed } from "./fill.js";
 const utf8 = new TextEncoder();
 const U64_MAX = (1n << 64n) - 1n;
 const I64_MIN = -(1n << 63n);
+const I64_MAX = (1n << 63n) - 1n;
+
+// A 64-bit value goes through these to reach its two 32-bit halves: BigInt arithmetic would
+// allocate a BigInt per step. Storing wraps modulo 2^64, as BigInt.asUintN(64, v) does.
+const scratch64 = new BigInt64Array(1);
+const halves = new Uint32Array(scratch64.buffer); // [lo, hi] on little-endian hosts, which WASM needs anyway
+
+/** Messages up to this many bytes are copied out by finishInto() with a loop, which allocates nothing. */
+const COPY_LOOP = 1024;
+
+/** Strings up to this many UTF-16 units are encoded by a loop; longer ones by TextEncoder.encodeInto, which needs a subarray. */
+const SHORT_STRING = 64;
 
 const enum Wire { Varint = 0, Fixed64 = 1, Len = 2, Fixed32 = 5 }
 
@@ -14,8 +26,9 @@ export class Writer {
   private buf: Uint8Array;
   private dv: DataView;
   private pos = 0;
-  /** Start of each open message's body; its one-byte length placeholder sits just before it. */
-  private readonly open: number[] = [];
+  /** Start of each open message's body (its one-byte length placeholder sits just before it), depth entries deep. */
+  private open = new Int32Array(16);
+  private depth = 0;
 
   constructor(initialSize = 1024) {
     this.buf = new Uint8Array(Math.max(16, initialSize));
@@ -27,16 +40,19 @@ export class Writer {
     return this.pos;
   }
 
-  /** Starts over, keeping the buffer: a writer reused for every message allocates nothing. */
+  /**
+   * Starts over, keeping the buffer and the fork stack: a writer reused for every message allocates
+   * nothing once they have grown to the largest message (finishInto() to take the bytes out).
+   */
   reset(): this {
     this.pos = 0;
-    this.open.length = 0;
+    this.depth = 0;
     return this;
   }
 
   /**
-   * The bytes written, as a view of the writer's buffer (no copy): valid until the next write after
-   * reset(). slice() it to keep it longer.
+   * The bytes written, as a view of the writer's buffer (no copy, but one view object): valid until
+   * the next write after reset(). slice() it to keep it longer.
    */
   finish(): Uint8Array {
     this.checkClosed();
@@ -49,8 +65,11 @@ export class Writer {
     if (!(offset >= 0 && offset <= target.length && this.pos <= target.length - offset)) {
       throw new EncodeError("BUFFER_TOO_SMALL", "", `${this.pos} bytes do not fit at offset ${offset} of a ${target.length}-byte buffer`);
     }
-    target.set(this.buf.subarray(0, this.pos), offset);
-    return this.pos;
+    const buf = this.buf;
+    const n = this.pos;
+    if (n > COPY_LOOP) target.set(buf.subarray(0, n), offset); // one view object, for memcpy speed
+    else for (let i = 0; i < n; i++) target[offset + i] = buf[i]!; // nothing allocated
+    return n;
   }
 
   // ---- fields ----
@@ -58,7 +77,7 @@ export class Writer {
   int32(field: number, v: number): this {
     if ((v | 0) !== v) throw range(field, v, "a 32-bit signed integer");
     this.tag(field, Wire.Varint);
-    return v >= 0 ? this.varint32(v) : this.varint64(v >>> 0, 0xffffffff);
+    return v >= 0 ? this.varint32(v) : this.negativeInt32(v);
   }
   uint32(field: number, v: number): this {
     if (v >>> 0 !== v) throw range(field, v, "a 32-bit unsigned integer");
@@ -76,15 +95,16 @@ export class Writer {
     return this.tag(field, Wire.Varint).byte(v ? 1 : 0);
   }
   int64(field: number, v: bigint | number): this {
-    const b = big(field, v, I64_MIN, -(I64_MIN + 1n));
-    return this.tag(field, Wire.Varint).varint64Big(BigInt.asUintN(64, b));
+    split64(field, v, I64_MIN, I64_MAX);
+    return this.tag(field, Wire.Varint).varintHalves();
   }
   uint64(field: number, v: bigint | number): this {
-    return this.tag(field, Wire.Varint).varint64Big(big(field, v, 0n, U64_MAX));
+    split64(field, v, 0n, U64_MAX);
+    return this.tag(field, Wire.Varint).varintHalves();
   }
   sint64(field: number, v: bigint | number): this {
-    const b = big(field, v, I64_MIN, -(I64_MIN + 1n));
-    return this.tag(field, Wire.Varint).varint64Big(BigInt.asUintN(64, (b << 1n) ^ (b >> 63n)));
+    split64(field, v, I64_MIN, I64_MAX);
+    return this.tag(field, Wire.Varint).zigzagHalves();
   }
   fixed32(field: number, v: number): this {
     if (v >>> 0 !== v) throw range(field, v, "a 32-bit unsigned integer");
@@ -98,14 +118,12 @@ export class Writer {
     return this.fixed32(field, v >>> 0);
   }
   fixed64(field: number, v: bigint | number): this {
-    const b = big(field, v, 0n, U64_MAX);
-    this.tag(field, Wire.Fixed64).ensure(8);
-    this.dv.setBigUint64(this.pos, b, true);
-    this.pos += 8;
-    return this;
+    split64(field, v, 0n, U64_MAX);
+    return this.tag(field, Wire.Fixed64).halves64();
   }
   sfixed64(field: number, v: bigint | number): this {
-    return this.fixed64(field, BigInt.asUintN(64, big(field, v, I64_MIN, -(I64_MIN + 1n))));
+    split64(field, v, I64_MIN, I64_MAX);
+    return this.tag(field, Wire.Fixed64).halves64();
   }
   float(field: number, v: number): this {
     this.tag(field, Wire.Fixed32).ensure(4);
@@ -129,7 +147,7 @@ export class Writer {
     const room = varintSize(most);
     this.ensure(room + most);
     const start = this.pos + room;
-    const n = utf8.encodeInto(s, this.buf.subarray(start, start + most)).written;
+    const n = s.length <= SHORT_STRING ? encodeShort(s, this.buf, start) : utf8.encodeInto(s, this.buf.subarray(start, start + most)).written;
     const need = varintSize(n);
     if (need < room) this.buf.copyWithin(this.pos + need, start, start + n);
     this.varint32(n);
@@ -167,59 +185,77 @@ export class Writer {
     return this;
   }
   packedFixed32(field: number, values: ArrayLike<number>): this {
-    return this.packedRun(field, values, (w, v) => {
-      if (v >>> 0 !== v) throw range(field, v, "a 32-bit unsigned integer");
-      w.ensure(4);
-      w.dv.setUint32(w.pos, v, true);
-      w.pos += 4;
-    });
+    return this.packedRun(field, values, Writer.fixed32Element);
   }
   packedInt32(field: number, values: ArrayLike<number>): this {
-    return this.packedRun(field, values, (w, v) => {
-      if ((v | 0) !== v) throw range(field, v, "a 32-bit signed integer");
-      if (v >= 0) w.varint32(v);
-      else w.varint64(v >>> 0, 0xffffffff);
-    });
+    return this.packedRun(field, values, Writer.int32Element);
   }
   packedUint32(field: number, values: ArrayLike<number>): this {
-    return this.packedRun(field, values, (w, v) => {
-      if (v >>> 0 !== v) throw range(field, v, "a 32-bit unsigned integer");
-      w.varint32(v);
-    });
+    return this.packedRun(field, values, Writer.uint32Element);
   }
   packedSint32(field: number, values: ArrayLike<number>): this {
-    return this.packedRun(field, values, (w, v) => {
-      if ((v | 0) !== v) throw range(field, v, "a 32-bit signed integer");
-      w.varint32(((v << 1) ^ (v >> 31)) >>> 0);
-    });
+    return this.packedRun(field, values, Writer.sint32Element);
   }
   packedBool(field: number, values: ArrayLike<boolean>): this {
-    return this.packedRun(field, values, (w, v) => w.byte(v ? 1 : 0));
+    return this.packedRun(field, values, Writer.boolElement);
   }
   packedInt64(field: number, values: ArrayLike<bigint | number>): this {
-    return this.packedRun(field, values, (w, v) => w.varint64Big(BigInt.asUintN(64, big(field, v, I64_MIN, -(I64_MIN + 1n)))));
+    return this.packedRun(field, values, Writer.int64Element);
   }
   packedUint64(field: number, values: ArrayLike<bigint | number>): this {
-    return this.packedRun(field, values, (w, v) => w.varint64Big(big(field, v, 0n, U64_MAX)));
+    return this.packedRun(field, values, Writer.uint64Element);
   }
   packedSint64(field: number, values: ArrayLike<bigint | number>): this {
-    return this.packedRun(field, values, (w, v) => {
-      const b = big(field, v, I64_MIN, -(I64_MIN + 1n));
-      w.varint64Big(BigInt.asUintN(64, (b << 1n) ^ (b >> 63n)));
-    });
+    return this.packedRun(field, values, Writer.sint64Element);
+  }
+
+  // packed elements: (writer, value, field for errors), static so that no closure is made per call
+  private static fixed32Element(w: Writer, v: number, field: number): void {
+    if (v >>> 0 !== v) throw range(field, v, "a 32-bit unsigned integer");
+    w.ensure(4);
+    w.dv.setUint32(w.pos, v, true);
+    w.pos += 4;
+  }
+  private static int32Element(w: Writer, v: number, field: number): void {
+    if ((v | 0) !== v) throw range(field, v, "a 32-bit signed integer");
+    if (v >= 0) w.varint32(v);
+    else w.negativeInt32(v);
+  }
+  private static uint32Element(w: Writer, v: number, field: number): void {
+    if (v >>> 0 !== v) throw range(field, v, "a 32-bit unsigned integer");
+    w.varint32(v);
+  }
+  private static sint32Element(w: Writer, v: number, field: number): void {
+    if ((v | 0) !== v) throw range(field, v, "a 32-bit signed integer");
+    w.varint32(((v << 1) ^ (v >> 31)) >>> 0);
+  }
+  private static boolElement(w: Writer, v: boolean): void {
+    w.byte(v ? 1 : 0);
+  }
+  private static int64Element(w: Writer, v: bigint | number, field: number): void {
+    split64(field, v, I64_MIN, I64_MAX);
+    w.varintHalves();
+  }
+  private static uint64Element(w: Writer, v: bigint | number, field: number): void {
+    split64(field, v, 0n, U64_MAX);
+    w.varintHalves();
+  }
+  private static sint64Element(w: Writer, v: bigint | number, field: number): void {
+    split64(field, v, I64_MIN, I64_MAX);
+    w.zigzagHalves();
   }
 
   /** A run whose byte length is only known once written: written after a placeholder, then patched. */
-  private packedRun<T>(field: number, values: ArrayLike<T>, write: (w: Writer, v: T) => void): this {
+  private packedRun<T>(field: number, values: ArrayLike<T>, write: (w: Writer, v: T, field: number) => void): this {
     const before = this.pos;
     this.fork(field);
     const n = values.length;
     let i = 0;
     try {
-      for (; i < n; i++) write(this, values[i]!);
+      for (; i < n; i++) write(this, values[i]!, field);
     } catch (e) {
       // a bad element: the field is taken back whole
-      this.open.pop();
+      this.depth--;
       this.pos = before;
       throw e instanceof EncodeError ? new EncodeError(e.code, `field ${field}[${i}]`, e.reason) : e;
     }
@@ -238,14 +274,19 @@ export class Writer {
   forkDelimited(): this {
     this.ensure(1);
     this.pos += 1; // the length, assumed to fit one byte; join() moves the body when it does not
-    this.open.push(this.pos);
+    if (this.depth === this.open.length) {
+      const grown = new Int32Array(this.open.length * 2);
+      grown.set(this.open);
+      this.open = grown;
+    }
+    this.open[this.depth++] = this.pos;
     return this;
   }
 
   /** Closes the innermost open message, writing its length in front of it. */
   join(): this {
-    const start = this.open.pop();
-    if (start === undefined) throw new EncodeError("UNBALANCED", "", "join() without an open fork()");
+    if (this.depth === 0) throw new EncodeError("UNBALANCED", "", "join() without an open fork()");
+    const start = this.open[--this.depth]!;
     const n = this.pos - start;
     const size = varintSize(n);
     if (size > 1) {
@@ -286,10 +327,22 @@ export class Writer {
     return this;
   }
 
-  /** A varint of the 64-bit value hi:lo (both unsigned 32-bit). */
-  private varint64(lo: number, hi: number): this {
+  /** A negative int32 is written as its 64-bit sign extension: ten bytes. */
+  private negativeInt32(v: number): this {
+    halves[0] = v;
+    halves[1] = 0xffffffff;
+    return this.varintHalves();
+  }
+
+  // The 64-bit value in `halves`, read here rather than passed in: a half of 2^30 or more is no
+  // small integer, and passing it to a call V8 does not inline would allocate a HeapNumber.
+
+  /** The varint of the unsigned 64-bit value in halves. */
+  private varintHalves(): this {
     this.ensure(10);
     const buf = this.buf;
+    let lo = halves[0]!;
+    let hi = halves[1]!;
     while (hi !== 0 || lo > 0x7f) {
       buf[this.pos++] = (lo & 0x7f) | 0x80;
       lo = ((lo >>> 7) | (hi << 25)) >>> 0;
@@ -299,8 +352,23 @@ export class Writer {
     return this;
   }
 
-  private varint64Big(v: bigint): this {
-    return this.varint64(Number(v & 0xffffffffn), Number(v >> 32n));
+  /** The varint of the zigzag encoding of the signed 64-bit value in halves. */
+  private zigzagHalves(): this {
+    const lo = halves[0]!;
+    const hi = halves[1]!;
+    const sign = hi >> 31; // all ones for negative values
+    halves[0] = (lo << 1) ^ sign;
+    halves[1] = ((hi << 1) | (lo >>> 31)) ^ sign;
+    return this.varintHalves();
+  }
+
+  /** The 8 bytes of halves (little-endian). */
+  private halves64(): this {
+    this.ensure(8);
+    this.dv.setUint32(this.pos, halves[0]!, true);
+    this.dv.setUint32(this.pos + 4, halves[1]!, true);
+    this.pos += 8;
+    return this;
   }
 
   private ensure(n: number): this {
@@ -313,7 +381,7 @@ export class Writer {
   }
 
   private checkClosed(): void {
-    if (this.open.length > 0) throw new EncodeError("UNBALANCED", "", `${this.open.length} fork() not joined`);
+    if (this.depth > 0) throw new EncodeError("UNBALANCED", "", `${this.depth} fork() not joined`);
   }
 }
 
@@ -326,11 +394,42 @@ function range(field: number, v: unknown, want: string): EncodeError {
   return new EncodeError(integral ? "VALUE_OUT_OF_RANGE" : "INVALID_VALUE", `field ${field}`, `${String(v)} is not ${want}`);
 }
 
-function big(field: number, v: unknown, min: bigint, max: bigint): bigint {
-  let b: bigint;
-  if (typeof v === "bigint") b = v;
-  else if (typeof v === "number" && Number.isInteger(v)) b = BigInt(v);
-  else throw new EncodeError("INVALID_VALUE", `field ${field}`, `${String(v)} is not a 64-bit integer`);
+/** Checks a 64-bit value against [min, max] and leaves its two's-complement halves in `halves`. */
+function split64(field: number, v: unknown, min: bigint, max: bigint): void {
+  if (typeof v === "number" && Number.isSafeInteger(v) && (v >= 0 || min < 0n)) {
+    halves[0] = v >>> 0; // a safe integer fits either range, but for negatives in an unsigned one
+    halves[1] = Math.floor(v / 4294967296) >>> 0;
+    return;
+  }
+  const b = typeof v === "bigint" ? v : typeof v === "number" && Number.isInteger(v) ? BigInt(v) : undefined;
+  if (b === undefined) {
+    throw new EncodeError("INVALID_VALUE", `field ${field}`, `${String(v)} is not a 64-bit integer`);
+  }
   if (b < min || b > max) throw new EncodeError("VALUE_OUT_OF_RANGE", `field ${field}`, `${b} is out of range`);
-  return b;
+  scratch64[0] = b;
+}
+
+/** UTF-8 of a well-formed string into buf at pos; returns the bytes written (room for 3 per unit is there). */
+function encodeShort(s: string, buf: Uint8Array, pos: number): number {
+  const start = pos;
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c < 0x80) {
+      buf[pos++] = c;
+    } else if (c < 0x800) {
+      buf[pos++] = 0xc0 | (c >> 6);
+      buf[pos++] = 0x80 | (c & 0x3f);
+    } else if (c >= 0xd800 && c <= 0xdbff) {
+      c = 0x10000 + ((c - 0xd800) << 10) + (s.charCodeAt(++i) - 0xdc00); // a pair: the caller checked
+      buf[pos++] = 0xf0 | (c >> 18);
+      buf[pos++] = 0x80 | ((c >> 12) & 0x3f);
+      buf[pos++] = 0x80 | ((c >> 6) & 0x3f);
+      buf[pos++] = 0x80 | (c & 0x3f);
+    } else {
+      buf[pos++] = 0xe0 | (c >> 12);
+      buf[pos++] = 0x80 | ((c >> 6) & 0x3f);
+      buf[pos++] = 0x80 | (c & 0x3f);
+    }
+  }
+  return pos - start;
 }
