@@ -1,2 +1,3 @@
-// The WASM module's bytes, inlined into JS (base64) by wasm/inline.mjs as dist/ts/wasm-inline.js.
-export declare function wasmBytes(): Uint8Array;
+// The WASM module's bytes, inlined into JS (gzip, base64) by wasm/inline.mjs as dist/ts/wasm-inline.js.
+export declare function wasmBytes(): Promise<Uint8Array>;
+export declare function wasmBytesSync(): Uint8Array;

@@ -102,11 +102,16 @@ describe("the npm package", () => {
     expect(node(["out-cjs/main.js"], project).trim()).toBe(expected);
   });
 
-  it("esbuild: a browser bundle, with the WASM inside, runs in Chromium", async () => {
+  it("esbuild: a browser bundle, with the WASM inside, runs in Chromium, with init() and with initSync()", async () => {
     execFileSync("node_modules/.bin/esbuild", ["src/main.ts", "--bundle", "--minify", "--format=esm", "--platform=browser", "--outfile=web/main.js", "--log-level=warning"], { cwd: project });
     writeFileSync(`${project}/web/index.html`, '<!doctype html><script type="module" src="main.js"></script>');
     expect(readdirSync(`${project}/web`).sort()).toEqual(["index.html", "main.js"]);
     expect(await servePage(`${project}/web`, (page) => page.textContent("body"))).toBe(expected);
+    // initSync() without arguments: the bundle's inlined module, inflated synchronously
+    writeFileSync(`${project}/src/sync.ts`, main.replace('import { init } from "hppproto";', 'import { initSync } from "hppproto";').replace("init().then(() => {", "Promise.resolve(initSync()).then(() => {"));
+    execFileSync("node_modules/.bin/esbuild", ["src/sync.ts", "--bundle", "--minify", "--format=esm", "--platform=browser", "--outfile=web-sync/main.js", "--log-level=warning"], { cwd: project });
+    writeFileSync(`${project}/web-sync/index.html`, '<!doctype html><script type="module" src="main.js"></script>');
+    expect(await servePage(`${project}/web-sync`, (page) => page.textContent("body"))).toBe(expected);
   });
 
   it("Vite: a production build, with no warning and no unused .wasm asset, runs in Chromium", async () => {
