@@ -38,3 +38,21 @@ it("a payload whose decoded form cannot fit in linear memory fails cleanly, and 
   expect(runtime().mem.buffer.byteLength).toBeLessThanOrEqual(2 ** 32);
   expect(Node.decode(new Uint8Array([0x40, 3])).id).toBe(3);
 });
+
+it("inputs and values of 2 GiB or more are refused before anything is copied; other arenas' views keep their data", () => {
+  const keep = new Arena();
+  const kept = Node.view(new Wire().tag(8, 0).varint(5).string(4, "hello").finish(), keep);
+  // untouched pages: the OS commits none of these 2 GiB
+  for (const size of [2 ** 31, 2 ** 31 + 7, 2 ** 32 - 8]) {
+    const huge = new Uint8Array(size);
+    const arena = new Arena();
+    for (const decode of [() => Node.view(huge, arena), () => Node.view(huge), () => Node.decode(huge), () => Node.viewDelimited(huge, arena)]) {
+      expect(decode).toThrow(expect.objectContaining({ code: "MESSAGE_TOO_LARGE" }));
+    }
+    expect(() => Node.encode({ id: 1, blob: huge })).toThrow(expect.objectContaining({ code: "MESSAGE_TOO_LARGE" }));
+    arena.release();
+  }
+  expect([kept.id, kept.name]).toEqual([5, "hello"]);
+  keep.release();
+  expect(Node.decode(Node.encode({ id: 6, name: "after" }))).toMatchObject({ id: 6, name: "after" });
+});

@@ -9,6 +9,7 @@ import type { FieldModel, MessageModel } from "../dist/codegen/model.js";
 import { crossCheck, loadSet, normalize, randomObject, requiresItself, rng, withoutUnknown, type Loaded } from "./support/protos.js";
 import { testdata } from "./support/paths.js";
 import { thrown } from "./support/thrown.js";
+import * as p3 from "./gen/unittest/google/protobuf/unittest_proto3_pb.js";
 
 beforeAll(async () => {
   await init();
@@ -252,5 +253,41 @@ describe("values that cannot be encoded", () => {
   it("after thousands of failures the runtime still encodes correctly", () => {
     for (let i = 0; i < 2000; i++) expect(() => t().encode({ optionalString: "\ud800", optionalInt32: i })).toThrow(EncodeError);
     expect(t().decode(t().encode({ optionalInt32: 42 })).optionalInt32).toBe(42);
+  });
+});
+
+describe("re-entrant calls: an encode started inside another (a getter, toJSON) gets its own scratch memory", () => {
+  const T = p3.TestAllTypes;
+  it("encode, encodeInto, encodedSize and encodeDelimited from a getter of the message being encoded", () => {
+    const inner = { optionalInt32: 99, repeatedString: ["inner-secret"] };
+    const innerBytes = T.encode(inner);
+    const outer = () => ({
+      optionalInt32: 1,
+      optionalString: "outer",
+      get optionalBytes() {
+        return T.encode(inner);
+      },
+      get repeatedInt32() {
+        T.encodedSize(inner);
+        T.encodeInto(inner, new Uint8Array(64));
+        T.encodeDelimited([inner, inner]);
+        T.decode(innerBytes); // and decodes, views and JSON in between
+        T.view(innerBytes).repeatedString.get(0);
+        T.toJsonString(inner);
+        return [5, 6];
+      },
+    });
+    const expected = { optionalInt32: 1, optionalString: "outer", optionalBytes: innerBytes, repeatedInt32: [5, 6] };
+    expect(T.decode(T.encode(outer()))).toMatchObject(expected);
+    expect(T.encodedSize(outer())).toBe(T.encode(expected).length);
+    const target = new Uint8Array(200);
+    expect(target.subarray(0, T.encodeInto(outer(), target))).toEqual(T.encode(expected));
+    expect(T.decodeDelimited(T.encodeDelimited([outer(), outer()]))).toMatchObject([expected, expected]);
+  });
+
+  it("endless nesting is a DEPTH_LIMIT error, and encoding works afterwards", () => {
+    const loop = { get optionalBytes(): Uint8Array { return T.encode(loop); } };
+    expect(() => T.encode(loop)).toThrow(expect.objectContaining({ code: "DEPTH_LIMIT" }));
+    expect(T.encode({ optionalInt32: 150 })).toEqual(new Uint8Array([8, 0x96, 1]));
   });
 });

@@ -1,7 +1,7 @@
 // Views: zero-copy reads, lifetimes, memory growth, defaults, maps, unknown fields, batches.
 import assert from "node:assert";
 import { beforeAll, describe, expect, it } from "vitest";
-import { Arena, init, runtime, StaleViewError, MapView } from "hppproto";
+import { Arena, DelimitedReader, init, runtime, StaleViewError, MapView } from "hppproto";
 import { Node, NodeView, Color } from "./gen/names/limits_pb.js";
 import { TestAllTypes } from "./gen/unittest/google/protobuf/unittest_pb.js";
 import { TestMap } from "./gen/unittest/google/protobuf/map_unittest_pb.js";
@@ -72,6 +72,23 @@ describe("lifetimes", () => {
     expect(() => a.id).toThrow(StaleViewError);
     expect(a.$valid).toBe(false);
     expect(b.id).toBe(2);
+  });
+
+  it("a view on the default arena keeps its message through decode(), decodeDelimited() and stream pushes", () => {
+    const named = (id: number, name: string) => node(id, (w) => w.string(4, name));
+    const v = Node.view(named(1, "first message"));
+    Node.decode(named(2, "second message, longer than the first"));
+    Node.decodeDelimited(Node.encodeDelimited([{ id: 3, name: "third" }]));
+    new DelimitedReader(Node).push(Node.encodeDelimited([{ id: 4, name: "fourth" }]));
+    // a staging buffer that had to grow, and so moved
+    Node.decode(Node.encode({ id: 5, name: "x".repeat(100_000) }));
+    expect([v.id, v.name]).toEqual([1, "first message"]);
+    // views from one reader, and another reader's push of plain objects
+    const a = new DelimitedReader(Node);
+    const b = new DelimitedReader(Node);
+    const [fromA] = a.pushViews(Node.encodeDelimited([{ id: 6, name: "from reader a" }]));
+    expect(b.push(Node.encodeDelimited([{ id: 7, name: "from reader b" }]))[0]!.name).toBe("from reader b");
+    expect(fromA!.name).toBe("from reader a");
   });
 
   it("views on an own arena survive other decodes until reset or release", () => {

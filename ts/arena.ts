@@ -1,7 +1,7 @@
 // Arenas own decoded records and the input bytes they point into. Resetting or releasing one
 // invalidates every view into it; views check the arena's generation on each access.
 import { DecodeError } from "./errors.js";
-import { runtime, type Runtime } from "./runtime.js";
+import { MAX_INPUT, runtime, type Runtime } from "./runtime.js";
 
 export interface ArenaOptions {
   /** Most bytes the arena may reserve. Default 4 GiB - 1 (all of linear memory). */
@@ -71,7 +71,10 @@ export class Arena {
   private copyIn(bytes: Uint8Array, shift: number): number {
     this.assertLive();
     const mem = this.rt.mem;
-    const size = ((bytes.length + shift + 7) & ~7) || 8; // never 0: a null pointer means failure
+    const need = bytes.length + shift;
+    // checked before rounding: at 2^31 the 32-bit rounding below turns negative and would "fit"
+    if (need > MAX_INPUT) throw new DecodeError("MESSAGE_TOO_LARGE", 0, "");
+    const size = ((need + 7) & ~7) || 8; // never 0: a null pointer means failure
     const w = this.ptr >>> 2;
     const cur = mem.u32[w]!;
     let p: number;

@@ -3,7 +3,7 @@
 // field's type here, so a bad value fails before anything is encoded.
 import { EncodeError } from "./errors.js";
 import type { Memory } from "./memory.js";
-import type { Runtime } from "./runtime.js";
+import { MAX_BLOCK, type Runtime } from "./runtime.js";
 
 /** The typed array over memory that holds a numeric field's elements (Memory's member name). */
 export type NumberKind = "i32" | "u32" | "f32" | "f64" | "i64" | "u64";
@@ -32,6 +32,8 @@ export class RecordWriter {
 
   /** size bytes (rounded up to 8) bump-allocated in the arena, in JS when the current block has room. */
   alloc(size: number): number {
+    // checked before rounding: at 2^31 the 32-bit rounding below turns negative and would "fit"
+    if (!(size >= 0 && size <= MAX_BLOCK)) throw new EncodeError("MESSAGE_TOO_LARGE", "", `${size} bytes is more than one allocation can hold (${MAX_BLOCK})`);
     size = ((size + 7) & ~7) || 8; // never 0: a null pointer means failure
     const m = this.m;
     const w = this.arena >>> 2; // Arena layout (arena.hpp) on wasm32: cur_, end_, head_

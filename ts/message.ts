@@ -28,17 +28,57 @@ export type Init<T> = T extends bigint ? bigint | number | string // 64-bit: als
 /** Builds a plain object from the record at ptr. */
 export type Materializer<T> = (m: Memory, ptr: number, rt: Runtime) => T;
 
-/** Arenas the runtime keeps for calls without one: reset by the next such call. */
-const scratch = new WeakMap<Runtime, { views: Arena; plain: Arena; encode: Arena; writer: RecordWriter }>();
+/** A scratch arena for the records of plain objects being encoded, and its writer. */
+interface Encoder {
+  arena: Arena;
+  writer: RecordWriter;
+}
 
-function scratchArenas(rt: Runtime) {
+/**
+ * Arenas the runtime keeps for calls without one: reset by the next such call. Encodes nest (a
+ * getter or toJSON of the object being encoded may encode another message), so each level of
+ * nesting has an encoder of its own, and an inner encode never writes into an outer one's records.
+ */
+interface Scratch {
+  views: Arena;
+  plain: Arena;
+  encoders: Encoder[];
+  /** Encodes in progress: the level the next one runs at. */
+  encoding: number;
+}
+
+/** Encodes nested deeper than this (a getter that encodes its own object, say) are an error. */
+const MAX_NESTED_ENCODES = 32;
+
+const scratch = new WeakMap<Runtime, Scratch>();
+
+function scratchArenas(rt: Runtime): Scratch {
   let s = scratch.get(rt);
   if (s === undefined) {
-    const encode = new Arena();
-    s = { views: new Arena(), plain: new Arena(), encode, writer: new RecordWriter(rt, encode.ptr) };
+    s = { views: new Arena(), plain: new Arena(), encoders: [], encoding: 0 };
     scratch.set(rt, s);
   }
   return s;
+}
+
+/** Starts an encode: the emptied encoder of its nesting level. Every call is paired with leaveEncode(). */
+function enterEncode(rt: Runtime, typeName: string): Encoder {
+  const s = scratchArenas(rt);
+  if (s.encoding >= MAX_NESTED_ENCODES) {
+    throw new EncodeError("DEPTH_LIMIT", typeName, `more than ${MAX_NESTED_ENCODES} encodes started inside one another (from getters or toJSON)`);
+  }
+  let e = s.encoders[s.encoding];
+  if (e === undefined) {
+    const arena = new Arena();
+    s.encoders[s.encoding] = e = { arena, writer: new RecordWriter(rt, arena.ptr) };
+  }
+  s.encoding++;
+  rt.exports.hp_arena_reset(e.arena.ptr);
+  return e;
+}
+
+function leaveEncode(rt: Runtime): void {
+  scratchArenas(rt).encoding--;
 }
 
 /** The facades generated for a message; hppproto-gen --facades leaves some out. */
@@ -101,7 +141,7 @@ export class MessageType<T, V, B extends V = V> {
     if (arena === undefined) {
       arena = scratchArenas(rt).views;
       arena.generation++; // the call resets the arena, even when it then fails
-      const input = rt.stage(bytes, alignmentShift(bytes));
+      const input = rt.stage(bytes, alignmentShift(bytes), true);
       return new viewClass(arena, rt.decode(handle, this.index, arena.ptr, input, bytes.length, true, this.schemaDef));
     }
     const rec = arena.decodeInto(bytes, (input) => rt.decode(handle, this.index, arena.ptr, input, bytes.length, false, this.schemaDef),
@@ -117,7 +157,7 @@ export class MessageType<T, V, B extends V = V> {
     const handle = rt.schema(this.schemaDef);
     const arena = scratchArenas(rt).plain;
     arena.generation++;
-    const rec = rt.decode(handle, this.index, arena.ptr, rt.stage(bytes, alignmentShift(bytes)), bytes.length, true, this.schemaDef);
+    const rec = rt.decode(handle, this.index, arena.ptr, rt.stage(bytes, alignmentShift(bytes), false), bytes.length, true, this.schemaDef);
     return read(rt.mem, rec, rt);
   }
 
@@ -131,7 +171,7 @@ export class MessageType<T, V, B extends V = V> {
     if (arena === undefined) {
       arena = scratchArenas(rt).views;
       arena.generation++;
-      [ptr, count] = rt.decodeDelimited(handle, this.index, arena.ptr, rt.stage(bytes), bytes.length, true, this.schemaDef);
+      [ptr, count] = rt.decodeDelimited(handle, this.index, arena.ptr, rt.stage(bytes, 0, true), bytes.length, true, this.schemaDef);
     } else {
       const own = arena;
       [ptr, count] = own.decodeInto(bytes, (input) =>
@@ -151,7 +191,7 @@ export class MessageType<T, V, B extends V = V> {
     const handle = rt.schema(this.schemaDef);
     const arena = scratchArenas(rt).plain;
     arena.generation++;
-    const [ptr, count] = rt.decodeDelimited(handle, this.index, arena.ptr, rt.stage(bytes), bytes.length, true, this.schemaDef);
+    const [ptr, count] = rt.decodeDelimited(handle, this.index, arena.ptr, rt.stage(bytes, 0, false), bytes.length, true, this.schemaDef);
     const m = rt.mem;
     const out = new Array<T>(count);
     for (let i = 0; i < count; i++) out[i] = read(m, m.u32[(ptr >>> 2) + i]!, rt);
@@ -162,15 +202,25 @@ export class MessageType<T, V, B extends V = V> {
   encode(message: Init<T> | V): Uint8Array {
     const rt = runtime();
     const handle = rt.schema(this.schemaDef);
-    const n = rt.encode(handle, this.index, this.record(rt, message), this.schemaDef);
-    return rt.takeOutput(n);
+    const { writer } = enterEncode(rt, this.typeName);
+    try {
+      const n = rt.encode(handle, this.index, this.record(writer, message), this.schemaDef);
+      return rt.takeOutput(n);
+    } finally {
+      leaveEncode(rt);
+    }
   }
 
   /** How many bytes encode() would return. */
   encodedSize(message: Init<T> | V): number {
     const rt = runtime();
     const handle = rt.schema(this.schemaDef);
-    return rt.encodedSize(handle, this.index, this.record(rt, message), this.schemaDef);
+    const { writer } = enterEncode(rt, this.typeName);
+    try {
+      return rt.encodedSize(handle, this.index, this.record(writer, message), this.schemaDef);
+    } finally {
+      leaveEncode(rt);
+    }
   }
 
   /**
@@ -180,13 +230,18 @@ export class MessageType<T, V, B extends V = V> {
   encodeInto(message: Init<T> | V, target: Uint8Array, offset = 0): number {
     const rt = runtime();
     const handle = rt.schema(this.schemaDef);
-    const n = rt.encode(handle, this.index, this.record(rt, message), this.schemaDef);
-    if (!(offset >= 0 && offset <= target.length && n <= target.length - offset)) {
-      throw new EncodeError("BUFFER_TOO_SMALL", this.typeName,
-        `${n} bytes do not fit at offset ${offset} of a ${target.length}-byte buffer`);
+    const { writer } = enterEncode(rt, this.typeName);
+    try {
+      const n = rt.encode(handle, this.index, this.record(writer, message), this.schemaDef);
+      if (!(offset >= 0 && offset <= target.length && n <= target.length - offset)) {
+        throw new EncodeError("BUFFER_TOO_SMALL", this.typeName,
+          `${n} bytes do not fit at offset ${offset} of a ${target.length}-byte buffer`);
+      }
+      rt.copyOutput(target, offset, n);
+      return n;
+    } finally {
+      leaveEncode(rt);
     }
-    rt.copyOutput(target, offset, n);
-    return n;
   }
 
   /** Many messages in one buffer, each preceded by its length (what viewDelimited() reads). */
@@ -194,36 +249,40 @@ export class MessageType<T, V, B extends V = V> {
     const rt = runtime();
     const handle = rt.schema(this.schemaDef);
     const list = Array.isArray(messages) ? (messages as (Init<T> | V)[]) : [...messages];
-    const { writer } = this.resetScratch(rt);
-    const recs = writer.alloc(list.length * 4);
-    for (let i = 0; i < list.length; i++) {
-      let rec: number;
-      try {
-        rec = this.fillRecord(rt, list[i]!, false);
-      } catch (e) {
-        if (e instanceof EncodeError) {
-          e.prefix(`[#${i}]`);
-          e.prefix(this.typeName);
+    const { writer } = enterEncode(rt, this.typeName);
+    try {
+      const recs = writer.alloc(list.length * 4);
+      for (let i = 0; i < list.length; i++) {
+        let rec: number;
+        try {
+          rec = this.fillRecord(writer, list[i]!);
+        } catch (e) {
+          if (e instanceof EncodeError) {
+            e.prefix(`[#${i}]`);
+            e.prefix(this.typeName);
+          }
+          throw e;
         }
-        throw e;
+        rt.mem.u32[(recs >>> 2) + i] = rec;
       }
-      rt.mem.u32[(recs >>> 2) + i] = rec;
+      const n = rt.encodeDelimited(handle, this.index, recs, list.length, this.schemaDef);
+      return rt.takeOutput(n);
+    } finally {
+      leaveEncode(rt);
     }
-    const n = rt.encodeDelimited(handle, this.index, recs, list.length, this.schemaDef);
-    return rt.takeOutput(n);
   }
 
-  /** The record to encode: a view's own, or a plain object written into the scratch arena. */
-  private record(rt: Runtime, message: Init<T> | V): number {
+  /** The record to encode: a view's own, or a plain object written by the writer of the encode's scratch arena. */
+  private record(writer: RecordWriter, message: Init<T> | V): number {
     try {
-      return this.fillRecord(rt, message, true);
+      return this.fillRecord(writer, message);
     } catch (e) {
       if (e instanceof EncodeError) e.prefix(this.typeName);
       throw e;
     }
   }
 
-  private fillRecord(rt: Runtime, message: Init<T> | V, reset: boolean): number {
+  private fillRecord(writer: RecordWriter, message: Init<T> | V): number {
     if (message instanceof MessageView) {
       const view = this.parts.view;
       if (view === undefined || !(message instanceof view)) {
@@ -236,15 +295,8 @@ export class MessageType<T, V, B extends V = V> {
       throw new TypeError(`${this.typeName}: expected a message object or a view to encode, got ${describe(message)}`);
     }
     const fill = this.part("fill", "plain objects");
-    const { writer } = reset ? this.resetScratch(rt) : scratchArenas(rt);
     const rec = writer.allocZeroed(this.recordSize);
     fill(writer, message as Init<T>, rec);
     return rec;
-  }
-
-  private resetScratch(rt: Runtime) {
-    const s = scratchArenas(rt);
-    rt.exports.hp_arena_reset(s.encode.ptr);
-    return s;
   }
 }

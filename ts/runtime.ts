@@ -41,6 +41,12 @@ export interface Limits {
 /** Outputs up to an eighth of this share slabs (takeOutput). */
 const SLAB_SIZE = 64 * 1024;
 
+/** Largest block the C++ arena hands out (arena.hpp max_block_size, less its header): sizes stay below 2^31, where 32-bit size arithmetic is exact. */
+export const MAX_BLOCK = 0x7fffffc0;
+
+/** Largest input one decode takes (with room for the alignment shift). */
+export const MAX_INPUT = MAX_BLOCK - 8;
+
 /** Encoded outputs up to this many bytes are copied out by a loop (see copyOutput). */
 const COPY_LOOP = 1024;
 
@@ -52,8 +58,10 @@ export class Runtime {
   private readonly statusPtr: number;
   private readonly limitsPtr: number;
   private readonly schemas = new Map<SchemaDef, number>();
-  private stagingPtr = 0;
-  private stagingSize = 0;
+  /** Input of decodes into the default view arena: views point into it until the next such decode. */
+  private readonly viewStaging = { ptr: 0, size: 0 };
+  /** Input of decodes whose results are copied out at once (decode(), decodeDelimited()). */
+  private readonly copyStaging = { ptr: 0, size: 0 };
   private readonly slotPtr: number; // an ArraySlot the batch decoder writes into
   private zeroPtr = 0;
   private zeroSize = 0;
@@ -90,6 +98,8 @@ export class Runtime {
   }
 
   malloc(size: number): number {
+    // the export takes a 32-bit size: anything larger would wrap to a small block
+    if (!(size >= 0 && size <= 0xffffffff)) throw new DecodeError("OUT_OF_MEMORY", 0, "");
     const p = this.exports.malloc(size) >>> 0;
     this.mem.sync();
     if (p === 0) throw new DecodeError("OUT_OF_MEMORY", 0, "");
@@ -131,20 +141,25 @@ export class Runtime {
   }
 
   /**
-   * Copies bytes into the staging buffer (input for scratch decodes), `shift` bytes past an 8-byte
-   * boundary (see align.ts), and returns their address.
+   * Copies bytes into a staging buffer (input for scratch decodes), `shift` bytes past an 8-byte
+   * boundary (see align.ts), and returns their address. Views on the default arena point into the
+   * `views` buffer, so only the next view decode on that arena (which makes them stale) reuses it;
+   * decodes whose results are copied out at once share the other.
    */
-  stage(bytes: Uint8Array, shift = 0): number {
-    if (bytes.length + shift > this.stagingSize) {
-      const size = Math.max(bytes.length + 8, 4096, this.stagingSize * 2);
-      if (this.stagingPtr) this.exports.free(this.stagingPtr);
-      this.stagingPtr = 0;
-      this.stagingSize = 0;
-      this.stagingPtr = this.malloc(size);
-      this.stagingSize = size;
+  stage(bytes: Uint8Array, shift: number, forViews: boolean): number {
+    const staging = forViews ? this.viewStaging : this.copyStaging;
+    const need = bytes.length + shift;
+    if (need > MAX_INPUT) throw new DecodeError("MESSAGE_TOO_LARGE", 0, "");
+    if (need > staging.size) {
+      const size = Math.min(Math.max(need + 8, 4096, staging.size * 2), MAX_INPUT + 8);
+      if (staging.ptr) this.exports.free(staging.ptr);
+      staging.ptr = 0;
+      staging.size = 0;
+      staging.ptr = this.malloc(size);
+      staging.size = size;
     }
-    this.mem.u8.set(bytes, this.stagingPtr + shift);
-    return this.stagingPtr + shift;
+    this.mem.u8.set(bytes, staging.ptr + shift);
+    return staging.ptr + shift;
   }
 
   decode(schema: number, message: number, arena: number, ptr: number, size: number, reset: boolean, def: SchemaDef): number {

@@ -44,6 +44,16 @@ TEST(Arena, SizesNearTheAddressSpaceFailInsteadOfWrapping) {
   EXPECT_NE(a.allocate(16), nullptr);
 }
 
+TEST(Arena, BlocksStayBelowTwoGiBWhateverIsAsked) {
+  Arena a;
+  EXPECT_NE(a.allocate(16), nullptr);
+  // one allocation cannot have a block of 2 GiB or more, whatever the limit
+  for (size_t size : {Arena::max_block_size, size_t{1} << 31, (size_t{1} << 31) + 8, size_t{0xfffffff0}}) {
+    EXPECT_EQ(a.allocate(size), nullptr) << size;
+  }
+  EXPECT_NE(a.allocate(16), nullptr);
+}
+
 TEST(Arena, RewindDropsLaterBlocks) {
   Arena a;
   a.allocate(16);

@@ -12,6 +12,9 @@ class Arena {
  public:
   static constexpr size_t alignment = 8;
   static constexpr size_t first_block_size = 64 * 1024;
+  // Largest block, header included: below 2^31, where malloc's own size arithmetic and the JS
+  // side's 32-bit rounding stay exact (ts/runtime.ts MAX_BLOCK is this less the header).
+  static constexpr size_t max_block_size = 0x7fffffd0;
 
   explicit Arena(size_t limit_bytes = default_limit) noexcept : limit_(limit_bytes) {}
   Arena(const Arena&) = delete;
@@ -89,16 +92,22 @@ class Arena {
   static constexpr size_t header_size = (sizeof(Block) + alignment - 1) & ~(alignment - 1);
 
   uint8_t* allocate_slow(size_t size) noexcept {
-    if (reserved_ >= limit_ || size > SIZE_MAX - header_size) return nullptr;
+    constexpr size_t max_capacity = max_block_size - header_size;
+    if (reserved_ >= limit_ || size > max_capacity) return nullptr;
     const size_t room = limit_ - reserved_;
-    size_t capacity = head_ ? head_->capacity * 2 : first_block_size;
+    size_t capacity = first_block_size;  // then each block twice the last, up to the cap
+    if (head_) capacity = head_->capacity <= max_capacity / 2 ? head_->capacity * 2 : max_capacity;
     if (capacity < size) capacity = size;
-    if (capacity > room || capacity > SIZE_MAX - header_size) {
+    if (header_size + capacity > room) {
       capacity = size;  // the doubling would cross the limit: try the exact size
       if (header_size + capacity > room) return nullptr;
     }
     auto* block = static_cast<Block*>(std::malloc(header_size + capacity));
     if (!block) return nullptr;
+    if (reinterpret_cast<uintptr_t>(block) > UINTPTR_MAX - (header_size + capacity)) {
+      std::free(block);  // a block ending past the address space: its end pointer would wrap
+      return nullptr;
+    }
     block->next = head_;
     block->capacity = capacity;
     head_ = block;
