@@ -2,7 +2,7 @@
 // and field path, and the runtime keeps working afterwards.
 import { spawnSync } from "node:child_process";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Arena, DecodeError, defineSchema, init, MessageType, MessageView, runtime, SchemaError } from "hppproto";
+import { Arena, DecodeError, defineSchema, EncodeError, init, MessageType, MessageView, runtime, SchemaError } from "hppproto";
 import { Node } from "./gen/names/limits_pb.js";
 import { NestedTestAllTypes, TestAllTypes } from "./gen/unittest/google/protobuf/unittest_proto3_pb.js";
 import { TestAllTypes as TestAllTypes2 } from "./gen/unittest/google/protobuf/unittest_pb.js";
@@ -306,3 +306,56 @@ function thrownJson(fn: () => unknown): Error {
   }
   throw new Error("did not throw");
 }
+
+describe("running out of stack inside WASM", () => {
+  /** NestedTestAllTypes nested `depth` levels through child (field 1). */
+  const nested = (depth: number): Uint8Array => {
+    let bytes = new Uint8Array(0);
+    for (let i = 0; i < depth; i++) {
+      const w = new Wire().tag(1, 2).varint(bytes.length).finish();
+      const next = new Uint8Array(w.length + bytes.length);
+      next.set(w);
+      next.set(bytes, w.length);
+      bytes = next;
+    }
+    return bytes;
+  };
+
+  it("maxDepth is capped where the stack holds it", () => {
+    expect(() => runtime().setLimits({ maxDepth: 1001 })).toThrow(/maxDepth is at most 1000/);
+    runtime().setLimits({ maxDepth: 1000 });
+    const deep = nested(1000);
+    expect(NestedTestAllTypes.encode(NestedTestAllTypes.view(deep))).toEqual(deep);
+  });
+
+  it("a call that overflows is DEPTH_LIMIT, and thousands of them leave the runtime whole", () => {
+    runtime().setLimits({ maxDepth: 1000 });
+    const deep = nested(900);
+    const view = NestedTestAllTypes.view(deep, new Arena());
+    let traps = 0;
+    // dive until the JS stack is full, then on the way up call the codec at every level: near the
+    // top of the stack the call gets into WASM and runs out there
+    const dive = (): void => {
+      try {
+        dive();
+      } catch {
+        // the stack is full here
+      }
+      for (const call of [() => NestedTestAllTypes.decode(deep), () => NestedTestAllTypes.encode(view)]) {
+        try {
+          call();
+        } catch (e) {
+          if ((e instanceof DecodeError || e instanceof EncodeError) && e.code === "DEPTH_LIMIT") traps++;
+          else if (!(e instanceof RangeError)) throw e; // a RangeError from JS, before WASM was reached
+        }
+      }
+    };
+    // each trap had nested up to ~900 levels deep in WASM, its stack in use (20 KB and more) when it
+    // stopped: without the stack pointer put back, a few hundred traps exhaust the 5 MB stack
+    for (let round = 0; round < 20 && traps < 2000; round++) dive();
+    expect(traps).toBeGreaterThanOrEqual(2000);
+    expect(runtime().limits).toEqual({ ...defaults, maxDepth: 1000 });
+    for (let i = 0; i < 100; i++) expect(NestedTestAllTypes.encode(NestedTestAllTypes.decode(deep))).toEqual(deep);
+    expect(TestAllTypes.decode(new Wire().tag(1, 0).varint(42).finish()).optionalInt32).toBe(42);
+  });
+});

@@ -27,6 +27,8 @@ export interface Exports {
   hp_encoded_size(schema: number, message: number, rec: number): number;
   hp_encode_delimited(schema: number, message: number, recs: number, count: number): number;
   hp_output(): number;
+  stackSave(): number;
+  stackRestore(sp: number): void;
 }
 
 export interface Limits {
@@ -51,7 +53,7 @@ export const MAX_INPUT = MAX_BLOCK - 8;
 const COPY_LOOP = 1024;
 
 /** Deeper nesting would overflow the WASM stack; the limit is capped here. */
-const MAX_DEPTH_CAP = 10_000;
+const MAX_DEPTH_CAP = 1_000; // about 330 KB of the engine's ~1 MB native stack when encoding (measured: 3,000 overflowed)
 
 export class Runtime {
   readonly mem: Memory;
@@ -65,6 +67,8 @@ export class Runtime {
   private readonly slotPtr: number; // an ArraySlot the batch decoder writes into
   private zeroPtr = 0;
   private zeroSize = 0;
+  /** The WASM stack pointer between calls (the codec never calls back into JS code that calls it). */
+  private readonly stackBase: number;
   /** Address of the last encode's bytes (the codec's output buffer). */
   output = 0;
   private slab = new Uint8Array(0);
@@ -72,6 +76,7 @@ export class Runtime {
 
   constructor(readonly exports: Exports) {
     exports._initialize();
+    this.stackBase = exports.stackSave() >>> 0;
     this.mem = new Memory(exports.memory);
     this.statusPtr = exports.hp_status() >>> 0;
     this.limitsPtr = exports.hp_limits() >>> 0;
@@ -163,7 +168,12 @@ export class Runtime {
   }
 
   decode(schema: number, message: number, arena: number, ptr: number, size: number, reset: boolean, def: SchemaDef): number {
-    const rec = this.exports.hp_decode(schema, message, arena, ptr, size, reset ? 1 : 0) >>> 0;
+    let rec: number;
+    try {
+      rec = this.exports.hp_decode(schema, message, arena, ptr, size, reset ? 1 : 0) >>> 0;
+    } catch (e) {
+      throw this.trapped(e, new DecodeError("DEPTH_LIMIT", 0, def.messages[message]?.name ?? ""));
+    }
     this.mem.sync();
     if (rec === 0) throw this.decodeError(def, message);
     return rec;
@@ -173,7 +183,12 @@ export class Runtime {
   decodeDelimited(
     schema: number, message: number, arena: number, ptr: number, size: number, reset: boolean, def: SchemaDef,
   ): [number, number] {
-    const ok = this.exports.hp_decode_delimited(schema, message, arena, ptr, size, reset ? 1 : 0, this.slotPtr);
+    let ok: number;
+    try {
+      ok = this.exports.hp_decode_delimited(schema, message, arena, ptr, size, reset ? 1 : 0, this.slotPtr);
+    } catch (e) {
+      throw this.trapped(e, new DecodeError("DEPTH_LIMIT", 0, def.messages[message]?.name ?? ""));
+    }
     this.mem.sync();
     if (!ok) throw this.decodeError(def, message);
     const w = this.slotPtr >>> 2;
@@ -185,20 +200,51 @@ export class Runtime {
    * `output` until the next encode.
    */
   encode(schema: number, message: number, rec: number, def: SchemaDef): number {
-    const n = this.exports.hp_encode(schema, message, rec);
+    let n: number;
+    try {
+      n = this.exports.hp_encode(schema, message, rec);
+    } catch (e) {
+      throw this.trapped(e, this.stackError(def, message));
+    }
     return this.finishEncode(n, def, message);
   }
 
   encodedSize(schema: number, message: number, rec: number, def: SchemaDef): number {
-    const n = this.exports.hp_encoded_size(schema, message, rec);
+    let n: number;
+    try {
+      n = this.exports.hp_encoded_size(schema, message, rec);
+    } catch (e) {
+      throw this.trapped(e, this.stackError(def, message));
+    }
     if (n < 0) throw this.encodeError(def, message);
     return n;
   }
 
   /** Encodes `count` records whose pointers are at recs, each after its length. */
   encodeDelimited(schema: number, message: number, recs: number, count: number, def: SchemaDef): number {
-    const n = this.exports.hp_encode_delimited(schema, message, recs, count);
+    let n: number;
+    try {
+      n = this.exports.hp_encode_delimited(schema, message, recs, count);
+    } catch (e) {
+      throw this.trapped(e, this.stackError(def, message));
+    }
     return this.finishEncode(n, def, message);
+  }
+
+  private stackError(def: SchemaDef, message: number): EncodeError {
+    return new EncodeError("DEPTH_LIMIT", def.messages[message]?.name ?? "", "messages nested too deep for the stack left to this call");
+  }
+
+  /**
+   * A call that trapped (the engine's stack ran out inside a deeply nested message, or a bug): the
+   * WASM stack pointer goes back to where calls start, so the stack the trap left in use is not lost
+   * for every later call, and a stack overflow becomes `error`. Arenas are rewound by their callers.
+   */
+  private trapped(e: unknown, error: Error): unknown {
+    this.exports.stackRestore(this.stackBase);
+    this.mem.sync();
+    const overflow = e instanceof RangeError || (e instanceof WebAssembly.RuntimeError && /stack|recursion/i.test(e.message));
+    return overflow ? error : e;
   }
 
   /**
