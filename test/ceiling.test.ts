@@ -56,3 +56,26 @@ it("inputs and values of 2 GiB or more are refused before anything is copied; ot
   keep.release();
   expect(Node.decode(Node.encode({ id: 6, name: "after" }))).toMatchObject({ id: 6, name: "after" });
 });
+
+it("amplification: 1 MB of empty sub-messages is MEMORY_BUDGET by default (not a 1 GB arena), and maxAmplification raises the budget", async () => {
+  const { TestParsingMerge_RepeatedFieldsGenerator: Gen } = await import("./gen/unittest/google/protobuf/unittest_pb.js");
+  const n = 500_000; // field1 (repeated TestAllTypes), each empty: 0a 00
+  const bytes = new Uint8Array(n * 2);
+  for (let i = 0; i < n; i++) bytes.set([0x0a, 0x00], i * 2);
+  const arena = new Arena();
+  for (const decode of [() => Gen.view(bytes, arena), () => Gen.decode(bytes), () => Gen.view(bytes)]) {
+    expect(decode).toThrow(expect.objectContaining({ code: "MEMORY_BUDGET", path: expect.stringMatching(/^protobuf_unittest\.TestParsingMerge\.RepeatedFieldsGenerator\.field1\[\d+\]$/) }));
+  }
+  expect(arena.reservedBytes).toBe(0); // the failed decode gave everything back
+  try {
+    runtime().setLimits({ maxAmplification: 1000 });
+    const view = Gen.view(bytes, arena);
+    expect(view.field1.length).toBe(n);
+    console.log(`amplification of 1 MB of empty TestAllTypes: ${(arena.reservedBytes / bytes.length).toFixed(0)}x with the budget raised`);
+    expect(arena.reservedBytes).toBeLessThanOrEqual(1000 * bytes.length + 2 ** 20);
+  } finally {
+    runtime().setLimits({ maxAmplification: 256 });
+    arena.release();
+  }
+  expect(Gen.decode(new Uint8Array([0x0a, 0x00])).field1).toHaveLength(1);
+});

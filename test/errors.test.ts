@@ -14,7 +14,7 @@ beforeAll(async () => {
   await init();
 });
 
-const defaults = { maxDepth: 100, maxMessageSize: 0x7fffffff, maxElements: 0x7fffffff };
+const defaults = { maxDepth: 100, maxMessageSize: 0x7fffffff, maxElements: 0x7fffffff, maxAmplification: 256 };
 afterEach(() => runtime().setLimits(defaults));
 
 function expectDecodeError(fn: () => unknown, code: string, offset: number, path: string) {

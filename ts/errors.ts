@@ -19,6 +19,7 @@ export const errorCodes = [
   "PACKED_LENGTH",
   "INVALID_SCHEMA",
   "TOO_MANY_ELEMENTS",
+  "MEMORY_BUDGET",
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];
@@ -41,6 +42,7 @@ const descriptions: Record<ErrorCode, string> = {
   PACKED_LENGTH: "packed field length is not a multiple of the element size",
   INVALID_SCHEMA: "invalid schema table",
   TOO_MANY_ELEMENTS: "repeated field has more elements than the limit",
+  MEMORY_BUDGET: "the decoded form would take more memory than the input allows (maxAmplification)",
 };
 
 export function codeName(code: number): ErrorCode {

@@ -38,6 +38,11 @@ export interface Limits {
   maxMessageSize: number;
   /** Most elements in one repeated field. Default 2^31 - 1. */
   maxElements: number;
+  /**
+   * Arena bytes a decode may use per input byte, beyond 1 MiB: a bound on what hostile input can
+   * make of itself (1 MB of empty sub-messages would otherwise be a 1 GB arena). Default 256.
+   */
+  maxAmplification: number;
 }
 
 /** Outputs up to an eighth of this share slabs (takeOutput). */
@@ -86,7 +91,7 @@ export class Runtime {
   get limits(): Limits {
     const w = this.limitsPtr >>> 2;
     const u32 = this.mem.u32;
-    return { maxDepth: u32[w]!, maxMessageSize: u32[w + 1]!, maxElements: u32[w + 2]! };
+    return { maxDepth: u32[w]!, maxMessageSize: u32[w + 1]!, maxElements: u32[w + 2]!, maxAmplification: u32[w + 3]! };
   }
 
   setLimits(limits: Partial<Limits>): void {
@@ -100,6 +105,7 @@ export class Runtime {
     u32[w] = next.maxDepth;
     u32[w + 1] = next.maxMessageSize;
     u32[w + 2] = next.maxElements;
+    u32[w + 3] = next.maxAmplification;
   }
 
   malloc(size: number): number {

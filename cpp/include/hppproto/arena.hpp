@@ -73,6 +73,8 @@ class Arena {
   }
 
   uint32_t generation() const noexcept { return generation_; }
+  // Whether the last failed allocation failed on the limit (rather than malloc).
+  bool failed_on_limit() const noexcept { return failed_on_limit_; }
   size_t reserved_bytes() const noexcept { return reserved_; }
   size_t limit() const noexcept { return limit_; }
   void set_limit(size_t limit_bytes) noexcept { limit_ = limit_bytes; }
@@ -93,14 +95,16 @@ class Arena {
 
   uint8_t* allocate_slow(size_t size) noexcept {
     constexpr size_t max_capacity = max_block_size - header_size;
-    if (reserved_ >= limit_ || size > max_capacity) return nullptr;
+    failed_on_limit_ = false;
+    if (size > max_capacity) return nullptr;
+    if (reserved_ >= limit_) return fail_on_limit();
     const size_t room = limit_ - reserved_;
     size_t capacity = first_block_size;  // then each block twice the last, up to the cap
     if (head_) capacity = head_->capacity <= max_capacity / 2 ? head_->capacity * 2 : max_capacity;
     if (capacity < size) capacity = size;
     if (header_size + capacity > room) {
       capacity = size;  // the doubling would cross the limit: try the exact size
-      if (header_size + capacity > room) return nullptr;
+      if (header_size + capacity > room) return fail_on_limit();
     }
     auto* block = static_cast<Block*>(std::malloc(header_size + capacity));
     if (!block) return nullptr;
@@ -115,6 +119,11 @@ class Arena {
     cur_ = block->data() + size;
     end_ = block->data() + capacity;
     return block->data();
+  }
+
+  uint8_t* fail_on_limit() noexcept {
+    failed_on_limit_ = true;
+    return nullptr;
   }
 
   static void free_blocks(Block* b) noexcept {
@@ -132,6 +141,7 @@ class Arena {
   size_t reserved_ = 0;
   size_t limit_;
   uint32_t generation_ = 0;
+  bool failed_on_limit_ = false;
 };
 
 }  // namespace hppproto

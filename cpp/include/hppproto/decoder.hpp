@@ -19,6 +19,10 @@ struct Limits {
   uint32_t max_depth = 100;
   uint32_t max_message_size = 0x7fffffffu;  // 2 GiB - 1, the protobuf limit
   uint32_t max_elements = 0x7fffffffu;      // per repeated field
+  // A decode may add at most this many arena bytes per input byte, beyond budget_allowance: what
+  // a hostile input can make of itself (1 MB of empty sub-messages would otherwise be a 1 GB arena).
+  uint32_t max_amplification = 256;
+  static constexpr size_t budget_allowance = size_t{1} << 20;
 };
 
 class Decoder {
@@ -31,6 +35,7 @@ class Decoder {
   RecordPtr decode(uint32_t message_index, const uint8_t* data, size_t size) noexcept {
     status_.clear();
     base_ = data;
+    const Budget budget(*this, size);
     const auto cp = arena_.checkpoint();
     RecordPtr rec = decode_top(message_index, data, size);
     if (!rec) finish_failure(cp);
@@ -44,6 +49,7 @@ class Decoder {
     status_.clear();
     base_ = data;
     out = ArraySlot{nullptr, 0, 0};
+    const Budget budget(*this, size);
     const auto cp = arena_.checkpoint();
     const uint8_t* p = data;
     const uint8_t* end = data + size;
@@ -71,6 +77,37 @@ class Decoder {
   }
 
  private:
+  // The arena's limit lowered to what this decode may add, for the decode's duration.
+  class Budget {
+   public:
+    Budget(Decoder& d, size_t input_size) noexcept : d_(d), saved_(d.arena_.limit()) {
+      // every sum saturates at SIZE_MAX instead of wrapping
+      const size_t per_byte = d.limits_.max_amplification ? d.limits_.max_amplification : 1;
+      const size_t scaled = input_size > SIZE_MAX / per_byte ? SIZE_MAX : input_size * per_byte;
+      const size_t budget = scaled > SIZE_MAX - Limits::budget_allowance ? SIZE_MAX : scaled + Limits::budget_allowance;
+      const size_t reserved = d.arena_.reserved_bytes();
+      const size_t cap = budget > SIZE_MAX - reserved ? SIZE_MAX : reserved + budget;
+      d.budget_in_force_ = cap < saved_;
+      if (d.budget_in_force_) d.arena_.set_limit(cap);
+    }
+    ~Budget() {
+      d_.arena_.set_limit(saved_);
+      d_.budget_in_force_ = false;
+    }
+    Budget(const Budget&) = delete;
+    Budget& operator=(const Budget&) = delete;
+
+   private:
+    Decoder& d_;
+    size_t saved_;
+  };
+
+  // An allocation failed: past the decode's budget, or out of memory (the arena's own limit, or malloc).
+  bool fail_allocation(const uint8_t* at) noexcept {
+    if (budget_in_force_ && arena_.failed_on_limit()) return fail(Error::memory_budget, at, limits_.max_amplification);
+    return fail(Error::out_of_memory, at);
+  }
+
   RecordPtr decode_top(uint32_t message_index, const uint8_t* data, size_t size) noexcept {
     if (size > limits_.max_message_size) {
       fail(Error::message_too_large, data, limits_.max_message_size);
@@ -79,7 +116,7 @@ class Decoder {
     const MessageDef& m = schema_.message(message_index);
     RecordPtr rec = arena_.allocate_zeroed(m.record_size);
     if (!rec) {
-      fail(Error::out_of_memory, data);
+      fail_allocation(data);
       return nullptr;
     }
     const uint8_t* stop;
@@ -427,7 +464,7 @@ class Decoder {
   bool add_unknown_enum(uint8_t* rec, uint32_t number, uint64_t raw, const uint8_t* at) noexcept {
     const uint32_t tag = make_tag(number, WireType::varint);
     uint8_t* bytes = arena_.allocate(varint_size(tag) + varint_size(raw));
-    if (!bytes) return fail(Error::out_of_memory, at);
+    if (!bytes) return fail_allocation(at);
     uint8_t* e = write_varint(write_varint(bytes, tag), raw);
     return add_unknown(rec, bytes, e);
   }
@@ -445,12 +482,12 @@ class Decoder {
       uint32_t cap = a.capacity == 0 ? (needed < 4 ? 4 : needed) : a.capacity;
       while (cap < needed) cap = cap > 0x7fffffffu ? needed : cap * 2;
       if (cap > SIZE_MAX / sizeof(T)) {  // size_t is 32 bits on wasm32
-        fail(Error::out_of_memory, at);
+        fail_allocation(at);
         return nullptr;
       }
       void* fresh = arena_.allocate(static_cast<size_t>(cap) * sizeof(T));
       if (!fresh) {
-        fail(Error::out_of_memory, at);
+        fail_allocation(at);
         return nullptr;
       }
       if (a.size) std::memcpy(fresh, a.data, static_cast<size_t>(a.size) * sizeof(T));
@@ -662,7 +699,7 @@ class Decoder {
 
   RecordPtr new_record(uint32_t message_index, const uint8_t* at) noexcept {
     RecordPtr rec = arena_.allocate_zeroed(schema_.message(message_index).record_size);
-    if (!rec) fail(Error::out_of_memory, at);
+    if (!rec) fail_allocation(at);
     return rec;
   }
 
@@ -687,6 +724,7 @@ class Decoder {
   Status& status_;
   const Limits& limits_;
   const uint8_t* base_ = nullptr;
+  bool budget_in_force_ = false;  // the arena's limit is this decode's budget (Budget)
 };
 
 }  // namespace hppproto

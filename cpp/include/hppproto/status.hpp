@@ -23,6 +23,7 @@ enum class Error : uint32_t {
   packed_length = 14,       // a packed fixed-width run whose length is not a multiple of the width
   invalid_schema = 15,      // the schema table failed validation
   too_many_elements = 16,   // a repeated field passed the configured element limit
+  memory_budget = 17,       // the decoded form would take more memory than the input allows
 };
 
 struct PathEntry {
