@@ -33,7 +33,7 @@ protobuf.OneOf.prototype.onAdd = function (this: OneOfWithGroups, parent: protob
 // nothing the codec uses (only the extension fields themselves do), so such statements are blanked out
 // before parsing, keeping every other character where it was for error positions.
 export function blankGroupExtensions(source: string): string {
-  const code = source.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, " "));
+  const code = withoutComments(source);
   const blocks: boolean[] = []; // true for group bodies
   let out = source;
   const re = /\bgroup\s+\w+\s*=\s*\w+\s*(?:\[[^\]]*\])?\s*\{|\{|\}|\bextensions\b[^;{}]*;/g;

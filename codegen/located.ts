@@ -6,8 +6,9 @@ import * as path from "node:path";
 /** A .proto file that cannot be loaded, as `file:line:col: message` when the place is known. */
 export class ProtoLoadError extends Error {}
 
-/** Comments blanked out, every other character where it was. */
-export const withoutComments = (source: string): string => source.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, " "));
+/** Comments blanked out, every other character where it was; `//` and `/*` inside string literals are text. */
+export const withoutComments = (source: string): string =>
+  source.replace(/("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (c, literal?: string) => literal ?? c.replace(/[^\n]/g, " "));
 
 export const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 

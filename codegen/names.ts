@@ -50,3 +50,11 @@ export function topLevelName(name: string): string {
 
 /** A string literal for generated code. */
 export const literal = (s: string): string => JSON.stringify(s);
+
+/**
+ * Text from input files (paths, names) as it may stand inside a generated comment: a line
+ * terminator (U+2028 and U+2029 are ones in JavaScript) would end a `//` comment and `*\/` a block
+ * comment, letting the rest run as code. Every comment the emitter writes goes through this.
+ */
+export const comment = (text: string): string =>
+  text.replace(/\*\//g, "*\\/").replace(/[\n\r\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);

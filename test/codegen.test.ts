@@ -125,6 +125,34 @@ describe("hppproto-gen", () => {
     expect(readdirSync(`${dir}/out`)).toEqual([]);
   });
 
+  it("string defaults holding // and /* are kept as written", async () => {
+    const dir = scratch();
+    writeFileSync(`${dir}/d.proto`, [
+      'syntax = "proto2";', "message D {",
+      '  optional string url = 1 [default = "https://api.example.com/v1"]; // a comment',
+      '  optional string note = 2 [default = "/* all */"];', "  optional int32 after = 3 [default = 7]; /* 8 */", "}", ""].join("\n"));
+    const out = `${dir}/out`;
+    const r = run(["--out", out, "--target", "js", "--runtime_import", `${repoRoot}dist/ts/index.js`, "d.proto"], dir);
+    expect(r.status).toBe(0);
+    const { D } = (await import(`${out}/d_pb.js`)) as { D: { view(b: Uint8Array): { url: string; note: string; after: number } } };
+    const v = D.view(new Uint8Array(0));
+    expect([v.url, v.note, v.after]).toEqual(["https://api.example.com/v1", "/* all */", 7]);
+  });
+
+  it("a path with line terminators in it stays inside the generated comment", async () => {
+    const dir = scratch();
+    // after the line separator the header line would read `globalThis... = true; /*/e.proto. ...`, and
+    // the block comment it opens ends with the next line's `/* eslint-disable */`: valid code
+    const folder = "x\u2028globalThis.hppprotoInjected = true; /*";
+    mkdirSync(`${dir}/${folder}`, { recursive: true });
+    writeFileSync(`${dir}/${folder}/e.proto`, 'syntax = "proto3";\npackage evil;\nmessage E { int32 x = 1; }\n');
+    const r = run(["--out", `${dir}/out`, "--target", "js", "--runtime_import", `${repoRoot}dist/ts/index.js`, `${folder}/e.proto`], dir);
+    expect(r.status).toBe(0);
+    const { E } = (await import(`${dir}/out/${folder}/e_pb.js`)) as { E: { typeName: string } };
+    expect(E.typeName).toBe("evil.E");
+    expect((globalThis as { hppprotoInjected?: boolean }).hppprotoInjected).toBeUndefined();
+  });
+
   it("--version prints the version", () => {
     expect(run(["--version"])).toEqual({ status: 0, out: "0.1.0\n" });
   });

@@ -100,6 +100,20 @@ describe("Writer", () => {
     }
   });
 
+  it("checks values as encode() does: no boolean from a string, no NaN from text", () => {
+    const w = new Writer();
+    for (const [write, path] of [
+      [() => w.bool(1, "no" as never), "field 1"], [() => w.double(2, "abc" as never), "field 2"], [() => w.float(3, 1n as never), "field 3"],
+      [() => w.packedBool(4, [true, "x" as never]), "field 4[1]"], [() => w.packedDouble(5, [1, "2" as never]), "field 5[1]"],
+      [() => w.packedFloat(6, [null as never]), "field 6[0]"],
+    ] as const) {
+      expect(write).toThrow(expect.objectContaining({ code: "INVALID_VALUE", path }));
+    }
+    expect(w.length).toBe(0); // nothing of a refused field was written
+    expect(All3.decode(w.packedDouble(42, [0.5, 2]).packedFloat(41, new Float32Array([1.5])).bool(13, false).double(12, NaN).finish()))
+      .toMatchObject({ repeatedDouble: [0.5, 2], repeatedFloat: [1.5], optionalDouble: NaN });
+  });
+
   it("back-patches nested lengths of every size, depth after depth", () => {
     for (const size of [0, 1, 127, 128, 16383, 16384, 200_000]) {
       const w = new Writer(8);

@@ -92,6 +92,7 @@ export class Writer {
     return this.int32(field, v);
   }
   bool(field: number, v: boolean): this {
+    if (typeof v !== "boolean") throw range(field, v, "a boolean");
     return this.tag(field, Wire.Varint).byte(v ? 1 : 0);
   }
   int64(field: number, v: bigint | number): this {
@@ -126,12 +127,14 @@ export class Writer {
     return this.tag(field, Wire.Fixed64).halves64();
   }
   float(field: number, v: number): this {
+    if (typeof v !== "number") throw range(field, v, "a number");
     this.tag(field, Wire.Fixed32).ensure(4);
     this.dv.setFloat32(this.pos, v, true);
     this.pos += 4;
     return this;
   }
   double(field: number, v: number): this {
+    if (typeof v !== "number") throw range(field, v, "a number");
     this.tag(field, Wire.Fixed64).ensure(8);
     this.dv.setFloat64(this.pos, v, true);
     this.pos += 8;
@@ -168,21 +171,24 @@ export class Writer {
   // ---- packed repeated fields: one length-delimited run ----
 
   packedDouble(field: number, values: ArrayLike<number>): this {
-    const n = values.length;
-    this.tag(field, Wire.Len).varint32(n * 8).ensure(n * 8);
     if (values instanceof Float64Array) {
+      const n = values.length;
+      this.tag(field, Wire.Len).varint32(n * 8).ensure(n * 8);
       this.buf.set(new Uint8Array(values.buffer, values.byteOffset, n * 8), this.pos); // little-endian hosts
       this.pos += n * 8;
-    } else {
-      for (let i = 0; i < n; i++, this.pos += 8) this.dv.setFloat64(this.pos, values[i]!, true);
+      return this;
     }
-    return this;
+    return this.packedRun(field, values, Writer.doubleElement);
   }
   packedFloat(field: number, values: ArrayLike<number>): this {
-    const n = values.length;
-    this.tag(field, Wire.Len).varint32(n * 4).ensure(n * 4);
-    for (let i = 0; i < n; i++, this.pos += 4) this.dv.setFloat32(this.pos, values[i]!, true);
-    return this;
+    if (values instanceof Float32Array) {
+      const n = values.length;
+      this.tag(field, Wire.Len).varint32(n * 4).ensure(n * 4);
+      this.buf.set(new Uint8Array(values.buffer, values.byteOffset, n * 4), this.pos); // little-endian hosts
+      this.pos += n * 4;
+      return this;
+    }
+    return this.packedRun(field, values, Writer.floatElement);
   }
   packedFixed32(field: number, values: ArrayLike<number>): this {
     return this.packedRun(field, values, Writer.fixed32Element);
@@ -229,8 +235,21 @@ export class Writer {
     if ((v | 0) !== v) throw range(field, v, "a 32-bit signed integer");
     w.varint32(((v << 1) ^ (v >> 31)) >>> 0);
   }
-  private static boolElement(w: Writer, v: boolean): void {
+  private static boolElement(w: Writer, v: boolean, field: number): void {
+    if (typeof v !== "boolean") throw range(field, v, "a boolean");
     w.byte(v ? 1 : 0);
+  }
+  private static doubleElement(w: Writer, v: number, field: number): void {
+    if (typeof v !== "number") throw range(field, v, "a number");
+    w.ensure(8);
+    w.dv.setFloat64(w.pos, v, true);
+    w.pos += 8;
+  }
+  private static floatElement(w: Writer, v: number, field: number): void {
+    if (typeof v !== "number") throw range(field, v, "a number");
+    w.ensure(4);
+    w.dv.setFloat32(w.pos, v, true);
+    w.pos += 4;
   }
   private static int64Element(w: Writer, v: bigint | number, field: number): void {
     split64(field, v, I64_MIN, I64_MAX);
@@ -390,7 +409,7 @@ function varintSize(n: number): number {
 }
 
 function range(field: number, v: unknown, want: string): EncodeError {
-  const integral = typeof v === "number" && Number.isInteger(v);
+  const integral = typeof v === "number" && Number.isInteger(v) && want.includes("integer");
   return new EncodeError(integral ? "VALUE_OUT_OF_RANGE" : "INVALID_VALUE", `field ${field}`, `${String(v)} is not ${want}`);
 }
 
