@@ -1,6 +1,7 @@
 // Builders: messages set field by field in linear memory, encoded without a plain object, reused
 // with $clear(). Their bytes are checked against encode() of the same plain object and against
 // protobufjs's decoding of them.
+import { spawnSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EncodeError, init, StaleViewError } from "hppproto";
 import { crossCheck, loadSet } from "./support/protos.js";
@@ -8,6 +9,7 @@ import * as p3 from "./gen/unittest/google/protobuf/unittest_proto3_pb.js";
 import * as p2 from "./gen/unittest/google/protobuf/unittest_pb.js";
 import * as maps from "./gen/unittest/google/protobuf/map_unittest_pb.js";
 import { SmallOneofs } from "./gen/names/limits_pb.js";
+import { repoRoot } from "./support/paths.js";
 
 beforeAll(async () => {
   await init();
@@ -144,5 +146,31 @@ describe("builders", () => {
     const bytes = p2.TestPackedTypes.encode(b);
     expect(bytes.length).toBe(10_000 * 8 + 2 + 3);
     expect(p2.TestPackedTypes.view(bytes).packedDouble).toEqual(values);
+  });
+});
+
+describe("memory of builders and arenas that are dropped", () => {
+  it("small first blocks: 100,000 builders never released fit; dropped ones come back at garbage collection", () => {
+    // a fresh process with gc() exposed, so that collection and finalization can be awaited
+    const program = `
+      import { init, runtime, Arena } from "hppproto";
+      import { Wide } from "./test/gen/wide_js/wide_pb.js";
+      await init();
+      const grow = (n) => { for (let i = 0; i < n; i++) { const b = Wide.builder(); b.asString = String(i); b.subs = [{ id: BigInt(i) }]; } };
+      const settle = async () => { for (let i = 0; i < 5; i++) { globalThis.gc(); await new Promise((r) => setTimeout(r, 10)); } };
+      grow(100_000);
+      const afterMany = runtime().mem.buffer.byteLength;
+      await settle();
+      grow(100_000);
+      const afterMore = runtime().mem.buffer.byteLength;
+      for (let i = 0; i < 1000; i++) new Arena().reservedBytes; // arenas dropped without release() too
+      await settle();
+      console.log(JSON.stringify({ afterMany, afterMore, works: Wide.decode(Wide.encode({ i64: 5n })).i64 === 5n }));`;
+    const r = spawnSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", program], { cwd: repoRoot, encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    const { afterMany, afterMore, works } = JSON.parse(r.stdout) as { afterMany: number; afterMore: number; works: boolean };
+    expect(works).toBe(true);
+    expect(afterMany).toBeLessThan(512 * 2 ** 20); // 64 KiB first blocks made this 6.4 GB: out of memory
+    expect(afterMore).toBe(afterMany); // the first 100,000 were freed and their memory reused
   });
 });

@@ -91,6 +91,26 @@ describe("lifetimes", () => {
     expect(fromA!.name).toBe("from reader a");
   });
 
+  it("typed arrays from a view are aliases valid while the view is; slice() and $toObject() keep the data", () => {
+    const samples = (values: number[]) => {
+      const w = new Wire().tag(3, 2).varint(values.length * 8);
+      values.forEach((v) => w.fixed64(v));
+      return node(1, (x) => x.raw(...w.finish()));
+    };
+    const arena = new Arena();
+    const v = Node.view(samples([1.5, 2.5]), arena);
+    const alias = v.samples;
+    const kept = alias.slice();
+    const plain = v.$toObject().samples;
+    arena.reset();
+    Node.view(samples([7, 8]), arena); // the same memory, the next message
+    expect(() => v.samples).toThrow(StaleViewError); // the view knows
+    expect(Array.from(alias)).toEqual([7, 8]); // the alias cannot: the documented rule
+    expect(Array.from(kept)).toEqual([1.5, 2.5]);
+    expect(plain).toEqual([1.5, 2.5]);
+    arena.release();
+  });
+
   it("views on an own arena survive other decodes until reset or release", () => {
     const arena = new Arena();
     const a = Node.view(node(1, (w) => w.string(4, "kept")), arena);

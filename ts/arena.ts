@@ -6,7 +6,15 @@ import { MAX_INPUT, runtime, type Runtime } from "./runtime.js";
 export interface ArenaOptions {
   /** Most bytes the arena may reserve. Default 4 GiB - 1 (all of linear memory). */
   limit?: number;
+  /** Bytes of its first block (later ones double). Default 64 KiB; small for arenas that hold one small message. */
+  firstBlock?: number;
 }
+
+/**
+ * Frees the WASM memory of arenas that became unreachable without release(): a dropped builder
+ * or Arena gives its memory back at the next garbage collection instead of keeping it for good.
+ */
+const unreleased = new FinalizationRegistry<{ rt: Runtime; ptr: number }>(({ rt, ptr }) => rt.exports.hp_arena_free(ptr));
 
 export class Arena {
   /** Bumped by reset() and release(); views compare it with the value they were made under. */
@@ -20,9 +28,12 @@ export class Arena {
   constructor(options: ArenaOptions = {}) {
     this.rt = runtime();
     const limit = options.limit ?? 0xffffffff;
-    this.ptr = this.rt.exports.hp_arena_new(limit >>> 0) >>> 0;
+    const firstBlock = options.firstBlock ?? 64 * 1024;
+    if (!(firstBlock >= 8 && firstBlock <= 1 << 30)) throw new RangeError("hppproto: firstBlock must be 8 bytes to 1 GiB");
+    this.ptr = this.rt.exports.hp_arena_new(limit >>> 0, firstBlock) >>> 0;
     this.rt.mem.sync();
     if (this.ptr === 0) throw new DecodeError("OUT_OF_MEMORY", 0, "");
+    unreleased.register(this, { rt: this.rt, ptr: this.ptr }, this);
   }
 
   /** Drops everything decoded into the arena, keeping its largest block for reuse. */
@@ -35,6 +46,7 @@ export class Arena {
   /** Frees the arena's memory. The arena and its views cannot be used afterwards. */
   release(): void {
     if (this.released) return;
+    unreleased.unregister(this);
     this.rt.exports.hp_arena_free(this.ptr);
     this.released = true;
     this.generation++;

@@ -20,7 +20,8 @@ type Builder = MessageView & BuilderState;
 
 /** A new top-level builder of class cls with an empty record of `size` bytes in its own arena. */
 export function create<B extends MessageView>(cls: ViewClass<B>, size: number): B {
-  const arena = new Arena();
+  // a small first block: most builders hold one small message, and many may be alive at once
+  const arena = new Arena({ firstBlock: Math.max(1024, size * 4) });
   const writer = new RecordWriter(runtime(), arena.ptr);
   const b = new cls(arena, writer.allocZeroed(size)) as B & BuilderState;
   b.$writer = writer;

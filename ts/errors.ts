@@ -109,7 +109,11 @@ export class SchemaError extends Error {
   }
 }
 
-/** A view (or typed array read through it) or a builder used after its arena was reset or released. */
+/**
+ * A view or builder used after its arena was reset or released. Typed arrays a view handed out
+ * are plain aliases of linear memory and cannot throw it (see view.ts): they are valid only as long
+ * as the view is.
+ */
 export class StaleViewError extends Error {
   override readonly name = "StaleViewError";
   constructor(reason: "reset" | "released", subject: "view" | "builder" = "view") {

@@ -13,7 +13,7 @@ export interface Exports {
   hp_limits(): number;
   hp_schema_load(ptr: number, size: number): number;
   hp_schema_free(schema: number): void;
-  hp_arena_new(limit: number): number;
+  hp_arena_new(limit: number, firstBlock: number): number;
   hp_arena_free(arena: number): void;
   hp_arena_reset(arena: number): void;
   hp_arena_reserved(arena: number): number;

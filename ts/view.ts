@@ -1,8 +1,9 @@
 // Non-owning views over decoded records. Generated view classes extend MessageView with getters
 // that read slots at offsets fixed by the code generator. A view is valid while its arena keeps the
 // generation it was made under; every read checks that and throws StaleViewError otherwise.
-// Typed arrays and byte subarrays handed out alias linear memory: they share the view's lifetime
-// (and a later call that grows memory detaches them); slice() what must outlive it.
+// Typed arrays and byte subarrays handed out alias linear memory, with no check of their own: they
+// show the message only while the view is valid; after its arena is reset, released or collected
+// they show whatever that memory holds next. slice() (or $toObject()) what must outlive the view.
 import type { Arena } from "./arena.js";
 import { StaleViewError } from "./errors.js";
 import type { Memory } from "./memory.js";

@@ -46,8 +46,8 @@ EMSCRIPTEN_KEEPALIVE Schema* hp_schema_load(const uint8_t* table, uint32_t size)
 
 EMSCRIPTEN_KEEPALIVE void hp_schema_free(Schema* schema) { delete schema; }
 
-EMSCRIPTEN_KEEPALIVE Arena* hp_arena_new(uint32_t limit_bytes) {
-  return new (std::nothrow) Arena(limit_bytes);
+EMSCRIPTEN_KEEPALIVE Arena* hp_arena_new(uint32_t limit_bytes, uint32_t first_block) {
+  return new (std::nothrow) Arena(limit_bytes, first_block);
 }
 EMSCRIPTEN_KEEPALIVE void hp_arena_free(Arena* arena) { delete arena; }
 EMSCRIPTEN_KEEPALIVE void hp_arena_reset(Arena* arena) { arena->reset(); }

@@ -16,7 +16,8 @@ class Arena {
   // side's 32-bit rounding stay exact (ts/runtime.ts MAX_BLOCK is this less the header).
   static constexpr size_t max_block_size = 0x7fffffd0;
 
-  explicit Arena(size_t limit_bytes = default_limit) noexcept : limit_(limit_bytes) {}
+  explicit Arena(size_t limit_bytes = default_limit, size_t first_block = first_block_size) noexcept
+      : limit_(limit_bytes), first_block_(first_block < alignment ? alignment : first_block) {}
   Arena(const Arena&) = delete;
   Arena& operator=(const Arena&) = delete;
   ~Arena() { free_blocks(head_); }
@@ -99,7 +100,7 @@ class Arena {
     if (size > max_capacity) return nullptr;
     if (reserved_ >= limit_) return fail_on_limit();
     const size_t room = limit_ - reserved_;
-    size_t capacity = first_block_size;  // then each block twice the last, up to the cap
+    size_t capacity = first_block_;  // then each block twice the last, up to the cap
     if (head_) capacity = head_->capacity <= max_capacity / 2 ? head_->capacity * 2 : max_capacity;
     if (capacity < size) capacity = size;
     if (header_size + capacity > room) {
@@ -140,6 +141,7 @@ class Arena {
   Block* head_ = nullptr;
   size_t reserved_ = 0;
   size_t limit_;
+  size_t first_block_;
   uint32_t generation_ = 0;
   bool failed_on_limit_ = false;
 };
