@@ -84,13 +84,13 @@ describe("mapping rules", () => {
     expect(T2.fromJsonString('{"optionalNestedEnum": "BAZ", "optionalInt32": 5}')).toMatchObject({ optionalNestedEnum: 3, optionalInt32: 5 });
     const required = loaded.types.get("protobuf_unittest.TestRequired")!;
     expect(required.fromJsonString('{"a": 1, "b": 2, "c": 3}')).toMatchObject({ a: 1, b: 2, c: 3 });
-    expect(thrown(() => required.fromJsonString('{"a": 1}'), EncodeError)[0]).toBe("MISSING_REQUIRED");
+    expect(thrown(() => required.fromJsonString('{"a": 1}'), JsonError)[0]).toBe("MISSING_REQUIRED");
     const nested = loaded.types.get("protobuf_unittest.NestedTestAllTypes")!;
     const deep = (n: number): string => (n === 0 ? '{"payload": {"optionalInt32": 7}}' : `{"child": ${deep(n - 1)}}`);
     let o = nested.fromJsonString(deep(90)) as Record<string, any>;
     for (let i = 0; i < 90; i++) o = o.child;
     expect(o.payload.optionalInt32).toBe(7);
-    expect(thrown(() => nested.fromJsonString(deep(150)), EncodeError)[0]).toBe("DEPTH_LIMIT");
+    expect(thrown(() => nested.fromJsonString(deep(150)), JsonError)[0]).toBe("INVALID_JSON");
   });
 
   it("map keys are written as decode() writes them: integers canonical, a repeated key's last value", () => {
@@ -204,7 +204,7 @@ describe("hostile JSON", () => {
     const value = (n: number) => '{"valueField": ' + "[".repeat(n) + "]".repeat(n) + "}";
     // each list level is two message levels (Value, ListValue): 40 fit in the default depth of 100
     expect(W.toJsonString(W.fromJsonString(value(40)))).toBe(value(40).replace(": ", ":"));
-    expect(thrown(() => W.fromJsonString(value(60)), EncodeError)[0]).toBe("DEPTH_LIMIT");
+    expect(thrown(() => W.fromJsonString(value(60)), JsonError)[0]).toBe("INVALID_JSON");
     expect(err(() => W.fromJsonString(value(100_000)))[0]).toBe("INVALID_JSON");
     // the same depth as objects built in JS, which never went through the text parser
     let obj: Record<string, unknown> = {};
@@ -247,10 +247,27 @@ describe("hostile JSON", () => {
     expect(err(() => T.fromJsonString(`{"optionalString": "${"a".repeat(1 << 20)}`))[0]).toBe("INVALID_JSON");
   });
 
-  it("negative zero survives the round trip", () => {
+  it("negative zero survives the round trip, printed as the number -0 as protobuf prints it", () => {
     const m = T.fromJsonString('{"optionalDouble": -0, "repeatedDouble": [-0, 0], "optionalFloat": "-0"}');
     expect(Object.is(m.optionalDouble, -0)).toBe(true);
-    expect(T.toJsonString(m)).toBe('{"optionalFloat":"-0","optionalDouble":"-0","repeatedDouble":["-0",0]}');
+    expect(T.toJsonString(m)).toBe('{"optionalFloat":-0,"optionalDouble":-0,"repeatedDouble":[-0,0]}');
+    expect(T.toJsonString(m, { indent: 1 })).toContain('"optionalDouble": -0,');
+    expect(Object.is(T.toJson(m).optionalDouble, -0)).toBe(true);
     expect(T.fromJsonString(T.toJsonString(m))).toEqual(m);
+    // from a JS value too (JSON.parse("-0") is -0), and a string equal to the stand-in stays a string
+    expect(Object.is(T.fromJson({ optionalDouble: -0 }).optionalDouble, -0)).toBe(true);
+    expect(T.toJsonString({ optionalString: "-0", optionalDouble: -0 } as never)).toBe('{"optionalDouble":-0,"optionalString":"-0"}');
+  });
+
+  it("what only the codec finds is a JsonError, and timestamp offsets are checked", () => {
+    const W = loaded.types.get("proto2_unittest.TestWellKnownTypes")!;
+    let deep = "1";
+    for (let i = 0; i < 34; i++) deep = `{"a":${deep}}`; // within JSON's 200 levels, past maxDepth as messages
+    for (const [text, code] of [[`{"structField": ${deep}}`, "INVALID_JSON"], ['{"valueField": "\\ud800"}', "INVALID_VALUE"],
+      ['{"timestampField": "2020-01-01T00:00:00+99:99"}', "INVALID_VALUE"], ['{"timestampField": "2020-01-01T00:00:00+23:60"}', "INVALID_VALUE"]]) {
+      const e = thrown(() => W.fromJsonString(text!), JsonError);
+      expect(e[0], text).toBe(code);
+    }
+    expect(W.toJson(W.fromJsonString('{"timestampField": "2020-01-01T00:00:00+23:59"}'))).toEqual({ timestampField: "2019-12-31T00:01:00Z" });
   });
 });

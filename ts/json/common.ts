@@ -2,7 +2,7 @@
 // forms (Timestamp, Duration, FieldMask), and finding the type an Any holds.
 import { FieldType as T, type SchemaDef } from "../schema.js";
 
-export type JsonErrorCode = "INVALID_JSON" | "INVALID_VALUE" | "VALUE_OUT_OF_RANGE" | "UNKNOWN_FIELD" | "DUPLICATE_FIELD" | "UNKNOWN_TYPE";
+export type JsonErrorCode = "INVALID_JSON" | "INVALID_VALUE" | "VALUE_OUT_OF_RANGE" | "UNKNOWN_FIELD" | "DUPLICATE_FIELD" | "UNKNOWN_TYPE" | "MISSING_REQUIRED";
 
 /** ProtoJSON that does not fit the message, or a message that has no ProtoJSON form. */
 export class JsonError extends Error {
@@ -143,6 +143,9 @@ export function parseTimestamp(s: string, path: string): { seconds: bigint; nano
   const zone = m[8]!;
   const frac = m[7];
   if (zone !== "Z") {
+    if (Number(zone.slice(1, 3)) > 23 || Number(zone.slice(4, 6)) > 59) {
+      throw new JsonError("INVALID_VALUE", path, `${JSON.stringify(s)} has an offset past ±23:59`);
+    }
     const sign = zone.startsWith("-") ? -1n : 1n;
     seconds -= sign * (BigInt(zone.slice(1, 3)) * 3600n + BigInt(zone.slice(4, 6)) * 60n);
   }

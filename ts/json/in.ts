@@ -5,6 +5,7 @@
 // completed on the way out.
 import { FieldType as T, type SchemaDef } from "../schema.js";
 import { JsonError, within } from "./common.js";
+import { DecodeError, EncodeError } from "../errors.js";
 import type { JsonValue } from "./parse.js";
 import { isWellFormed } from "../fill.js";
 import { SKIP, describe, enumNumber, integer, messageFromJson, scalarFromJson, type JsonReadOptions } from "./read.js";
@@ -77,8 +78,23 @@ interface Codec {
 
 /** A well-known type with its own JSON form, through its message type so the result is decode()'s. */
 export function wellKnown(def: SchemaDef, index: number, v: JsonValue, opts: JsonReadOptions): unknown {
-  const type = def.types[index] as Codec;
-  return type.decode(type.encode(messageFromJson(def, index, v, opts, "")));
+  return throughCodec(def.types[index] as Codec, messageFromJson(def, index, v, opts, ""));
+}
+
+/**
+ * What the schema-driven reader built, through the codec once: the plain object decode() gives.
+ * What only the codec finds (nesting past maxDepth, a lone surrogate) is a JsonError too.
+ */
+export function throughCodec<T>(type: { decode(bytes: Uint8Array): T; encode(message: never): Uint8Array }, init: unknown): T {
+  try {
+    return type.decode(type.encode(init as never));
+  } catch (e) {
+    if (!(e instanceof EncodeError || e instanceof DecodeError)) throw e;
+    const where = e.path ? ` at ${e.path}` : "";
+    if (e.code === "DEPTH_LIMIT") throw new JsonError("INVALID_JSON", "", `nested deeper than the runtime's maxDepth as messages${where}`);
+    if (e.code === "MISSING_REQUIRED") throw new JsonError("MISSING_REQUIRED", "", `required field is not set${where}`);
+    throw new JsonError("INVALID_VALUE", "", `${e instanceof EncodeError ? e.reason : e.message}${where}`);
+  }
 }
 
 /** A repeated field: an array, elements through `each`, SKIP dropped. */

@@ -154,7 +154,8 @@ export function parseJson(text: string): JsonValue {
 /** A JS value (what JSON.parse or a literal gives) as a JsonValue; as deep as parseJson allows. */
 export function fromJs(v: unknown, depth = 0): JsonValue {
   if (v === null || typeof v === "boolean" || typeof v === "string") return v;
-  if (typeof v === "number") return Number.isFinite(v) ? new JsonNumber(String(v)) : String(v); // NaN, Infinity: their JSON strings
+  // String(-0) is "0": the sign is kept as JSON text has it. NaN, Infinity: their JSON strings
+  if (typeof v === "number") return Number.isFinite(v) ? new JsonNumber(Object.is(v, -0) ? "-0" : String(v)) : String(v);
   if (typeof v === "bigint") return new JsonNumber(String(v));
   if (typeof v === "object" && depth > MAX_DEPTH) throw new TypeError(`nested deeper than ${MAX_DEPTH} (or a cycle)`);
   if (Array.isArray(v)) return v.map((e) => fromJs(e, depth + 1));

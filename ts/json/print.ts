@@ -114,10 +114,30 @@ export function scalarToJson(type: T, v: unknown): Json {
   }
 }
 
+/**
+ * Negative zeros handed out as JSON numbers so far: JSON.stringify prints -0 as 0, so text output
+ * (stringify() below) takes the slow way only when this moved.
+ */
+let negativeZeros = 0;
+
 export function floatToJson(v: number): Json {
-  if (Object.is(v, -0)) return "-0"; // JSON.stringify would print 0; ProtoJSON takes numbers as strings too
+  if (Object.is(v, -0)) negativeZeros++;
   if (Number.isFinite(v)) return v;
   return Number.isNaN(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity";
+}
+
+// A stand-in for -0 in JSON.stringify's output; lone surrogates are printed escaped, and no
+// valid string holds them.
+const NEGATIVE_ZERO = "\udbff-0\udbff";
+const NEGATIVE_ZERO_TEXT = JSON.stringify(NEGATIVE_ZERO);
+
+/** A JSON value made by `make` as text, its negative zeros printed as -0 (which protobuf prints). */
+export function stringify(make: () => unknown, indent?: number | string): string {
+  const before = negativeZeros;
+  const value = make();
+  if (negativeZeros === before) return JSON.stringify(value, null, indent);
+  const text = JSON.stringify(value, (_k, v: unknown) => (Object.is(v, -0) ? NEGATIVE_ZERO : v), indent);
+  return text.replaceAll(NEGATIVE_ZERO_TEXT, "-0");
 }
 
 /** The shortest decimal that reads back as the same float32 (1.1f prints as 1.1, not 1.100000023841858). */

@@ -1,12 +1,12 @@
 // A message type with ProtoJSON: what generated code uses unless hppproto-gen --facades leaves JSON
 // out, so that bundles without it carry none of the JSON code.
-import { MessageType, type Init } from "../message.js";
+import { MessageType } from "../message.js";
 import { MessageView } from "../view.js";
 import { JsonError, within } from "./common.js";
 import { fromJs, JsonSyntaxError, parseJson, type JsonValue } from "./parse.js";
-import { messageToJson, type JsonWriteOptions } from "./print.js";
+import { messageToJson, stringify, type JsonWriteOptions } from "./print.js";
 import { messageFromJson, type JsonReadOptions } from "./read.js";
-import { FALLBACK } from "./in.js";
+import { FALLBACK, throughCodec } from "./in.js";
 
 export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B> {
   /** The message as a ProtoJSON value (objects, arrays, strings, numbers, booleans, null). */
@@ -23,7 +23,7 @@ export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B>
 
   /** The message as ProtoJSON text; `indent` as JSON.stringify takes it. */
   toJsonString(message: T | V, options: JsonWriteOptions & { indent?: number | string } = {}): string {
-    return JSON.stringify(this.toJson(message, options), null, options.indent);
+    return stringify(() => this.toJson(message, options), options.indent);
   }
 
   /** A plain object from a ProtoJSON value (what JSON.parse returns). */
@@ -59,7 +59,10 @@ export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B>
       }
     }
     const init = messageFromJson(this.schemaDef, this.index, value, options, this.typeName);
-    // through the codec once: the same plain object decode() gives, every field in place
-    return this.decode(this.encode(init as Init<T>));
+    try {
+      return throughCodec(this, init);
+    } catch (e) {
+      throw within(e, this.typeName);
+    }
   }
 }
