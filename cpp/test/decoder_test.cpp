@@ -331,13 +331,6 @@ TEST_F(DecoderTest, MalformedInputGivesCodeOffsetAndPath) {
   }
   {
     Wire w;
-    w.field_fixed32(1, 5);  // int32 sent as fixed32
-    EXPECT_EQ(decode_error(w), Error::wire_type_mismatch);
-    ASSERT_EQ(status.path_size, 1u);
-    EXPECT_EQ(status.path[0].field_number, 1u);
-  }
-  {
-    Wire w;
     w.tag(14, WireType::len).varint(10).raw({'a', 'b'});
     EXPECT_EQ(decode_error(w), Error::length_out_of_bounds);
   }
@@ -389,14 +382,34 @@ TEST_F(DecoderTest, ErrorPathsNameEveryLevel) {
   EXPECT_EQ(status.path[2].message_index, 0u);
 
   Wire bad_sub;
-  bad_sub.field_fixed64(1, 0);
+  bad_sub.tag(1, WireType::varint).raw({0x80});  // a varint cut short
   Wire r;
   r.field_message(23, Wire{}).field_message(23, bad_sub);
-  EXPECT_EQ(decode_error(r), Error::wire_type_mismatch);
+  EXPECT_EQ(decode_error(r), Error::truncated);
   ASSERT_EQ(status.path_size, 2u);
   EXPECT_EQ(status.path[0].field_number, 23u);
   EXPECT_EQ(status.path[0].element_index, 1);
   EXPECT_EQ(status.path[1].message_index, 1u);
+}
+
+TEST_F(DecoderTest, KnownFieldsWithAnotherWireTypeAreKeptAsUnknownFields) {
+  // as protoc's parser, upb and protobufjs do: int32 as fixed32, a repeated int32 as fixed64, a
+  // string as a varint, a message as a varint; the declared fields stay unset
+  Wire w;
+  w.field_fixed32(1, 5).field_varint(2, 2).tag(20, WireType::fixed64).fixed64(7).field_varint(14, 3).field_varint(23, 1);
+  const uint8_t* r = decode(w);
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(load<int32_t>(r, field(1).offset), 0);
+  EXPECT_EQ(load<int64_t>(r, field(2).offset), 2);
+  EXPECT_EQ(array<int32_t>(r, 20), std::vector<int32_t>{});
+  EXPECT_EQ(load<BytesSlot>(r, field(14).offset).size, 0u);
+  const auto list = load<ArraySlot>(r, unknown_fields_offset);
+  const auto* ranges = static_cast<const BytesSlot*>(list.data);
+  std::vector<uint8_t> unknown;
+  for (uint32_t i = 0; i < list.size; ++i) unknown.insert(unknown.end(), ranges[i].data, ranges[i].data + ranges[i].size);
+  Wire expect;
+  expect.field_fixed32(1, 5).tag(20, WireType::fixed64).fixed64(7).field_varint(14, 3).field_varint(23, 1);
+  EXPECT_EQ(unknown, expect.bytes);
 }
 
 TEST_F(DecoderTest, DepthLimit) {

@@ -261,7 +261,8 @@ class Decoder {
   }
 
   // Everything parse_message does not handle inline: unknown fields, message set items, repeated
-  // and packed values, groups and wire-type mismatches. Returns the position after the field.
+  // and packed values, and groups. A known field that arrives with a wire type its type cannot
+  // have is kept as an unknown field, as protobuf's own parsers do. Returns the position after it.
   [[gnu::noinline]] const uint8_t* parse_other_field(const MessageDef& m, uint32_t mi, const FieldDef* f,
                                                      uint32_t number, WireType wt, const uint8_t* field_start,
                                                      const uint8_t* p, const uint8_t* end, uint8_t* rec,
@@ -271,7 +272,8 @@ class Decoder {
       if (!parse_message_set_item(m, mi, field_start, p, end, rec, depth)) return nullptr;
       return p;
     }
-    if (!f) {
+    const bool readable = f && (wt == f->wire_type || (f->is_array() && wt == WireType::len && is_numeric(f->type)));
+    if (!readable) {
       if (!skip_field(number, wt, p, end, depth)) return nullptr;
       if (!add_unknown(rec, field_start, p)) return nullptr;
       return p;
@@ -535,12 +537,10 @@ class Decoder {
     if (f.is_array()) {
       auto& arr = *reinterpret_cast<ArraySlot*>(slot);
       element = static_cast<int32_t>(arr.size);
-      if (wt == WireType::len && is_numeric(f.type)) return parse_packed(f, p, end, rec, arr);
-      if (wt != f.wire_type) return fail(Error::wire_type_mismatch, field_start, f.number);
+      if (wt != f.wire_type) return parse_packed(f, p, end, rec, arr);  // parse_other_field let only a packed run through
       return parse_repeated_value(f, field_start, p, end, rec, arr, depth);
     }
-    // Other singular fields were handled in parse_message; what reaches here is a group or a mismatch.
-    if (wt != f.wire_type || f.op != ValueOp::group) return fail(Error::wire_type_mismatch, field_start, f.number);
+    // Other singular fields were handled in parse_message; what reaches here is a group.
     select_oneof_member(f, rec);
     rec[f.hasbit_byte] |= f.hasbit_mask;
     RecordPtr sub;

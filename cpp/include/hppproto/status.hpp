@@ -11,7 +11,7 @@ enum class Error : uint32_t {
   varint_overlong = 2,      // more than 10 bytes, or bits past 64
   invalid_field_number = 3, // field number 0 or above 2^29-1
   invalid_wire_type = 4,    // wire type 6 or 7
-  wire_type_mismatch = 5,   // a known field arrived with a wire type its type cannot have
+  wire_type_mismatch = 5,   // no longer raised: such a field is kept as an unknown field (the number stays reserved)
   length_out_of_bounds = 6, // a length-delimited field runs past its enclosing message
   invalid_utf8 = 7,         // a string field that requires UTF-8 does not hold it
   unterminated_group = 8,   // input ended before a group's end tag
