@@ -544,7 +544,9 @@ class FileEmitter {
     // keys as the schema-driven reader matches them: json_name, then .proto name, a later field's winning
     const byKey = new Map<string, FieldModel>();
     for (const f of m.fields) byKey.set(f.jsonName, f).set(f.name, f);
-    const keysOf = (f: FieldModel) => [...byKey].filter(([, g]) => g === f).map(([k]) => k);
+    const keys = new Map<FieldModel, string[]>(); // each field's keys, in byKey's order
+    for (const [k, g] of byKey) keys.set(g, [...(keys.get(g) ?? []), k]);
+    const keysOf = (f: FieldModel) => keys.get(f) ?? [];
     const twoNames = m.fields.filter((f) => keysOf(f).length > 1);
     const lines = ["  if (depth > $jsonIn.MAX_DEPTH) $jsonIn.fallback();"];
     const empty = [...m.fields.filter((f) => !f.oneof).map((f) => `${propertyKey(f.prop)}: ${this.emptyValue(f)}`), ...m.oneofs.map((o) => `${propertyKey(o.prop)}: undefined`)];

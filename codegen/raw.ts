@@ -5,11 +5,14 @@
 /** One line per field, nested messages and groups indented by two spaces. Throws on malformed input. */
 export function decodeRaw(bytes: Uint8Array): string {
   const lines: string[] = [];
-  parseFields(bytes, 0, bytes.length, 0, lines, "");
+  parseFields(bytes, 0, bytes.length, 0, lines, 0);
   return lines.map((l) => l + "\n").join("");
 }
 
 export class RawError extends Error {}
+
+/** Nesting beyond this prints length-delimited fields as strings and fails groups, as protoc's recursion limit does. */
+const MAX_DEPTH = 100;
 
 function varint(b: Uint8Array, p: number, end: number): [bigint, number] {
   let v = 0n;
@@ -25,7 +28,8 @@ function varint(b: Uint8Array, p: number, end: number): [bigint, number] {
 const hex = (v: bigint, digits: number) => "0x" + v.toString(16).padStart(digits, "0");
 
 /** Appends the fields in [p, end) to `lines`; inside a group, stops after its end-group tag. Returns where it stopped. */
-function parseFields(b: Uint8Array, p: number, end: number, group: number, lines: string[], indent: string): number {
+function parseFields(b: Uint8Array, p: number, end: number, group: number, lines: string[], depth: number): number {
+  const indent = "  ".repeat(depth);
   while (p < end) {
     const start = p;
     let tag: bigint;
@@ -55,22 +59,30 @@ function parseFields(b: Uint8Array, p: number, end: number, group: number, lines
         [len, p] = varint(b, p, end);
         if (len > BigInt(end - p)) throw new RawError(`length ${len} past the end at byte ${p}`);
         const bodyEnd = p + Number(len);
-        const nested: string[] = [];
-        let isMessage = len > 0n;
-        try {
-          if (isMessage) isMessage = parseFields(b, p, bodyEnd, 0, nested, indent + "  ") === bodyEnd;
-        } catch (e) {
-          if (!(e instanceof RawError)) throw e;
-          isMessage = false;
+        // tried as a message in place: on failure its lines are taken back (no copy per level)
+        const mark = lines.length;
+        let isMessage = len > 0n && depth < MAX_DEPTH;
+        if (isMessage) {
+          lines.push(`${indent}${number} {`);
+          try {
+            isMessage = parseFields(b, p, bodyEnd, 0, lines, depth + 1) === bodyEnd;
+          } catch (e) {
+            if (!(e instanceof RawError)) throw e;
+            isMessage = false;
+          }
         }
-        if (isMessage) lines.push(`${indent}${number} {`, ...nested, `${indent}}`);
-        else lines.push(`${indent}${number}: "${escape(b.subarray(p, bodyEnd))}"`);
+        if (isMessage) lines.push(`${indent}}`);
+        else {
+          lines.length = mark;
+          lines.push(`${indent}${number}: "${escape(b.subarray(p, bodyEnd))}"`);
+        }
         p = bodyEnd;
         break;
       }
       case 3: {
+        if (depth >= MAX_DEPTH) throw new RawError(`groups nested deeper than ${MAX_DEPTH} at byte ${start}`);
         lines.push(`${indent}${number} {`);
-        p = parseFields(b, p, end, number, lines, indent + "  ");
+        p = parseFields(b, p, end, number, lines, depth + 1);
         lines.push(`${indent}}`);
         break;
       }

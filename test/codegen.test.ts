@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { init } from "hppproto";
 import { crossCheck, encodeWithProtobufjs, loadSet, randomObject, rng } from "./support/protos.js";
 import { conformanceProtos, genDir, repoRoot } from "./support/paths.js";
+import { Wire } from "./support/wire.js";
 
 beforeAll(async () => {
   await init();
@@ -276,6 +277,29 @@ describe("hppproto-gen decode / encode", () => {
     const bad = pipe(["decode", "--raw"], new Uint8Array([0x0a, 0x05, 0x01]));
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain("past the end");
+  });
+
+  it("decode --raw stops nesting at 100 levels, as protoc's recursion limit does", () => {
+    // 150 messages nested in field 1, the innermost holding 1: 1
+    let bytes = new Uint8Array([0x08, 0x01]);
+    for (let i = 0; i < 150; i++) bytes = new Uint8Array([...new Wire().tag(1, 2).varint(bytes.length).finish(), ...bytes]);
+    const lines = new TextDecoder().decode(pipe(["decode", "--raw"], bytes).stdout).split("\n");
+    expect(lines.filter((l) => l.endsWith("1 {"))).toHaveLength(100);
+    expect(lines[100]).toMatch(/^ {200}1: "/); // the 101st level as a string, its bytes escaped
+    let groups: number[] = [];
+    for (let i = 0; i < 150; i++) groups = [0x0b, ...groups, 0x0c]; // group 1, nested
+    const deep = pipe(["decode", "--raw"], new Uint8Array(groups));
+    expect([deep.status, deep.stderr]).toEqual([1, expect.stringContaining("groups nested deeper than 100")]);
+  });
+
+  it("a message of 10,000 fields generates and decodes", async () => {
+    const dir = mkdtempSync(`${tmpdir()}/hppproto-gen-`);
+    const fields = Array.from({ length: 10_000 }, (_, i) => `  int32 f${i} = ${i < 18999 ? i + 1 : i + 1001};`);
+    writeFileSync(`${dir}/big.proto`, `syntax = "proto3";\nmessage Big {\n${fields.join("\n")}\n}\n`);
+    const r = run(["--out", `${dir}/out`, "--target", "js", "--runtime_import", `${repoRoot}dist/ts/index.js`, "big.proto"], dir);
+    expect(r.status).toBe(0);
+    const { Big } = (await import(`${dir}/out/big_pb.js`)) as { Big: { decode(b: Uint8Array): Record<string, number> } };
+    expect(Big.decode(new Wire().tag(10_000, 0).varint(5).finish()).f9999).toBe(5);
   });
 
   it("bad input and bad usage: a clear message and a non-zero exit", () => {
