@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # libFuzzer targets under AddressSanitizer and UndefinedBehaviorSanitizer (Debian's clang-14 with
 # libclang-rt-14-dev, lib32stdc++-12-dev and libc6-dev-i386):
-# the decoder with the encoder round trip on the unittest and conformance schemas, and the schema
-# table validator. Usage: cpp/fuzz.sh [SECONDS per target, default 60]. Crashes are saved under
+# the decoder with the encoder round trip on the unittest and conformance schemas, the schema
+# table validator, and the arena with sizes near the 32-bit limits. Usage: cpp/fuzz.sh [SECONDS per target, default 60]. Crashes are saved under
 # build/fuzz/ (crash-*) and make the script fail: turn each into a regression test.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,7 +13,7 @@ cxx=$(command -v clang++-14 || command -v clang++)
 # 32-bit, as wasm32: hppproto-gen's tables lay records out for 4-byte pointers, and the fuzzers
 # decode with the very tables that ship
 flags=(-m32 -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I "$root/cpp/include")
-for target in decode_fuzz schema_fuzz; do
+for target in decode_fuzz schema_fuzz arena_fuzz; do
   "$cxx" "${flags[@]}" "$root/cpp/fuzz/$target.cpp" -o "$out/$target"
 done
 node "$root/cpp/fuzz/prepare.mjs" "$out"
@@ -36,3 +36,5 @@ cp "$out/unittest.table" "$out/conformance.table" "$out/corpus-schema/"
 HPPPROTO_FUZZ_TABLE="$out/unittest.table" run decode-unittest "$out/decode_fuzz" "$out/corpus-unittest"
 HPPPROTO_FUZZ_TABLE="$out/conformance.table" run decode-conformance "$out/decode_fuzz" "$out/corpus-conformance"
 run schema "$out/schema_fuzz" "$out/corpus-schema"
+# sizes near 2^31 reach malloc: it may say no, which the arena must handle
+ASAN_OPTIONS=allocator_may_return_null=1 run arena "$out/arena_fuzz" "$out/corpus-arena"

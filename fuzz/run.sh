@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every fuzzer for SECONDS each (default 60): the native libFuzzer targets (cpp/fuzz.sh), then the
-# JS differential fuzzer against @bufbuild/protobuf. Needs npm run build first.
+# JS differential fuzzer against @bufbuild/protobuf and the boundary fuzzer. Needs npm run build first.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
@@ -8,3 +8,5 @@ bash "$root/test/prerequisites.sh" fuzz
 bash "$root/cpp/fuzz.sh" "$seconds"
 echo "== differential: hppproto against @bufbuild/protobuf"
 node "$root/fuzz/differential.mjs" "$seconds"
+echo "== boundary: views, arenas, re-entrant encodes and stack overflows across the JS/WASM boundary"
+node --expose-gc "$root/fuzz/boundary.mjs" "$seconds"

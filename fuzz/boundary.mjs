@@ -1,0 +1,142 @@
+// Stateful fuzzing of the JS/WASM boundary: random sequences of views (default arena and own
+// arenas, some with small limits), plain decodes, batches, stream pushes, encodes whose getters
+// start other encodes and decodes, arena resets and releases, dropped builders, and calls that run
+// out of stack inside WASM. After every step each live view must read exactly its message or throw
+// StaleViewError, never another message's data, and a canary decode must work. Exits 1 on the
+// first violation (the seed replays it).
+// Usage: node --expose-gc fuzz/boundary.mjs [SECONDS] [SEED]   (after npm run build)
+import { Arena, DecodeError, DelimitedReader, EncodeError, init, runtime, StaleViewError } from "hppproto";
+import { prepare, genDir } from "../test/conformance/prepare.mjs";
+
+const seconds = Number(process.argv[2] ?? 30);
+const seed = Number(process.argv[3] ?? Date.now() % 1_000_000);
+prepare();
+const { TestAllTypesProto3: T } = await import(`${genDir}/google/protobuf/test_messages_proto3_pb.js`);
+await init();
+
+let state = seed;
+const random = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
+const int = (n) => Math.floor(random() * n);
+
+/** A random message: a few scalars, strings of every length class, a list, a map, nesting. */
+function message(depth = 0) {
+  const m = { optionalInt32: int(2 ** 31) - 2 ** 30, optionalString: "s".repeat(int(3) === 0 ? int(5000) : int(20)) + depth };
+  if (random() < 0.5) m.optionalBytes = Uint8Array.from({ length: int(40) }, () => int(256));
+  if (random() < 0.5) m.repeatedInt32 = Array.from({ length: int(50) }, () => int(1000));
+  if (random() < 0.3) m.mapStringString = { [`k${int(9)}`]: "v".repeat(int(30)) };
+  if (depth < 20 && random() < 0.4) m.recursiveMessage = message(depth + 1);
+  return m;
+}
+
+/** What a message reads as through a view, compared field by field down the recursion. */
+function expectView(v, m, path = "") {
+  if (v.optionalInt32 !== m.optionalInt32 || v.optionalString !== m.optionalString) throw new Error(`view shows another message at ${path}`);
+  if ((m.repeatedInt32 ?? []).join() !== Array.from(v.repeatedInt32).join()) throw new Error(`view's list differs at ${path}`);
+  if (m.recursiveMessage) expectView(v.recursiveMessage, m.recursiveMessage, `${path}.recursiveMessage`);
+}
+
+const live = []; // { view, message }: every view made, with the message it must show while valid
+const arenas = [];
+const stats = { steps: 0, stale: 0, refused: 0, traps: 0 };
+
+function checkLive() {
+  for (const { view, message: m } of live) {
+    try {
+      expectView(view, m);
+    } catch (e) {
+      if (e instanceof StaleViewError) stats.stale++;
+      else throw e;
+    }
+  }
+}
+
+const steps = [
+  // views on the default arena: earlier ones there go stale
+  () => {
+    const m = message();
+    live.push({ view: T.view(T.encode(m)), message: m });
+  },
+  // views on own arenas, some with limits a message may not fit
+  () => {
+    const arena = arenas[int(arenas.length)] ?? new Arena({ limit: random() < 0.3 ? 64 + int(20_000) : undefined });
+    if (!arenas.includes(arena)) arenas.push(arena);
+    const m = message();
+    try {
+      live.push({ view: T.view(T.encode(m), arena), message: m });
+    } catch (e) {
+      if (!(e instanceof DecodeError && ["OUT_OF_MEMORY", "MEMORY_BUDGET"].includes(e.code))) throw e;
+      stats.refused++;
+    }
+  },
+  () => arenas.length && arenas[int(arenas.length)].reset(),
+  () => arenas.length && arenas.splice(int(arenas.length), 1)[0].release(),
+  // copies out, batches and stream pushes, which leave views alone
+  () => {
+    const m = message();
+    const back = T.decode(T.encode(m));
+    if (back.optionalString !== m.optionalString) throw new Error("decode() differs");
+  },
+  () => {
+    const ms = Array.from({ length: 1 + int(5) }, () => message());
+    const reader = new DelimitedReader(T);
+    const bytes = T.encodeDelimited(ms);
+    const cut = int(bytes.length);
+    const got = [...reader.push(bytes.subarray(0, cut)), ...reader.push(bytes.subarray(cut))];
+    if (got.map((x) => x.optionalString).join() !== ms.map((x) => x.optionalString).join()) throw new Error("stream push differs");
+  },
+  // encodes started from getters of the message being encoded
+  () => {
+    const inner = message();
+    const outer = { optionalInt32: 1, get optionalBytes() { return T.encode(inner); }, get optionalString() { T.decode(T.encode(inner)); T.view(T.encode(inner)); return "outer"; } };
+    const back = T.decode(T.encode(outer));
+    if (back.optionalString !== "outer" || T.decode(back.optionalBytes).optionalString !== inner.optionalString) throw new Error("re-entrant encode mixed its messages");
+  },
+  // builders dropped without release
+  () => {
+    for (let i = 0; i < 50; i++) T.builder().optionalString = "dropped";
+    if (random() < 0.1) globalThis.gc?.();
+  },
+  // out of stack inside WASM: near the top of the JS stack, a deep message
+  () => {
+    let deep = { optionalInt32: 1 };
+    for (let i = 0; i < 90; i++) deep = { recursiveMessage: deep };
+    const bytes = T.encode(deep);
+    let decoded = false; // from there up the stack every call has room
+    const dive = () => {
+      try {
+        dive();
+      } catch (e) {
+        if (!(e instanceof RangeError)) throw e;
+      }
+      if (decoded) return;
+      try {
+        decoded = T.decode(bytes) !== undefined;
+      } catch (e) {
+        if ((e instanceof DecodeError || e instanceof EncodeError) && e.code === "DEPTH_LIMIT") stats.traps++;
+        else if (!(e instanceof RangeError)) throw e; // the stack ran out in JS, before WASM
+      }
+    };
+    dive();
+  },
+];
+
+const canary = T.encode({ optionalInt32: 42, optionalString: "canary" });
+const deadline = Date.now() + seconds * 1000;
+console.log(`boundary fuzzing for ${seconds} s, seed ${seed}`);
+try {
+  while (Date.now() < deadline) {
+    for (let i = 0; i < 20; i++) {
+      steps[int(steps.length)]();
+      stats.steps++;
+      checkLive();
+      if (live.length > 200) live.splice(0, 100);
+      const c = T.decode(canary);
+      if (c.optionalString !== "canary") throw new Error("the canary decode failed");
+    }
+  }
+} catch (e) {
+  console.log(`VIOLATION after ${stats.steps} steps (seed ${seed}): ${e.stack ?? e}`);
+  process.exit(1);
+}
+for (const a of arenas) a.release();
+console.log(`${stats.steps} steps, ${stats.stale} stale reads refused, ${stats.refused} decodes over an arena limit refused, ${stats.traps} stack overflows in WASM recovered; limits ${JSON.stringify(runtime().limits)}`);
