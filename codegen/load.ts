@@ -239,11 +239,15 @@ export function loadProtos(files: string[], protoPaths: string[]): LoadedFiles {
     // protoc does); a file outside all of them gets its own directory as one.
     let abs = path.resolve(f);
     if (!existsSync(abs) && !path.isAbsolute(f)) {
-      const inRoot = roots.map((r) => path.join(r, f)).find((p) => existsSync(p));
+      const inRoot = [...roots, bundledProtos].map((r) => path.join(r, f)).find((p) => existsSync(p));
       if (inRoot !== undefined) abs = inRoot;
+      else if (Object.hasOwn(protobuf.common, f)) {
+        importNames.set(f, f); // a well-known type named as protoc names it: protobufjs's built-in copy
+        return f;
+      }
     }
     abs = real(abs);
-    let dir = roots.find((r) => abs.startsWith(r + path.sep));
+    let dir = [...roots, bundledProtos].find((r) => abs.startsWith(r + path.sep));
     if (dir === undefined) {
       dir = path.dirname(abs);
       roots.push(dir);

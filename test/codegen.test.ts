@@ -154,6 +154,13 @@ describe("hppproto-gen", () => {
     expect((globalThis as { hppprotoInjected?: boolean }).hppprotoInjected).toBeUndefined();
   });
 
+  it("well-known types named on the command line, as protoc names them", () => {
+    const dir = scratch();
+    const r = run(["--out", `${dir}/out`, "google/protobuf/struct.proto", "google/protobuf/descriptor.proto"], dir);
+    expect(r.status).toBe(0);
+    expect(readdirSync(`${dir}/out/google/protobuf`).sort()).toEqual(["descriptor_pb.ts", "struct_pb.ts"]);
+  });
+
   it("--version prints the version", () => {
     expect(run(["--version"])).toEqual({ status: 0, out: "0.1.0\n" });
   });
