@@ -54,8 +54,13 @@ export const MAX_BLOCK = 0x7fffffc0;
 /** Largest input one decode takes (with room for the alignment shift). */
 export const MAX_INPUT = MAX_BLOCK - 8;
 
-/** Encoded outputs up to this many bytes are copied out by a loop (see copyOutput). */
-const COPY_LOOP = 1024;
+/**
+ * Outputs up to this many bytes are copied out by a loop, which allocates nothing; larger ones
+ * through set() of a subarray (one 96-byte view object), which copies faster from about 80 bytes
+ * on (measured, Node 20: 112 bytes 132 ns by loop, 86 ns by set; 1 KiB 828 ns, 110 ns). 128 covers
+ * a typical WebSocket frame for encodeInto(), whose point is to allocate nothing.
+ */
+export const COPY_LOOP = 128;
 
 /** Deeper nesting would overflow the WASM stack; the limit is capped here. */
 const MAX_DEPTH_CAP = 1_000; // about 330 KB of the engine's ~1 MB native stack when encoding (measured: 3,000 overflowed)
@@ -266,7 +271,9 @@ export class Runtime {
       this.slabUsed = 0;
     }
     const out = this.slab.subarray(this.slabUsed, this.slabUsed + n);
-    this.copyOutput(out, 0, n);
+    // encode() allocates its result anyway: the fastest copy, by loop only where that is faster
+    if (n > 64) out.set(u8.subarray(this.output, this.output + n));
+    else this.copyOutput(out, 0, n);
     this.slabUsed = (this.slabUsed + n + 7) & ~7; // keep outputs 8-byte aligned for typed-array views
     return out;
   }

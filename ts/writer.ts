@@ -3,6 +3,7 @@
 // messages are opened with fork() and closed with join(), which back-patches their length.
 import { EncodeError } from "./errors.js";
 import { isWellFormed } from "./fill.js";
+import { COPY_LOOP } from "./runtime.js";
 
 const utf8 = new TextEncoder();
 const U64_MAX = (1n << 64n) - 1n;
@@ -14,8 +15,6 @@ const I64_MAX = (1n << 63n) - 1n;
 const scratch64 = new BigInt64Array(1);
 const halves = new Uint32Array(scratch64.buffer); // [lo, hi] on little-endian hosts, which WASM needs anyway
 
-/** Messages up to this many bytes are copied out by finishInto() with a loop, which allocates nothing. */
-const COPY_LOOP = 1024;
 
 /** Strings up to this many UTF-16 units are encoded by a loop; longer ones by TextEncoder.encodeInto, which needs a subarray. */
 const SHORT_STRING = 64;
