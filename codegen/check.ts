@@ -9,38 +9,32 @@ const LAST_RESERVED = 19999;
 
 /** Throws the first declaration protoc would reject. */
 export function checkDeclarations(root: protobuf.Root): void {
-  const visit = (ns: protobuf.NamespaceBase) => {
-    for (const o of ns.nestedArray) {
-      const file = o.filename;
-      if (o instanceof protobuf.Type) {
-        for (const f of o.fieldsArray) checkField(f);
-      } else if (o instanceof protobuf.Enum && file) {
-        const first = Object.entries(o.values)[0];
-        if ((o as unknown as { _edition?: string })._edition === "proto3" && first && first[1] !== 0) {
-          throw at(file, new RegExp(`(?<![\\w.])${escape(first[0])}\\s*=`), `the first value of enum ${o.name} must be zero in proto3`);
-        }
-      } else if (o instanceof protobuf.Field) {
-        checkField(o); // an extension (the fields of a message are checked with it)
+  for (const o of everything(root)) {
+    const file = o.filename;
+    if (o instanceof protobuf.Type) {
+      for (const f of o.fieldsArray) checkField(f);
+    } else if (o instanceof protobuf.Enum && file) {
+      const first = Object.entries(o.values)[0];
+      if ((o as unknown as { _edition?: string })._edition === "proto3" && first && first[1] !== 0) {
+        throw at(file, new RegExp(`(?<![\\w.])${escape(first[0])}\\s*=`), `the first value of enum ${o.name} must be zero in proto3`);
       }
-      if (o instanceof protobuf.Namespace) visit(o);
+    } else if (o instanceof protobuf.Field) {
+      checkField(o); // an extension (the fields of a message are checked with it)
     }
-  };
-  visit(root);
+  }
 }
 
 /** A warning per service, `file:line:col: ...`: services are not generated (their messages are). */
 export function serviceWarnings(root: protobuf.Root): string[] {
-  const warnings: string[] = [];
-  const visit = (ns: protobuf.NamespaceBase) => {
-    for (const o of ns.nestedArray) {
-      if (o instanceof protobuf.Service) {
-        const where = o.filename ? place(o.filename, new RegExp(`\\bservice\\s+${escape(o.name)}\\b`)) : o.fullName;
-        warnings.push(`${where}: service ${o.fullName.replace(/^\./, "")} is not generated (hppproto-gen does not generate services yet); its messages are`);
-      } else if (o instanceof protobuf.Namespace) visit(o);
-    }
-  };
-  visit(root);
-  return warnings;
+  return everything(root).filter((o): o is protobuf.Service => o instanceof protobuf.Service).map((o) => {
+    const where = o.filename ? place(o.filename, new RegExp(`\\bservice\\s+${escape(o.name)}\\b`)) : o.fullName;
+    return `${where}: service ${o.fullName.replace(/^\./, "")} is not generated (hppproto-gen does not generate services yet); its messages are`;
+  });
+}
+
+/** Every object declared under ns, at any depth, parents before their nested objects. */
+function everything(ns: protobuf.NamespaceBase): protobuf.ReflectionObject[] {
+  return ns.nestedArray.flatMap((o) => (o instanceof protobuf.Namespace ? [o, ...everything(o)] : [o]));
 }
 
 function checkField(f: protobuf.Field): void {

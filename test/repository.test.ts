@@ -13,7 +13,7 @@ describe("the repository", () => {
     const outside: string[] = [];
     for (const file of code) {
       const text = readFileSync(path.join(repoRoot, file), "utf8");
-      if (/shared\/testdata|["']\.\.["'],\s*["']shared["']/.test(text)) outside.push(`${file}: names ../shared`);
+      if (/shared\/testdata|["']\.\.["'],\s*["']shared["']/.test(text)) outside.push(`${file}: names the shared folder beside the repository`);
       // every relative path literal, taken from the folder the file runs from, stays inside the root
       const runsFrom = /^(ts|codegen)\//.test(file) ? path.join("dist", path.dirname(file)) : path.dirname(file);
       for (const [, rel] of text.matchAll(/["'`]((?:\.\.\/)+[^"'`$]*)["'`]/g)) {

@@ -6,14 +6,17 @@ export type BinaryInput = ArrayBufferView | ArrayBuffer | SharedArrayBuffer;
 
 const tag = (v: unknown) => Object.prototype.toString.call(v);
 
-/** The bytes of `input`, without copying; anything else is a TypeError that names what was given. */
-export function bytesOf(input: BinaryInput, what: string): Uint8Array {
+/**
+ * The bytes of `input`, without copying; anything else is a TypeError naming `typeName.method`
+ * (passed apart, so that the message is only built when it is thrown) and what was given.
+ */
+export function bytesOf(input: BinaryInput, typeName: string, method: string): Uint8Array {
   if (input instanceof Uint8Array) return input;
   if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
   // by tag, so that buffers from another realm (a worker, an iframe, a vm context) pass too
   const t = tag(input);
   if (t === "[object ArrayBuffer]" || t === "[object SharedArrayBuffer]") return new Uint8Array(input as ArrayBuffer);
-  throw new TypeError(`${what}: expected a Uint8Array, ArrayBuffer, SharedArrayBuffer or other ArrayBufferView (a Node Buffer is one), got ${describe(input)}`);
+  throw new TypeError(`${typeName}.${method}: expected a Uint8Array, ArrayBuffer, SharedArrayBuffer or other ArrayBufferView (a Node Buffer is one), got ${describe(input)}`);
 }
 
 /** A short description of a value for error messages. */

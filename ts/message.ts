@@ -13,6 +13,7 @@ import type { JsonReadOptions } from "./json/read.js";
 import type { JsonValue } from "./json/parse.js";
 import { MessageView, type ViewClass } from "./view.js";
 import { bytesOf, describe, type BinaryInput } from "./input.js";
+import { copyBytes } from "./copy.js";
 
 /**
  * What encode() accepts: the plain object with every field optional, at every level. Absent
@@ -61,9 +62,8 @@ function scratchArenas(rt: Runtime): Scratch {
   return s;
 }
 
-/** Starts an encode: the emptied encoder of its nesting level. Every call is paired with leaveEncode(). */
-function enterEncode(rt: Runtime, typeName: string): Encoder {
-  const s = scratchArenas(rt);
+/** Starts an encode: the emptied encoder of its nesting level. The caller ends it with `s.encoding--`. */
+function enterEncode(rt: Runtime, s: Scratch, typeName: string): Encoder {
   if (s.encoding >= MAX_NESTED_ENCODES) {
     throw new EncodeError("DEPTH_LIMIT", typeName, `more than ${MAX_NESTED_ENCODES} encodes started inside one another (from getters or toJSON)`);
   }
@@ -75,10 +75,6 @@ function enterEncode(rt: Runtime, typeName: string): Encoder {
   s.encoding++;
   rt.exports.hp_arena_reset(e.arena.ptr);
   return e;
-}
-
-function leaveEncode(rt: Runtime): void {
-  scratchArenas(rt).encoding--;
 }
 
 /** The facades generated for a message; hppproto-gen --facades leaves some out. */
@@ -135,7 +131,7 @@ export class MessageType<T, V, B extends V = V> {
    */
   view(input: BinaryInput, arena?: Arena): V {
     const viewClass = this.part("view", "views");
-    const bytes = bytesOf(input, `${this.typeName}.view`);
+    const bytes = bytesOf(input, this.typeName, "view");
     const rt = runtime();
     const handle = rt.schema(this.schemaDef);
     if (arena === undefined) {
@@ -152,7 +148,7 @@ export class MessageType<T, V, B extends V = V> {
   /** The message as a plain object that owns all its data. */
   decode(input: BinaryInput): T {
     const read = this.part("read", "plain objects");
-    const bytes = bytesOf(input, `${this.typeName}.decode`);
+    const bytes = bytesOf(input, this.typeName, "decode");
     const rt = runtime();
     const handle = rt.schema(this.schemaDef);
     const arena = scratchArenas(rt).plain;
@@ -164,7 +160,7 @@ export class MessageType<T, V, B extends V = V> {
   /** Views of every message in a buffer of length-delimited messages, decoded in one call. */
   viewDelimited(input: BinaryInput, arena?: Arena): V[] {
     const viewClass = this.part("view", "views");
-    const bytes = bytesOf(input, `${this.typeName}.viewDelimited`);
+    const bytes = bytesOf(input, this.typeName, "viewDelimited");
     const rt = runtime();
     const handle = rt.schema(this.schemaDef);
     let ptr: number, count: number;
@@ -186,7 +182,7 @@ export class MessageType<T, V, B extends V = V> {
   /** Plain objects for every message in a buffer of length-delimited messages. */
   decodeDelimited(input: BinaryInput): T[] {
     const read = this.part("read", "plain objects");
-    const bytes = bytesOf(input, `${this.typeName}.decodeDelimited`);
+    const bytes = bytesOf(input, this.typeName, "decodeDelimited");
     const rt = runtime();
     const handle = rt.schema(this.schemaDef);
     const arena = scratchArenas(rt).plain;
@@ -202,12 +198,13 @@ export class MessageType<T, V, B extends V = V> {
   encode(message: Init<T> | V): Uint8Array {
     const rt = runtime();
     const handle = rt.schema(this.schemaDef);
-    const { writer } = enterEncode(rt, this.typeName);
+    const s = scratchArenas(rt);
+    const { writer } = enterEncode(rt, s, this.typeName);
     try {
       const n = rt.encode(handle, this.index, this.record(writer, message), this.schemaDef);
       return rt.takeOutput(n);
     } finally {
-      leaveEncode(rt);
+      s.encoding--;
     }
   }
 
@@ -215,11 +212,12 @@ export class MessageType<T, V, B extends V = V> {
   encodedSize(message: Init<T> | V): number {
     const rt = runtime();
     const handle = rt.schema(this.schemaDef);
-    const { writer } = enterEncode(rt, this.typeName);
+    const s = scratchArenas(rt);
+    const { writer } = enterEncode(rt, s, this.typeName);
     try {
       return rt.encodedSize(handle, this.index, this.record(writer, message), this.schemaDef);
     } finally {
-      leaveEncode(rt);
+      s.encoding--;
     }
   }
 
@@ -230,17 +228,18 @@ export class MessageType<T, V, B extends V = V> {
   encodeInto(message: Init<T> | V, target: Uint8Array, offset = 0): number {
     const rt = runtime();
     const handle = rt.schema(this.schemaDef);
-    const { writer } = enterEncode(rt, this.typeName);
+    const s = scratchArenas(rt);
+    const { writer } = enterEncode(rt, s, this.typeName);
     try {
       const n = rt.encode(handle, this.index, this.record(writer, message), this.schemaDef);
       if (!(offset >= 0 && offset <= target.length && n <= target.length - offset)) {
         throw new EncodeError("BUFFER_TOO_SMALL", this.typeName,
           `${n} bytes do not fit at offset ${offset} of a ${target.length}-byte buffer`);
       }
-      rt.copyOutput(target, offset, n);
+      copyBytes(rt.mem.u8, rt.output, n, target, offset);
       return n;
     } finally {
-      leaveEncode(rt);
+      s.encoding--;
     }
   }
 
@@ -249,7 +248,8 @@ export class MessageType<T, V, B extends V = V> {
     const rt = runtime();
     const handle = rt.schema(this.schemaDef);
     const list = Array.isArray(messages) ? (messages as (Init<T> | V)[]) : [...messages];
-    const { writer } = enterEncode(rt, this.typeName);
+    const s = scratchArenas(rt);
+    const { writer } = enterEncode(rt, s, this.typeName);
     try {
       const recs = writer.alloc(list.length * 4);
       for (let i = 0; i < list.length; i++) {
@@ -268,7 +268,7 @@ export class MessageType<T, V, B extends V = V> {
       const n = rt.encodeDelimited(handle, this.index, recs, list.length, this.schemaDef);
       return rt.takeOutput(n);
     } finally {
-      leaveEncode(rt);
+      s.encoding--;
     }
   }
 

@@ -1,6 +1,7 @@
 // The loaded WASM codec: its exports, linear memory, staging buffer, registered schemas and limits.
 // One runtime per JS realm, created by init() (loader.ts) and used by all generated code.
 import { codeName, DecodeError, EncodeError, NotInitializedError, SchemaError, type EncodeErrorCode } from "./errors.js";
+import { copyBytes } from "./copy.js";
 import { Memory } from "./memory.js";
 import type { SchemaDef } from "./schema.js";
 
@@ -53,14 +54,6 @@ export const MAX_BLOCK = 0x7fffffc0;
 
 /** Largest input one decode takes (with room for the alignment shift). */
 export const MAX_INPUT = MAX_BLOCK - 8;
-
-/**
- * Outputs up to this many bytes are copied out by a loop, which allocates nothing; larger ones
- * through set() of a subarray (one 96-byte view object), which copies faster from about 80 bytes
- * on (measured, Node 20: 112 bytes 132 ns by loop, 86 ns by set; 1 KiB 828 ns, 110 ns). 128 covers
- * a typical WebSocket frame for encodeInto(), whose point is to allocate nothing.
- */
-export const COPY_LOOP = 128;
 
 /** Deeper nesting would overflow the WASM stack; the limit is capped here. */
 const MAX_DEPTH_CAP = 1_000; // about 330 KB of the engine's ~1 MB native stack when encoding (measured: 3,000 overflowed)
@@ -272,26 +265,11 @@ export class Runtime {
     }
     const out = this.slab.subarray(this.slabUsed, this.slabUsed + n);
     // encode() allocates its result anyway: the fastest copy, by loop only where that is faster
-    if (n > 64) out.set(u8.subarray(this.output, this.output + n));
-    else this.copyOutput(out, 0, n);
+    copyBytes(u8, this.output, n, out, 0, 64);
     this.slabUsed = (this.slabUsed + n + 7) & ~7; // keep outputs 8-byte aligned for typed-array views
     return out;
   }
 
-  /**
-   * Copies the last encode's n bytes into target at offset. Up to COPY_LOOP bytes by a loop, which
-   * allocates nothing; larger outputs through set() of a subarray, one view object per call, for
-   * memcpy speed.
-   */
-  copyOutput(target: Uint8Array, offset: number, n: number): void {
-    const u8 = this.mem.u8;
-    const from = this.output;
-    if (n > COPY_LOOP) {
-      target.set(u8.subarray(from, from + n), offset);
-      return;
-    }
-    for (let i = 0; i < n; i++) target[offset + i] = u8[from + i]!;
-  }
 
   private finishEncode(n: number, def: SchemaDef, message: number): number {
     this.mem.sync();

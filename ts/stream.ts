@@ -27,7 +27,7 @@ export class DelimitedReader<T, V> {
 
   /** Plain objects of every message the chunk completes (possibly none). */
   push(chunk: BinaryInput): T[] {
-    const run = this.take(bytesOf(chunk, "DelimitedReader.push"));
+    const run = this.take(bytesOf(chunk, "DelimitedReader", "push"));
     return run === undefined ? [] : this.decode(run, (b) => this.type.decodeDelimited(b));
   }
 
@@ -36,7 +36,7 @@ export class DelimitedReader<T, V> {
    * decode on the default arena (see MessageType.view), with one until that arena is reset.
    */
   pushViews(chunk: BinaryInput, arena?: Arena): V[] {
-    const run = this.take(bytesOf(chunk, "DelimitedReader.pushViews"));
+    const run = this.take(bytesOf(chunk, "DelimitedReader", "pushViews"));
     return run === undefined ? [] : this.decode(run, (b) => this.type.viewDelimited(b, arena));
   }
 

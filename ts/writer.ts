@@ -3,7 +3,7 @@
 // messages are opened with fork() and closed with join(), which back-patches their length.
 import { EncodeError } from "./errors.js";
 import { isWellFormed } from "./fill.js";
-import { COPY_LOOP } from "./runtime.js";
+import { copyBytes } from "./copy.js";
 
 const utf8 = new TextEncoder();
 const U64_MAX = (1n << 64n) - 1n;
@@ -64,11 +64,8 @@ export class Writer {
     if (!(offset >= 0 && offset <= target.length && this.pos <= target.length - offset)) {
       throw new EncodeError("BUFFER_TOO_SMALL", "", `${this.pos} bytes do not fit at offset ${offset} of a ${target.length}-byte buffer`);
     }
-    const buf = this.buf;
-    const n = this.pos;
-    if (n > COPY_LOOP) target.set(buf.subarray(0, n), offset); // one view object, for memcpy speed
-    else for (let i = 0; i < n; i++) target[offset + i] = buf[i]!; // nothing allocated
-    return n;
+    copyBytes(this.buf, 0, this.pos, target, offset);
+    return this.pos;
   }
 
   // ---- fields ----

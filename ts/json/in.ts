@@ -85,9 +85,9 @@ export function wellKnown(def: SchemaDef, index: number, v: JsonValue, opts: Jso
  * What the schema-driven reader built, through the codec once: the plain object decode() gives.
  * What only the codec finds (nesting past maxDepth, a lone surrogate) is a JsonError too.
  */
-export function throughCodec<T>(type: { decode(bytes: Uint8Array): T; encode(message: never): Uint8Array }, init: unknown): T {
+export function throughCodec(type: Codec, init: unknown): unknown {
   try {
-    return type.decode(type.encode(init as never));
+    return type.decode(type.encode(init));
   } catch (e) {
     if (!(e instanceof EncodeError || e instanceof DecodeError)) throw e;
     const where = e.path ? ` at ${e.path}` : "";

@@ -60,7 +60,7 @@ export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B>
     }
     const init = messageFromJson(this.schemaDef, this.index, value, options, this.typeName);
     try {
-      return throughCodec(this, init);
+      return throughCodec(this, init) as T;
     } catch (e) {
       throw within(e, this.typeName);
     }
