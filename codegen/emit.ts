@@ -46,6 +46,8 @@ export function outputName(protoFile: string): string {
 interface Names {
   type: string;
   view: string;
+  /** The class of a repeated field of this message in views. */
+  list: string;
   reader: string;
   fill: string;
   builder: string;
@@ -83,13 +85,13 @@ function assignNames(model: SchemaModel): Map<MessageModel | EnumModel, Names> {
   };
   for (const e of model.enums) {
     const type = unique(e.file, e.localName);
-    names.set(e, { type, view: type, reader: type, fill: type, builder: type, toJson: type, fromJson: type });
+    names.set(e, { type, view: type, list: type, reader: type, fill: type, builder: type, toJson: type, fromJson: type });
   }
   for (const m of model.messages) {
     if (m.isMapEntry) continue;
     const type = unique(m.file, m.localName);
     const base = type.replace(/\$+$/, "");
-    names.set(m, { type, view: unique(m.file, base + "View"), reader: `read$${type}`, fill: `fill$${type}`, builder: unique(m.file, base + "Builder"), toJson: `toJson$${type}`, fromJson: `fromJson$${type}` });
+    names.set(m, { type, view: unique(m.file, base + "View"), list: `list$${type}`, reader: `read$${type}`, fill: `fill$${type}`, builder: unique(m.file, base + "Builder"), toJson: `toJson$${type}`, fromJson: `fromJson$${type}` });
   }
   return names;
 }
@@ -164,7 +166,7 @@ class FileEmitter {
     const ext = this.options.importExtension;
     const runtimeNames = [
       messages.length > 0 && `${typeClass.slice(1)} as ${typeClass}`,
-      views && "MessageView as $MessageView", views && "ListView as $ListView", views && "MapView as $MapView",
+      views && "MessageView as $MessageView", views && "ListView as $ListView", views && "MessageList as $MessageList", views && "MapView as $MapView",
       (plain || views) && "plain as $plain", builders && "builder as $builder", (plain || builders) && "mapKey as $mapKey",
       (plain || views) && "type Memory as $Memory", plain && "type Runtime as $Runtime",
       (plain || builders) && "type RecordWriter as $RecordWriter", (plain || builders) && "type Init as $Init",
@@ -685,7 +687,10 @@ class FileEmitter {
         return [`$MapView<${keyType}, ${this.viewValueType(value)}>`, body];
       }
       case Label.Repeated: {
-        if (isMessage(f)) return [`$ListView<${this.ref(f.message!, "view")}>`, `return this.$msgs(${o}, ${this.ref(f.message!, "view")});`];
+        if (isMessage(f)) {
+          return [`$ListView<${this.ref(f.message!, "view")}>`,
+            `const m = this.$mem(), w = (this.$ptr + ${o}) >>> 2; return new ${this.ref(f.message!, "list")}(this, m.u32[w]${nonNull}, m.u32[w + 1]${nonNull});`];
+        }
         if (f.type === FieldType.String) return ["$ListView<string>", `return this.$strings(${o});`];
         if (f.type === FieldType.Bytes) return ["$ListView<Uint8Array>", `return this.$bytesList(${o});`];
         if (f.type === FieldType.Bool) return ["boolean[]", `return this.$bools(${o});`];
@@ -773,7 +778,23 @@ class FileEmitter {
       lines.push(member("A plain-object copy that outlives the view.", "$toObject", [], n.type, [`return ${n.reader}(this.$mem(), this.$ptr, this.$arena.rt);`]));
     }
     lines.push("}\n");
+    lines.push(this.listDecl(m));
     return lines.join("\n");
+  }
+
+  /** The list class of a repeated field of m: a get() of its own, so each one's call sites stay monomorphic. */
+  private listDecl(m: MessageModel): string {
+    const n = this.names.get(m)!;
+    return [
+      `/** Repeated ${comment(m.fullName)} fields of views. */`,
+      `export ${decl("declare ")}class ${n.list} extends $MessageList${ts(`<${n.view}>`)} {`,
+      member(undefined, "get", [["i", "number"]], n.view, [
+        "const o = this.owner;",
+        "if (!(i >= 0 && i < this.length) || o.$gen !== o.$arena.generation) this.$invalid(i);",
+        `return new ${n.view}(o.$arena, o.$m.u32[(this.data >>> 2) + i]${nonNull});`,
+      ]),
+      "}\n",
+    ].join("\n");
   }
 }
 

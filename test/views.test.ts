@@ -64,6 +64,38 @@ describe("zero-copy reads", () => {
   });
 });
 
+describe("repeated message fields", () => {
+  const withChildren = (ids: number[]) =>
+    node(1, (w) => ids.forEach((id) => w.string(5, node(id))));
+
+  it("get() gives a view per element, of the element's type; iteration and toArray() agree", () => {
+    const v = Node.view(withChildren([10, 20, 30]));
+    const children = v.children;
+    expect(children.length).toBe(3);
+    expect(children.get(1)).toBeInstanceOf(NodeView);
+    expect([children.get(0).id, children.get(1).id, children.get(2).id]).toEqual([10, 20, 30]);
+    expect([...children].map((c) => c.id)).toEqual([10, 20, 30]);
+    expect(children.toArray().map((c) => c.id)).toEqual([10, 20, 30]);
+  });
+
+  it("get() outside 0..length-1, or not an integer index, is a RangeError", () => {
+    const children = Node.view(withChildren([10, 20])).children;
+    for (const bad of [-1, 2, 1000, NaN, Infinity]) {
+      expect(() => children.get(bad)).toThrow(RangeError);
+    }
+    expect(() => Node.view(node(1)).children.get(0)).toThrow(RangeError); // an absent field is empty
+  });
+
+  it("get() on a list whose view is stale throws StaleViewError, even for an index in range", () => {
+    const children = Node.view(withChildren([10, 20])).children;
+    const first = children.get(0);
+    Node.view(node(2));
+    expect(() => children.get(0)).toThrow(StaleViewError);
+    expect(() => children.get(5)).toThrow(StaleViewError);
+    expect(() => first.id).toThrow(StaleViewError);
+  });
+});
+
 describe("lifetimes", () => {
   it("a view on the default arena is stale after the next view()", () => {
     const a = Node.view(node(1));

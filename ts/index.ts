@@ -8,7 +8,7 @@ export * as jsonOut from "./json/out.js";
 export * as jsonIn from "./json/in.js";
 export type { JsonValue } from "./json/parse.js";
 export { RecordWriter, mapKey, type Fill } from "./fill.js";
-export { MessageView, ListView, MapView, type ViewClass, type SlotReader } from "./view.js";
+export { MessageView, ListView, MessageList, MapView, type ViewClass, type SlotReader } from "./view.js";
 export { DecodeError, EncodeError, NotInitializedError, SchemaError, StaleViewError, type ErrorCode, type EncodeErrorCode } from "./errors.js";
 export { defineSchema, type SchemaDef, type MessageInfo } from "./schema.js";
 export type { Memory } from "./memory.js";

@@ -53,12 +53,18 @@ const MAX_NESTED_ENCODES = 32;
 
 const scratch = new WeakMap<Runtime, Scratch>();
 
+let lastRuntime: Runtime | undefined;
+let lastScratch: Scratch | undefined;
+
 function scratchArenas(rt: Runtime): Scratch {
+  if (rt === lastRuntime) return lastScratch!; // a WeakMap lookup per call costs ~10 ns
   let s = scratch.get(rt);
   if (s === undefined) {
     s = { views: new Arena(), plain: new Arena(), encoders: [], encoding: 0 };
     scratch.set(rt, s);
   }
+  lastRuntime = rt;
+  lastScratch = s;
   return s;
 }
 

@@ -63,6 +63,8 @@ export class Runtime {
   private readonly statusPtr: number;
   private readonly limitsPtr: number;
   private readonly schemas = new Map<SchemaDef, number>();
+  private lastSchema: SchemaDef | undefined;
+  private lastHandle = 0;
   /** Input of decodes into the default view arena: views point into it until the next such decode. */
   private readonly viewStaging = { ptr: 0, size: 0 };
   /** Input of decodes whose results are copied out at once (decode(), decodeDelimited()). */
@@ -117,8 +119,13 @@ export class Runtime {
 
   /** The schema's handle in WASM, loading and validating its table on first use. */
   schema(def: SchemaDef): number {
+    if (def === this.lastSchema) return this.lastHandle; // one message type decoded over and over
     const known = this.schemas.get(def);
-    if (known !== undefined) return known;
+    if (known !== undefined) {
+      this.lastSchema = def;
+      this.lastHandle = known;
+      return known;
+    }
     const table = def.table;
     const p = this.malloc(table.length);
     this.mem.u8.set(table, p);

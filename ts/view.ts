@@ -23,11 +23,13 @@ export abstract class MessageView {
   /** @internal */ readonly $arena: Arena;
   /** @internal (builders re-point themselves: see builder.ts) */ $gen: number;
   /** @internal address of the record */ $ptr: number;
+  /** @internal the runtime's memory (one object for the runtime's life: growth refreshes its arrays) */ readonly $m: Memory;
 
   constructor(arena: Arena, ptr: number) {
     this.$arena = arena;
     this.$gen = arena.generation;
     this.$ptr = ptr;
+    this.$m = arena.rt.mem;
   }
 
   /** False once the arena was reset or released; reading then throws. */
@@ -40,7 +42,7 @@ export abstract class MessageView {
     if (this.$gen !== this.$arena.generation) {
       throw new StaleViewError(this.$arena.released ? "released" : "reset", "$writer" in this ? "builder" : "view");
     }
-    return this.$arena.rt.mem;
+    return this.$m;
   }
 
   /** Presence bit at a bit position from the record start. */
@@ -91,10 +93,6 @@ export abstract class MessageView {
     const u32 = this.$mem().u32, w = (this.$ptr + off) >>> 2;
     return new BytesList(this, u32[w]!, u32[w + 1]!);
   }
-  protected $msgs<V>(off: number, cls: ViewClass<V>): ListView<V> {
-    const u32 = this.$mem().u32, w = (this.$ptr + off) >>> 2;
-    return new MessageList(this, u32[w]!, u32[w + 1]!, cls);
-  }
   protected $map<K, V>(off: number, key: SlotReader<K>, value: SlotReader<V>): MapView<K, V> {
     const u32 = this.$mem().u32, w = (this.$ptr + off) >>> 2;
     return new MapView(this, u32[w]!, u32[w + 1]!, key, value);
@@ -144,12 +142,22 @@ class BytesList extends ListView<Uint8Array> {
   }
 }
 
-class MessageList<V> extends ListView<V> {
-  constructor(owner: MessageView, data: number, length: number, private readonly cls: ViewClass<V>) {
-    super(owner, data, length);
+/**
+ * A repeated message field. Generated code subclasses it per message type with a get() of its own
+ * (see list$ in generated modules): one shared get() would see every message type's views and go
+ * megamorphic, and construct each element through a generic call.
+ */
+export abstract class MessageList<V> extends ListView<V> {
+  abstract override get(index: number): V;
+
+  protected at(_m: Memory, index: number): V {
+    return this.get(index);
   }
-  protected at(m: Memory, index: number): V {
-    return new this.cls(this.owner.$arena, m.u32[(this.data + index * 4) >>> 2]!);
+
+  /** @internal get()'s failure: an index out of range, or a view that is no longer valid. */
+  protected $invalid(index: number): never {
+    this.owner.$mem(); // throws StaleViewError
+    throw new RangeError(`hppproto: index ${index} out of range 0..${this.length - 1}`);
   }
 }
 

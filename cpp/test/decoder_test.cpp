@@ -447,6 +447,13 @@ TEST_F(DecoderTest, SizeElementAndArenaLimits) {
   EXPECT_EQ(decode_error(w), Error::too_many_elements);
   limits.max_elements = 10;
   EXPECT_NE(decode(w), nullptr);
+  // sub-messages arrive one at a time: the limit holds past an array's first capacity (4, then 8)
+  Wire subs;
+  for (int i = 0; i < 6; ++i) subs.field_message(23, Wire{}.field_varint(1, 1));
+  limits.max_elements = 5;
+  EXPECT_EQ(decode_error(subs), Error::too_many_elements);
+  limits.max_elements = 6;
+  EXPECT_NE(decode(subs), nullptr);
 
   limits = Limits{};
   Arena small(Arena::first_block_size);

@@ -138,20 +138,23 @@ class Decoder {
 
   // Parses fields until `end`, or until the end-group tag of `group_number` when it is non-zero.
   // On success `stop` is where parsing stopped (`end`, or just past the end-group tag); on failure
-  // the status is set. The common fields (singular values and sub-messages, repeated sub-messages) are
-  // handled in this loop; the rest goes to parse_other_field, out of line. The position is a value
-  // and the tables are locals because the loop stores bytes into the record, and a byte store may
-  // alias any memory: whatever is read through a reference would be reloaded after each store.
+  // the status is set. The loop handles the common shapes (NumberEntry's FastOp) from one table
+  // entry per field; everything else goes to parse_general_field, out of line, so that the loop stays
+  // small enough for the engine to keep its state in registers. The position is a value and the
+  // tables are locals because the loop stores bytes into the record, and a byte store may alias any
+  // memory: whatever is read through a reference would be reloaded after each store.
   bool parse_message(const MessageDef& m, uint32_t mi, const uint8_t* p, const uint8_t* end, uint8_t* rec,
                      uint32_t depth, uint32_t group_number, const uint8_t*& stop) noexcept {
-    const FieldDef* const fields = schema_.fields(m);
-    const uint32_t* const dense = schema_.dense(m);
+    const NumberEntry* const dense = schema_.dense(m);
     const uint32_t dense_size = m.dense_size;
     while (p < end) {
       const uint8_t* const field_start = p;
       uint32_t tag = *p;
       if (tag < 0x80) {
         ++p;
+      } else if (end - p >= 2 && p[1] < 0x80) {
+        tag = (tag & 0x7f) | static_cast<uint32_t>(p[1]) << 7;
+        p += 2;
       } else {
         const uint8_t* q = p;
         if (const auto r = read_tag(q, end, tag); r != VarintResult::ok) {
@@ -161,117 +164,127 @@ class Decoder {
         p = q;
       }
       const uint32_t number = tag >> 3;
-      const auto wt = static_cast<WireType>(tag & 7);
-      const FieldDef* f;
-      if (number < dense_size) {
-        const uint32_t i = dense[number];
-        f = i ? fields + i - 1 : nullptr;
-      } else {
-        f = schema_.find(m, number);
-      }
-      if (f && wt == f->wire_type && f->op != ValueOp::group) {
-        uint8_t* slot = rec + f->offset;
-        if (f->label == Label::repeated && f->op == ValueOp::message) {
-          auto& arr = *reinterpret_cast<ArraySlot*>(slot);
-          size_t len;
-          const uint8_t* body = read_length_at(p, end, len);
-          if (!body) return fail_frame(mi, number, static_cast<int32_t>(arr.size));
-          p = body + len;
-          RecordPtr sub = new_record(f->aux, body);
-          RecordPtr* dst = sub ? grow<RecordPtr>(arr, 1, field_start) : nullptr;
-          if (!dst) return fail_frame(mi, number, static_cast<int32_t>(arr.size));
-          *dst = sub;
-          if (!parse_sub_message(f->aux, body, p, sub, depth)) return fail_frame(mi, number, static_cast<int32_t>(arr.size - 1));
-          continue;
-        }
-        if (!f->is_array()) {
-          switch (f->op) {
-            case ValueOp::fixed32:
-              if (end - p < 4) return fail_in(mi, number, Error::truncated, p);
-              select_oneof_member(*f, rec);
-              std::memcpy(slot, p, 4);
-              p += 4;
-              break;
-            case ValueOp::fixed64:
-              if (end - p < 8) return fail_in(mi, number, Error::truncated, p);
-              select_oneof_member(*f, rec);
-              std::memcpy(slot, p, 8);
-              p += 8;
-              break;
-            case ValueOp::utf8_string:
-            case ValueOp::bytes: {
-              size_t len;
-              const uint8_t* body = read_length_at(p, end, len);
-              if (!body) return fail_frame(mi, number, -1);
-              if (f->op == ValueOp::utf8_string && !is_valid_utf8(body, len))
-                return fail_in(mi, number, Error::invalid_utf8, body);
-              select_oneof_member(*f, rec);
-              store(slot, BytesSlot{body, static_cast<uint32_t>(len)});
-              p = body + len;
-              break;
-            }
-            case ValueOp::message: {
-              size_t len;
-              const uint8_t* body = read_length_at(p, end, len);
-              if (!body) return fail_frame(mi, number, -1);
-              p = body + len;
-              select_oneof_member(*f, rec);
-              if (!merge_sub_message(*f, rec, body, p, depth)) return fail_frame(mi, number, -1);
-              break;
-            }
-            default: {  // varints
-              uint64_t v;
-              if (p < end && *p < 0x80) {
-                v = *p++;
-              } else {
-                const uint8_t* q = p;
-                if (const auto r = read_varint(q, end, v); r != VarintResult::ok) {
-                  fail_varint(r, q);
-                  return fail_frame(mi, number, -1);
-                }
-                p = q;
-              }
-              if (!is_known_value(*f, v)) {
-                if (!add_unknown(rec, field_start, p)) return false;
-                continue;
-              }
-              select_oneof_member(*f, rec);
-              store_varint(f->op, v, slot);
-              break;
-            }
+      if (number < dense_size && dense[number].tag == tag) {
+        const NumberEntry& e = dense[number];
+        uint8_t* const slot = rec + e.offset;
+        switch (e.op) {
+          case FastOp::general:
+            break;
+          case FastOp::fixed32:
+            if (end - p < 4) return fail_in(mi, number, Error::truncated, p);
+            std::memcpy(slot, p, 4);
+            p += 4;
+            rec[e.hasbit_byte] |= e.hasbit_mask;
+            continue;
+          case FastOp::fixed64:
+            if (end - p < 8) return fail_in(mi, number, Error::truncated, p);
+            std::memcpy(slot, p, 8);
+            p += 8;
+            rec[e.hasbit_byte] |= e.hasbit_mask;
+            continue;
+          case FastOp::utf8_string:
+          case FastOp::bytes: {
+            size_t len;
+            const uint8_t* body = read_length_at(p, end, len);
+            if (!body) return fail_frame(mi, number, -1);
+            if (e.op == FastOp::utf8_string && !is_valid_utf8(body, len))
+              return fail_in(mi, number, Error::invalid_utf8, body);
+            store(slot, BytesSlot{body, static_cast<uint32_t>(len)});
+            p = body + len;
+            rec[e.hasbit_byte] |= e.hasbit_mask;
+            continue;
           }
-          rec[f->hasbit_byte] |= f->hasbit_mask;
-          continue;
+          case FastOp::message: {
+            size_t len;
+            const uint8_t* body = read_length_at(p, end, len);
+            if (!body) return fail_frame(mi, number, -1);
+            p = body + len;
+            RecordPtr sub;
+            std::memcpy(&sub, slot, sizeof sub);
+            if (!sub) {
+              if (!(sub = new_record(e.aux, body))) return fail_frame(mi, number, -1);
+              store(slot, sub);
+            }
+            if (!parse_sub_message(e.aux, body, p, sub, depth)) return fail_frame(mi, number, -1);
+            rec[e.hasbit_byte] |= e.hasbit_mask;
+            continue;
+          }
+          case FastOp::repeated_message: {
+            auto& arr = *reinterpret_cast<ArraySlot*>(slot);
+            size_t len;
+            const uint8_t* body = read_length_at(p, end, len);
+            if (!body) return fail_frame(mi, number, static_cast<int32_t>(arr.size));
+            p = body + len;
+            RecordPtr sub = new_record(e.aux, body);
+            RecordPtr* dst = sub ? grow<RecordPtr>(arr, 1, field_start) : nullptr;
+            if (!dst) return fail_frame(mi, number, static_cast<int32_t>(arr.size));
+            *dst = sub;
+            if (!parse_sub_message(e.aux, body, p, sub, depth)) return fail_frame(mi, number, static_cast<int32_t>(arr.size - 1));
+            continue;
+          }
+          default: {  // varints
+            uint64_t v;
+            if (!read_varint_inline(p, end, v)) return fail_frame(mi, number, -1);
+            switch (e.op) {
+              case FastOp::varint64: store<uint64_t>(slot, v); break;
+              case FastOp::zigzag32: store<uint32_t>(slot, zigzag_decode32(static_cast<uint32_t>(v))); break;
+              case FastOp::zigzag64: store<uint64_t>(slot, zigzag_decode64(v)); break;
+              case FastOp::boolean: *slot = v != 0; break;
+              default: store<uint32_t>(slot, static_cast<uint32_t>(v)); break;
+            }
+            rec[e.hasbit_byte] |= e.hasbit_mask;
+            continue;
+          }
         }
       }
       if (number == 0) return fail(Error::invalid_field_number, field_start);
+      const auto wt = static_cast<WireType>(tag & 7);
       if (wt == WireType::egroup) {
         if (number == group_number) {
           stop = p;
-          return check_required(m, mi, rec, p);
+          return m.required_count == 0 || check_required(m, mi, rec, p);
         }
         return fail(Error::unmatched_end_group, field_start, number);
       }
-      p = parse_other_field(m, mi, f, number, wt, field_start, p, end, rec, depth);
+      p = parse_general_field(m, mi, number, wt, field_start, p, end, rec, depth);
       if (!p) return false;  // a field's position is never null: it lies inside the input
     }
     if (group_number != 0) return fail(Error::unterminated_group, p, group_number);
     stop = p;
-    return check_required(m, mi, rec, p);
+    return m.required_count == 0 || check_required(m, mi, rec, p);
   }
 
-  // Everything parse_message does not handle inline: unknown fields, message set items, repeated
-  // and packed values, and groups. A known field that arrives with a wire type its type cannot
-  // have is kept as an unknown field, as protobuf's own parsers do. Returns the position after it.
-  [[gnu::noinline]] const uint8_t* parse_other_field(const MessageDef& m, uint32_t mi, const FieldDef* f,
-                                                     uint32_t number, WireType wt, const uint8_t* field_start,
-                                                     const uint8_t* p, const uint8_t* end, uint8_t* rec,
-                                                     uint32_t depth) noexcept {
+  // A varint: one and two bytes inline, longer ones out of line. False with the status set.
+  [[gnu::always_inline]] bool read_varint_inline(const uint8_t*& p, const uint8_t* end, uint64_t& v) noexcept {
+    if (p < end && *p < 0x80) {
+      v = *p++;
+      return true;
+    }
+    if (end - p >= 2 && p[1] < 0x80) {
+      v = (p[0] & 0x7fu) | static_cast<uint64_t>(p[1]) << 7;
+      p += 2;
+      return true;
+    }
+    const uint8_t* q = p;
+    if (const auto r = read_varint(q, end, v); r != VarintResult::ok) return fail_varint(r, q);
+    p = q;
+    return true;
+  }
+
+  // Every field the loop in parse_message does not handle: singular fields the table sends here
+  // (oneof members, closed enums, groups), unknown fields, message set items, repeated values
+  // other than messages, and packed runs. A known field that arrives with a wire type its type
+  // cannot have is kept as an unknown field, as protobuf's own parsers do. Returns the position
+  // after the field, or nullptr with the status set.
+  [[gnu::noinline]] const uint8_t* parse_general_field(const MessageDef& m, uint32_t mi, uint32_t number, WireType wt,
+                                                       const uint8_t* field_start, const uint8_t* p,
+                                                       const uint8_t* end, uint8_t* rec, uint32_t depth) noexcept {
     if (static_cast<uint32_t>(wt) > 5) return fail(Error::invalid_wire_type, field_start, number), nullptr;
     if (m.message_set && number == 1 && wt == WireType::sgroup) {
       if (!parse_message_set_item(m, mi, field_start, p, end, rec, depth)) return nullptr;
       return p;
     }
+    const FieldDef* f = schema_.find(m, number);
     const bool readable = f && (wt == f->wire_type || (f->is_array() && wt == WireType::len && is_numeric(f->type)));
     if (!readable) {
       if (!skip_field(number, wt, p, end, depth)) return nullptr;
@@ -473,7 +486,16 @@ class Decoder {
 
   // Makes room for n more elements, returning a pointer to the first, or nullptr with status set.
   template <class T>
-  T* grow(ArraySlot& a, uint32_t n, const uint8_t* at) noexcept {
+  [[gnu::always_inline]] T* grow(ArraySlot& a, uint32_t n, const uint8_t* at) noexcept {
+    if (n <= a.capacity - a.size && a.capacity != 0) {  // capacity 0: empty, or borrowed from the input
+      T* out = static_cast<T*>(a.data) + a.size;
+      a.size += n;
+      return out;
+    }
+    return static_cast<T*>(grow_storage(a, n, sizeof(T), at));
+  }
+
+  [[gnu::noinline]] void* grow_storage(ArraySlot& a, uint32_t n, size_t width, const uint8_t* at) noexcept {
     if (n > limits_.max_elements - a.size) {
       fail(Error::too_many_elements, at, limits_.max_elements);
       return nullptr;
@@ -483,20 +505,21 @@ class Decoder {
       // A first run is sized exactly (a packed run knows its count); appends double.
       uint32_t cap = a.capacity == 0 ? (needed < 4 ? 4 : needed) : a.capacity;
       while (cap < needed) cap = cap > 0x7fffffffu ? needed : cap * 2;
-      if (cap > SIZE_MAX / sizeof(T)) {  // size_t is 32 bits on wasm32
+      if (cap > limits_.max_elements) cap = limits_.max_elements;  // grow()'s fast path relies on it
+      if (cap > SIZE_MAX / width) {  // size_t is 32 bits on wasm32
         fail_allocation(at);
         return nullptr;
       }
-      void* fresh = arena_.allocate(static_cast<size_t>(cap) * sizeof(T));
+      void* fresh = arena_.allocate(static_cast<size_t>(cap) * width);
       if (!fresh) {
         fail_allocation(at);
         return nullptr;
       }
-      if (a.size) std::memcpy(fresh, a.data, static_cast<size_t>(a.size) * sizeof(T));
+      if (a.size) std::memcpy(fresh, a.data, static_cast<size_t>(a.size) * width);
       a.data = fresh;
       a.capacity = cap;
     }
-    T* out = static_cast<T*>(a.data) + a.size;
+    uint8_t* out = static_cast<uint8_t*>(a.data) + static_cast<size_t>(a.size) * width;
     a.size = needed;
     return out;
   }
@@ -537,17 +560,61 @@ class Decoder {
     if (f.is_array()) {
       auto& arr = *reinterpret_cast<ArraySlot*>(slot);
       element = static_cast<int32_t>(arr.size);
-      if (wt != f.wire_type) return parse_packed(f, p, end, rec, arr);  // parse_other_field let only a packed run through
+      if (wt != f.wire_type) return parse_packed(f, p, end, rec, arr);  // parse_general_field let only a packed run through
       return parse_repeated_value(f, field_start, p, end, rec, arr, depth);
     }
-    // Other singular fields were handled in parse_message; what reaches here is a group.
-    select_oneof_member(f, rec);
+    if (f.op == ValueOp::group) {
+      select_oneof_member(f, rec);
+      rec[f.hasbit_byte] |= f.hasbit_mask;
+      RecordPtr sub;
+      std::memcpy(&sub, slot, sizeof sub);
+      if (!sub && !(sub = new_record(f.aux, p))) return false;
+      store(slot, sub);
+      return parse_group(f, p, end, sub, depth);
+    }
+    switch (f.op) {
+      case ValueOp::fixed32:
+        if (end - p < 4) return fail(Error::truncated, p, f.number);
+        select_oneof_member(f, rec);
+        std::memcpy(slot, p, 4);
+        p += 4;
+        break;
+      case ValueOp::fixed64:
+        if (end - p < 8) return fail(Error::truncated, p, f.number);
+        select_oneof_member(f, rec);
+        std::memcpy(slot, p, 8);
+        p += 8;
+        break;
+      case ValueOp::utf8_string:
+      case ValueOp::bytes: {
+        size_t len;
+        const uint8_t* body = read_length_at(p, end, len);
+        if (!body || !check_utf8(f, body, len)) return false;
+        select_oneof_member(f, rec);
+        store(slot, BytesSlot{body, static_cast<uint32_t>(len)});
+        p = body + len;
+        break;
+      }
+      case ValueOp::message: {
+        size_t len;
+        const uint8_t* body = read_length_at(p, end, len);
+        if (!body) return false;
+        p = body + len;
+        select_oneof_member(f, rec);
+        if (!merge_sub_message(f, rec, body, p, depth)) return false;
+        break;
+      }
+      default: {  // varints
+        uint64_t v;
+        if (const auto r = read_varint(p, end, v); r != VarintResult::ok) return fail_varint(r, p);
+        if (!is_known_value(f, v)) return add_unknown(rec, field_start, p);
+        select_oneof_member(f, rec);
+        store_varint(f.op, v, slot);
+        break;
+      }
+    }
     rec[f.hasbit_byte] |= f.hasbit_mask;
-    RecordPtr sub;
-    std::memcpy(&sub, slot, sizeof sub);
-    if (!sub && !(sub = new_record(f.aux, p))) return false;
-    store(slot, sub);
-    return parse_group(f, p, end, sub, depth);
+    return true;
   }
 
   bool parse_repeated_value(const FieldDef& f, const uint8_t* field_start, const uint8_t*& p,
