@@ -83,7 +83,8 @@ class Decoder {
     Budget(Decoder& d, size_t input_size) noexcept : d_(d), saved_(d.arena_.limit()) {
       // every sum saturates at SIZE_MAX instead of wrapping
       const size_t per_byte = d.limits_.max_amplification ? d.limits_.max_amplification : 1;
-      const size_t scaled = input_size > SIZE_MAX / per_byte ? SIZE_MAX : input_size * per_byte;
+      size_t scaled;  // (no division: this runs once per decode, and a divide costs as much as a field)
+      if (__builtin_mul_overflow(input_size, per_byte, &scaled)) scaled = SIZE_MAX;
       const size_t budget = scaled > SIZE_MAX - Limits::budget_allowance ? SIZE_MAX : scaled + Limits::budget_allowance;
       const size_t reserved = d.arena_.reserved_bytes();
       const size_t cap = budget > SIZE_MAX - reserved ? SIZE_MAX : reserved + budget;
@@ -145,7 +146,7 @@ class Decoder {
   // memory: whatever is read through a reference would be reloaded after each store.
   bool parse_message(const MessageDef& m, uint32_t mi, const uint8_t* p, const uint8_t* end, uint8_t* rec,
                      uint32_t depth, uint32_t group_number, const uint8_t*& stop) noexcept {
-    const NumberEntry* const dense = schema_.dense(m);
+    const NumberEntry* const dense = m.dense;
     const uint32_t dense_size = m.dense_size;
     while (p < end) {
       const uint8_t* const field_start = p;
@@ -199,13 +200,14 @@ class Decoder {
             const uint8_t* body = read_length_at(p, end, len);
             if (!body) return fail_frame(mi, number, -1);
             p = body + len;
+            const MessageDef& sm = schema_.message(e.aux);
             RecordPtr sub;
             std::memcpy(&sub, slot, sizeof sub);
             if (!sub) {
-              if (!(sub = new_record(e.aux, body))) return fail_frame(mi, number, -1);
+              if (!(sub = new_record(sm, body))) return fail_frame(mi, number, -1);
               store(slot, sub);
             }
-            if (!parse_sub_message(e.aux, body, p, sub, depth)) return fail_frame(mi, number, -1);
+            if (!parse_sub_message(sm, e.aux, body, p, sub, depth)) return fail_frame(mi, number, -1);
             rec[e.hasbit_byte] |= e.hasbit_mask;
             continue;
           }
@@ -215,14 +217,25 @@ class Decoder {
             const uint8_t* body = read_length_at(p, end, len);
             if (!body) return fail_frame(mi, number, static_cast<int32_t>(arr.size));
             p = body + len;
-            RecordPtr sub = new_record(e.aux, body);
+            const MessageDef& sm = schema_.message(e.aux);
+            RecordPtr sub = new_record(sm, body);
             RecordPtr* dst = sub ? grow<RecordPtr>(arr, 1, field_start) : nullptr;
             if (!dst) return fail_frame(mi, number, static_cast<int32_t>(arr.size));
             *dst = sub;
-            if (!parse_sub_message(e.aux, body, p, sub, depth)) return fail_frame(mi, number, static_cast<int32_t>(arr.size - 1));
+            if (!parse_sub_message(sm, e.aux, body, p, sub, depth)) return fail_frame(mi, number, static_cast<int32_t>(arr.size - 1));
             continue;
           }
-          default: {  // varints
+          case FastOp::varint32: {
+            uint64_t v;
+            if (!read_varint_inline(p, end, v)) return fail_frame(mi, number, -1);
+            store<uint32_t>(slot, static_cast<uint32_t>(v));
+            rec[e.hasbit_byte] |= e.hasbit_mask;
+            continue;
+          }
+          case FastOp::varint64:
+          case FastOp::zigzag32:
+          case FastOp::zigzag64:
+          case FastOp::boolean: {
             uint64_t v;
             if (!read_varint_inline(p, end, v)) return fail_frame(mi, number, -1);
             switch (e.op) {
@@ -765,16 +778,23 @@ class Decoder {
   }
 
   RecordPtr new_record(uint32_t message_index, const uint8_t* at) noexcept {
-    RecordPtr rec = arena_.allocate_zeroed(schema_.message(message_index).record_size);
+    return new_record(schema_.message(message_index), at);
+  }
+  RecordPtr new_record(const MessageDef& m, const uint8_t* at) noexcept {
+    RecordPtr rec = arena_.allocate_zeroed(m.record_size);
     if (!rec) fail_allocation(at);
     return rec;
   }
 
   bool parse_sub_message(uint32_t mi, const uint8_t* body, const uint8_t* body_end, RecordPtr sub,
                          uint32_t depth) noexcept {
+    return parse_sub_message(schema_.message(mi), mi, body, body_end, sub, depth);
+  }
+  bool parse_sub_message(const MessageDef& m, uint32_t mi, const uint8_t* body, const uint8_t* body_end,
+                         RecordPtr sub, uint32_t depth) noexcept {
     if (depth + 1 > limits_.max_depth) return fail(Error::depth_limit, body, limits_.max_depth);
     const uint8_t* stop;
-    return parse_message(schema_.message(mi), mi, body, body_end, sub, depth + 1, 0, stop);
+    return parse_message(m, mi, body, body_end, sub, depth + 1, 0, stop);
   }
 
   bool parse_group(const FieldDef& f, const uint8_t*& p, const uint8_t* end, RecordPtr sub,

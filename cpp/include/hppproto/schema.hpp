@@ -157,6 +157,7 @@ struct MessageDef {
   uint32_t first_field = 0;  // index into Schema::fields_
   uint32_t field_count = 0;
   uint32_t dense_first = 0;  // index into Schema::dense_ (NumberEntry), for field numbers < dense_size
+  const NumberEntry* dense = nullptr;  // &Schema::dense_[dense_first], set once the table is complete
   uint32_t dense_size = 0;
   uint32_t first_required = 0;  // index into Schema::required_
   uint32_t required_count = 0;
@@ -170,6 +171,14 @@ struct EnumDef {
 
 class Schema {
  public:
+  Schema() = default;
+  // MessageDef::dense points into dense_: a copy would point into the original's table. A move
+  // keeps the vectors' storage, and with it those pointers.
+  Schema(const Schema&) = delete;
+  Schema& operator=(const Schema&) = delete;
+  Schema(Schema&&) = default;
+  Schema& operator=(Schema&&) = default;
+
   // Parses and validates a table. On failure returns false with status set (offset = byte offset
   // in the table, detail = message index where one applies).
   bool load(const uint8_t* table, size_t size, Status& status) {
@@ -243,7 +252,6 @@ class Schema {
     return required_.data() + m.first_required;
   }
 
-  const NumberEntry* dense(const MessageDef& m) const noexcept { return dense_.data() + m.dense_first; }
 
   const FieldDef* find(const MessageDef& m, uint32_t number) const noexcept {
     if (number < m.dense_size) {
@@ -416,6 +424,7 @@ class Schema {
         e.field = i + 1;
       }
     }
+    for (MessageDef& m : messages_) m.dense = dense_.data() + m.dense_first;  // dense_ no longer moves
   }
 
   static FastOp fast_op(const FieldDef& f) noexcept {

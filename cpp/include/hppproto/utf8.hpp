@@ -6,7 +6,7 @@
 
 namespace hppproto {
 
-inline bool is_valid_utf8(const uint8_t* p, size_t n) noexcept {
+[[gnu::noinline]] inline bool is_valid_utf8_run(const uint8_t* p, size_t n) noexcept {
   const uint8_t* end = p + n;
   while (p < end) {
     // ASCII runs dominate real payloads: test 32 bytes at a time, then 8.
@@ -52,6 +52,17 @@ inline bool is_valid_utf8(const uint8_t* p, size_t n) noexcept {
     p += len;
   }
   return true;
+}
+
+// Short ASCII strings (names, symbols, keys) are the common case and cost a call and the loop's
+// setup above more than their bytes: they are tested inline.
+[[gnu::always_inline]] inline bool is_valid_utf8(const uint8_t* p, size_t n) noexcept {
+  if (n <= 16) {
+    uint32_t bits = 0;
+    for (size_t i = 0; i < n; ++i) bits |= p[i];
+    if (bits < 0x80) return true;
+  }
+  return is_valid_utf8_run(p, n);
 }
 
 }  // namespace hppproto
