@@ -13,18 +13,20 @@ const root = join(bench, "..");
 const args = process.argv.slice(2);
 const smoke = args.includes("--smoke");
 const only = args.filter((a) => !a.startsWith("--"));
+const rounds = smoke ? 1 : Number(args.find((a) => a.startsWith("--runs="))?.slice(7) ?? 3);
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 if (!existsSync(chromiumPath)) throw new Error(`no Chromium at ${chromiumPath} (apt-get install chromium, or set CHROMIUM_PATH)`);
 
 await prepare();
-const { datasets } = await import(pathToFileURL(join(bench, "gen", "suite.node.mjs")).href);
+const { datasets, combineRuns } = await import(pathToFileURL(join(bench, "gen", "suite.node.mjs")).href);
 
 const files = {
   "/": ["text/html", join(bench, "page", "index.html")],
   "/suite.browser.js": ["text/javascript", join(bench, "gen", "suite.browser.js")],
   "/hppproto.wasm": ["application/wasm", join(root, "wasm", "dist", "hppproto.wasm")],
 };
-const rows = [];
+const runs = []; // rows of each run of the suite, each dataset in a fresh page
+let rows = [];
 let runtime = "";
 const server = createServer((req, res) => {
   const path = req.url.split("?")[0];
@@ -34,7 +36,7 @@ const server = createServer((req, res) => {
   if (req.method === "POST" && path === "/results") {
     let body = "";
     req.on("data", (c) => (body += c));
-    req.on("end", () => { rows.push(...JSON.parse(body)); res.end("ok"); });
+    req.on("end", () => { runs.at(-1).push(...JSON.parse(body)); res.end("ok"); });
   } else if (path === "/results.json") {
     res.setHeader("content-type", "application/json");
     res.end(JSON.stringify({ runtime, rows }));
@@ -52,17 +54,21 @@ const base = `http://127.0.0.1:${server.address().port}/`;
 const browser = await chromium.launch({ executablePath: chromiumPath, headless: true });
 try {
   runtime = `Chromium ${browser.version()}`;
-  for (const d of datasets) {
-    if (only.length && !only.includes(d.name)) continue;
-    const page = await browser.newPage();
-    page.on("console", (m) => m.type() === "error" && console.error(m.text()));
-    await page.goto(`${base}?dataset=${d.name}${smoke ? "&smoke" : ""}`);
-    await page.waitForSelector("body[data-done]", { timeout: 15 * 60_000 });
-    const state = await page.evaluate(() => [document.body.dataset.done, document.getElementById("status").textContent]);
-    if (state[0] !== "ok") throw new Error(`${d.name} failed in Chromium: ${state[1]}`);
-    console.log(`${d.name}: ${state[1]}`);
-    await page.close();
+  for (let round = 1; round <= rounds; round++) {
+    runs.push([]);
+    for (const d of datasets) {
+      if (only.length && !only.includes(d.name)) continue;
+      const page = await browser.newPage();
+      page.on("console", (m) => m.type() === "error" && console.error(m.text()));
+      await page.goto(`${base}?dataset=${d.name}${smoke ? "&smoke" : ""}`);
+      await page.waitForSelector("body[data-done]", { timeout: 15 * 60_000 });
+      const state = await page.evaluate(() => [document.body.dataset.done, document.getElementById("status").textContent]);
+      if (state[0] !== "ok") throw new Error(`${d.name} failed in Chromium: ${state[1]}`);
+      console.log(`run ${round} of ${rounds}, ${d.name}: ${state[1]}`);
+      await page.close();
+    }
   }
+  rows = combineRuns(runs);
   const page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
   await page.goto(base);
   await page.waitForSelector("body[data-done]");

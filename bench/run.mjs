@@ -1,5 +1,6 @@
-// `npm run bench [-- --smoke] [dataset ...]`: every dataset and library in a Node process of its
-// own (what one library allocates cannot change how V8 treats another's objects), results in
+// `npm run bench [-- --smoke] [--runs=N] [dataset ...]`: every dataset and library in a Node process
+// of its own (what one library allocates cannot change how V8 treats another's objects), the whole
+// suite N times (default 3) so each ratio is a median with its range, taken within runs; results in
 // bench/results/latest.json, then the README table and the chart are drawn from them.
 // --smoke runs a few iterations of everything (CI uses it to show the suite still works) and
 // writes bench/gen/smoke.json instead; a run of named datasets writes bench/gen/subset.json.
@@ -26,18 +27,25 @@ if (args[0] === "--child") {
 } else {
   const smoke = args.includes("--smoke");
   const only = args.filter((a) => !a.startsWith("--"));
+  const rounds = smoke ? 1 : Number(args.find((a) => a.startsWith("--runs="))?.slice(7) ?? 3);
   await prepare();
-  const { datasets, libraries } = await import(pathToFileURL(bundle).href);
-  const rows = [];
-  for (const d of datasets) {
-    if (only.length && !only.includes(d.name)) continue;
-    for (const lib of libraries) {
-      const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--child", d.name, lib, smoke ? "smoke" : ""], {
-        encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 64 << 20,
-      });
-      rows.push(...JSON.parse(out));
+  const { datasets, libraries, combineRuns } = await import(pathToFileURL(bundle).href);
+  const runs = [];
+  for (let round = 1; round <= rounds; round++) {
+    const rows = [];
+    for (const d of datasets) {
+      if (only.length && !only.includes(d.name)) continue;
+      for (const lib of libraries) {
+        const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--child", d.name, lib, smoke ? "smoke" : ""], {
+          encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 64 << 20,
+        });
+        rows.push(...JSON.parse(out));
+      }
     }
+    runs.push(rows);
+    console.log(`run ${round} of ${rounds} done`);
   }
+  const rows = combineRuns(runs);
   const version = (name) => JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")).version;
   const result = {
     date: new Date().toISOString(),

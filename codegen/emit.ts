@@ -49,6 +49,8 @@ interface Names {
   /** The class of a repeated field of this message in views. */
   list: string;
   reader: string;
+  /** Reads a repeated field of this message into an array of plain objects. */
+  readAll: string;
   fill: string;
   builder: string;
   toJson: string;
@@ -85,13 +87,13 @@ function assignNames(model: SchemaModel): Map<MessageModel | EnumModel, Names> {
   };
   for (const e of model.enums) {
     const type = unique(e.file, e.localName);
-    names.set(e, { type, view: type, list: type, reader: type, fill: type, builder: type, toJson: type, fromJson: type });
+    names.set(e, { type, view: type, list: type, reader: type, readAll: type, fill: type, builder: type, toJson: type, fromJson: type });
   }
   for (const m of model.messages) {
     if (m.isMapEntry) continue;
     const type = unique(m.file, m.localName);
     const base = type.replace(/\$+$/, "");
-    names.set(m, { type, view: unique(m.file, base + "View"), list: `list$${type}`, reader: `read$${type}`, fill: `fill$${type}`, builder: unique(m.file, base + "Builder"), toJson: `toJson$${type}`, fromJson: `fromJson$${type}` });
+    names.set(m, { type, view: unique(m.file, base + "View"), list: `list$${type}`, reader: `read$${type}`, readAll: `readAll$${type}`, fill: `fill$${type}`, builder: unique(m.file, base + "Builder"), toJson: `toJson$${type}`, fromJson: `fromJson$${type}` });
   }
   return names;
 }
@@ -293,7 +295,7 @@ class FileEmitter {
         return `$plain.map(m, ${at}, ${k}, ${v})`;
       }
       case Label.Repeated: {
-        if (isMessage(f)) return `$plain.messages(m, ${at}, ${this.ref(f.message!, "reader")}, rt)`;
+        if (isMessage(f)) return `${this.ref(f.message!, "readAll")}(m, ${at}, rt)`;
         if (f.type === FieldType.String) return `$plain.strings(m, ${at})`;
         if (f.type === FieldType.Bytes) return `$plain.bytesList(m, ${at})`;
         if (f.type === FieldType.Bool) return `$plain.bools(m, ${at})`;
@@ -332,8 +334,15 @@ class FileEmitter {
     for (const f of m.fields) if (!f.oneof) body.push(`    ${propertyKey(f.prop)}: ${this.plainField(f)},`);
     for (const o of m.oneofs) body.push(`    ${propertyKey(o.prop)}: ${oneofReader(o.prop)}(m, p, rt),`);
     // only a message with unknown fields carries them, so that equal messages compare equal
-    body.push("  };", "  const unknown = $plain.unknown(m, p);", "  if (unknown !== undefined) o.$unknown = unknown;", "  return o;");
+    body.push("  };", "  if ($plain.hasUnknown(m, p)) o.$unknown = $plain.unknown(m, p);", "  return o;");
     out.push(exportedFunction(undefined, n.reader, params, n.type, body));
+    // a loop of its own per message type: one shared loop would call every type's reader and go megamorphic
+    out.push(exportedFunction(undefined, n.readAll, [["m", "$Memory"], ["addr", "number"], ["rt", "$Runtime"]], `${n.type}[]`, [
+      `  const w = addr >>> 2, p = m.u32[w]${nonNull} >>> 2, n = m.u32[w + 1]${nonNull};`,
+      `  const out = new Array${ts(`<${n.type}>`)}(n);`,
+      `  for (let i = 0; i < n; i++) out[i] = ${n.reader}(m, m.u32[p + i]${nonNull}, rt);`,
+      "  return out;",
+    ]));
     return out.join("\n");
   }
 

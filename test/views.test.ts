@@ -298,6 +298,77 @@ describe("delimited batches", () => {
     expect(() => Node.viewDelimited(bad)).toThrow(/MISSING_REQUIRED/);
     expect(() => Node.decodeDelimited(bad)).toThrow(expect.objectContaining({ path: "limits.Node[#2].id", offset: 9 }));
   });
+
+  it("forEachDelimited / forEachViewDelimited pass each message in order with its index and return the count", () => {
+    const ids = [3, 1, 4, 1, 5, 9, 2, 6];
+    const plain: [number, number][] = [];
+    expect(Node.forEachDelimited(batch(ids), (m, i) => plain.push([m.id, i]))).toBe(ids.length);
+    expect(plain).toEqual(ids.map((id, i) => [id, i]));
+    const viewed: number[] = [];
+    expect(Node.forEachViewDelimited(batch(ids), (v, i) => viewed.push(v.id * 100 + i))).toBe(ids.length);
+    expect(viewed).toEqual(ids.map((id, i) => id * 100 + i));
+    expect(Node.forEachDelimited(new Uint8Array(0), () => { throw new Error("no message"); })).toBe(0);
+  });
+
+  it("a callback may decode anything, other batches included, without disturbing its own batch", () => {
+    const named = (id: number) => node(id, (w) => w.string(4, `message number ${id}, long enough to be copied`));
+    const outer = new Wire();
+    for (let id = 1; id <= 5; id++) {
+      const m = named(id);
+      outer.varint(m.length).raw(...m);
+    }
+    const seen: string[] = [];
+    Node.forEachViewDelimited(outer.finish(), (v) => {
+      // every default arena and staging buffer, and a nested batch of each kind, before reading v
+      Node.view(named(100));
+      Node.decode(named(200));
+      Node.viewDelimited(batch([7, 8]));
+      Node.decodeDelimited(batch([9]));
+      Node.forEachDelimited(batch([10, 11]), (inner) => Node.forEachViewDelimited(batch([12]), (x) => expect(x.id).toBe(12)) + inner.id);
+      seen.push(v.name);
+    });
+    expect(seen).toEqual([1, 2, 3, 4, 5].map((id) => `message number ${id}, long enough to be copied`));
+  });
+
+  it("views of a batch stay valid after it until the next batch without an arena; with one, until it is reset", () => {
+    const kept: NodeView[] = [];
+    Node.forEachViewDelimited(batch([1, 2]), (v) => kept.push(v));
+    Node.view(node(3));
+    Node.decode(node(4));
+    expect(kept.map((v) => v.id)).toEqual([1, 2]);
+    Node.forEachViewDelimited(batch([5]), () => {});
+    expect(() => kept[0]!.id).toThrow(StaleViewError);
+
+    const arena = new Arena();
+    const mine: NodeView[] = [];
+    Node.forEachViewDelimited(batch([6, 7]), (v) => mine.push(v), arena);
+    Node.forEachViewDelimited(batch([8]), () => {});
+    expect(mine.map((v) => v.id)).toEqual([6, 7]);
+    arena.reset();
+    expect(() => mine[0]!.id).toThrow(StaleViewError);
+    arena.release();
+  });
+
+  it("a bad message fails the whole batch before any callback, with its position in the path", () => {
+    const bad = new Uint8Array([...batch([1, 2]), 2, 0x10, 0x05]);
+    let calls = 0;
+    expect(() => Node.forEachDelimited(bad, () => calls++)).toThrow(expect.objectContaining({ path: "limits.Node[#2].id", offset: 9 }));
+    expect(() => Node.forEachViewDelimited(bad, () => calls++)).toThrow(/MISSING_REQUIRED/);
+    expect(calls).toBe(0);
+    expect(Node.forEachDelimited(batch([1]), () => calls++)).toBe(1); // and the runtime goes on
+  });
+
+  it("batches nested more than 32 deep are DEPTH_LIMIT, and the levels unwind", () => {
+    const one = batch([1]);
+    let depth = 0;
+    const dive = (): void => {
+      depth++;
+      Node.forEachDelimited(one, dive);
+    };
+    expect(dive).toThrow(expect.objectContaining({ code: "DEPTH_LIMIT" }));
+    expect(depth).toBe(33);
+    expect(Node.forEachDelimited(batch([1, 2]), () => {})).toBe(2);
+  });
 });
 
 describe("proto3 strings", () => {

@@ -128,6 +128,11 @@ export function map<V>(
   return out;
 }
 
+/** Whether the record holds unknown fields (small enough to inline where unknown() is not). */
+export function hasUnknown(m: Memory, rec: number): boolean {
+  return m.u32[(rec >>> 2) + 1] !== 0;
+}
+
 /** The record's unknown fields as one byte string, or undefined when it has none. */
 export function unknown(m: Memory, rec: number): Uint8Array | undefined {
   const n = m.u32[(rec >>> 2) + 1]!;

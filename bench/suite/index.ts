@@ -19,6 +19,8 @@ export interface Row {
   items: number;
   /** payload bytes per operation */
   bytes: number;
+  /** each run's mean time when several runs were combined (combineRuns); mean_ns is their median */
+  runs_ns?: number[];
 }
 
 interface Task {
@@ -173,10 +175,11 @@ const stream: Dataset = {
       tasks.push({ operation: "frames decode+read", library: lib, fn: () => { for (const f of frames) readPlain(c.decode(f), sink); } });
       tasks.push({ operation: "frames decode", library: lib, fn: () => { for (const f of frames) c.decode(f); } });
       tasks.push(...tickWriteTasks(c, lib, frames));
-      // Batches last: hppproto's decodeDelimited() returns all 10,000 objects at once, and objects
-      // that survive scavenges make V8 pretenure their allocation sites (the generated readers',
-      // shared with decode()) for the rest of the process: run first, it would slow the per-frame
-      // decodes that follow threefold. The peers' batch readers hand out one message at a time.
+      // Batches last: a batch API that returned all 10,000 objects at once (hppproto's
+      // decodeDelimited()) would keep them alive past scavenges, and V8 would then pretenure their
+      // allocation sites (the generated readers', shared with decode()) for the rest of the process.
+      // Every library here hands out one message at a time (hppproto: forEachDelimited()), but the
+      // order keeps one library's batch from ever changing how its per-frame rows are measured.
       if (c.view) tasks.push({ operation: "batch view+read", library: lib, fn: () => c.delimited(batch, (m) => read(m, sink)) });
       tasks.push({ operation: "batch decode+read", library: lib, fn: () => plainBatch(batch, (m) => readPlain(m, sink)) });
     }
@@ -287,4 +290,5 @@ function fmt(ns: number): string {
 }
 
 export { markdown, html, chart } from "./render.js";
+export { combineRuns } from "./runs.js";
 export { libraries };

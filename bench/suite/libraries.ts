@@ -67,12 +67,9 @@ function hppproto(type: any, desc: DescMessage): Codec {
     listAt: (list, i, numeric) => (numeric ? `${list}[${i}]` : `${list}.get(${i})`),
     decode: (b) => type.decode(b),
     view: (b) => type.view(b),
-    delimited: (b, each) => {
-      for (const v of type.viewDelimited(b)) each(v);
-    },
-    decodeDelimited: (b, each) => {
-      for (const m of type.decodeDelimited(b)) each(m);
-    },
+    // one message at a time, as the peers' batch readers hand them out
+    delimited: (b, each) => type.forEachViewDelimited(b, each),
+    decodeDelimited: (b, each) => type.forEachDelimited(b, each),
     encode: (m) => type.encode(m),
     toJson: (m) => type.toJsonString(m),
     fromJson: (s) => type.fromJsonString(s),

@@ -1,6 +1,7 @@
 // Turns result rows into what people read: the comparison table (markdown for the README, HTML for
 // the browser page) and an SVG chart of hppproto's speed relative to the fastest other library.
 import type { Row } from "./index.js";
+import { median } from "./runs.js";
 
 /** hppproto's operation, the peers' operation it is measured against, and what to call the pair. */
 const comparisons: [hpp: string, peers: string, label: string][] = [
@@ -29,8 +30,10 @@ export interface Line {
   peer: Partial<Record<(typeof peers)[number], Row>>;
   fastestPeer?: Row;
   floor?: Row;
-  /** fastest peer time / hppproto time: above 1 means hppproto is faster */
+  /** fastest peer time / hppproto time: above 1 means hppproto is faster (median of the runs' ratios) */
   speedup?: number;
+  /** lowest and highest of the runs' ratios, each taken within one run */
+  range?: [number, number];
 }
 
 export function lines(rows: Row[]): Line[] {
@@ -51,21 +54,33 @@ export function lines(rows: Row[]): Line[] {
       const line: Line = { dataset, label, peer, floor: hppOp === "view" ? of("floor", "memcpy") : undefined };
       if (hpp) line.hpp = hpp;
       if (fastestPeer) line.fastestPeer = fastestPeer;
-      if (hpp && fastestPeer && hpp.mean_ns > 0) line.speedup = fastestPeer.mean_ns / hpp.mean_ns;
+      if (hpp && fastestPeer && hpp.mean_ns > 0) {
+        const perRun = ratios(hpp, measured);
+        line.speedup = perRun ? median(perRun) : fastestPeer.mean_ns / hpp.mean_ns;
+        if (perRun) line.range = [Math.min(...perRun), Math.max(...perRun)];
+      }
       out.push(line);
     }
   }
   return out;
 }
 
+/** Each run's ratio of its fastest peer to hppproto, or undefined without per-run times. */
+function ratios(hpp: Row, peers: Row[]): number[] | undefined {
+  const n = hpp.runs_ns?.length ?? 0;
+  if (n < 2 || peers.some((p) => p.runs_ns?.length !== n)) return undefined;
+  return hpp.runs_ns!.map((t, run) => Math.min(...peers.map((p) => p.runs_ns![run]!)) / t);
+}
+
 export function time(ns: number): string {
   return ns < 1e3 ? `${ns.toPrecision(3)} ns` : ns < 1e6 ? `${(ns / 1e3).toPrecision(3)} µs` : `${(ns / 1e6).toPrecision(3)} ms`;
 }
 
-const header = ["dataset", "operation", "hppproto", ...peers, "hppproto vs fastest peer"];
+const header = ["dataset", "operation", "hppproto", ...peers, "hppproto vs fastest peer (median of runs, range)"];
 
 function cells(l: Line): string[] {
-  const speed = l.speedup === undefined ? "" : `${l.speedup.toFixed(2)}×`;
+  const spread = l.range ? ` (${l.range[0].toFixed(2)}–${l.range[1].toFixed(2)})` : "";
+  const speed = l.speedup === undefined ? "" : `${l.speedup.toFixed(2)}×${spread}`;
   const floor = l.floor ? ` (memcpy ${time(l.floor.mean_ns)})` : "";
   return [l.dataset, l.label, l.hpp ? time(l.hpp.mean_ns) + floor : "–", ...peers.map((p) => (l.peer[p] ? time(l.peer[p]!.mean_ns) : "–")), speed];
 }
@@ -87,15 +102,15 @@ export function chart(rows: Row[], title: string): string {
   const data = lines(rows).filter((l) => l.speedup !== undefined);
   const rowH = 18, left = 430, width = 820, plot = width - left - 70, top = 40;
   const height = top + data.length * rowH + 40;
-  const max = Math.max(16, ...data.map((l) => l.speedup!));
-  const min = Math.min(0.25, ...data.map((l) => l.speedup!));
+  const max = Math.max(16, ...data.map((l) => l.range?.[1] ?? l.speedup!));
+  const min = Math.min(0.25, ...data.map((l) => l.range?.[0] ?? l.speedup!));
   const x = (v: number) => left + (plot * (Math.log(v) - Math.log(min))) / (Math.log(max) - Math.log(min));
   const ticks = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64].filter((t) => t >= min && t <= max);
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="system-ui, sans-serif" font-size="11">`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
     `<text x="${width / 2}" y="18" text-anchor="middle" font-size="13" font-weight="bold">${esc(title)}</text>`,
-    `<text x="${width / 2}" y="32" text-anchor="middle" fill="#555">hppproto's speed relative to the fastest of protobufjs, ts-proto, protobuf-es and pbf (log scale; right of 1× is faster)</text>`,
+    `<text x="${width / 2}" y="32" text-anchor="middle" fill="#555">hppproto's speed relative to the fastest of protobufjs, ts-proto, protobuf-es and pbf (median of runs, line: range; log scale; right of 1× is faster)</text>`,
   ];
   for (const t of ticks) {
     parts.push(`<line x1="${x(t)}" x2="${x(t)}" y1="${top}" y2="${height - 30}" stroke="${t === 1 ? "#333" : "#ddd"}"/>`);
@@ -107,7 +122,8 @@ export function chart(rows: Row[], title: string): string {
     const [a, b] = [x(Math.min(1, s)), x(Math.max(1, s))];
     parts.push(`<text x="${left - 6}" y="${y + 12}" text-anchor="end">${esc(`${l.dataset}: ${l.label}`)}</text>`);
     parts.push(`<rect x="${a}" y="${y + 3}" width="${Math.max(1, b - a)}" height="${rowH - 6}" fill="${s >= 1 ? "#2b7bb9" : "#d9534f"}"/>`);
-    parts.push(`<text x="${b + 4}" y="${y + 12}">${s.toFixed(2)}×</text>`);
+    if (l.range) parts.push(`<line x1="${x(l.range[0])}" x2="${x(l.range[1])}" y1="${y + rowH / 2}" y2="${y + rowH / 2}" stroke="#222"/>`);
+    parts.push(`<text x="${Math.max(b, l.range ? x(l.range[1]) : b) + 4}" y="${y + 12}">${s.toFixed(2)}×</text>`);
   });
   parts.push("</svg>");
   return parts.join("\n");
