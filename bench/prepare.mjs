@@ -12,7 +12,7 @@ const gen = join(bench, "gen");
 const bin = join(root, "node_modules", ".bin");
 const testdata = join(root, "testdata", "protos");
 
-const files = ["benchmark_messages_proto2.proto", "benchmark_messages_proto3.proto", "tick.proto", "arrays.proto"];
+const files = ["benchmark_messages_proto2.proto", "benchmark_messages_proto3.proto", "tick.proto", "arrays.proto", "tile.proto", "span.proto"];
 
 function run(cmd, args, cwd = root) {
   execFileSync(cmd, args, { cwd, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });

@@ -2,7 +2,7 @@
 // per dataset. The same bundle runs in Node (bench/run.mjs) and in Chromium (bench/browser.mjs).
 import { Bench } from "tinybench";
 import { init } from "hppproto";
-import { arrayLength, doubles, gm1, gm1BigStrings, gm1Strings, int32s, tick, uint64s } from "./content.js";
+import { arrayLength, doubles, gm1, gm1BigStrings, gm1Strings, int32s, protoNames, tick, tile, traces, uint64s, type Int64 } from "./content.js";
 import { codec, descOf, libraries, type Codec, type Library, type MessageName } from "./libraries.js";
 import { makeReader, sink } from "./readers.js";
 
@@ -51,18 +51,20 @@ function verify(dataset: string, lib: Library, got: unknown[], want: unknown[]) 
     throw new Error(`${dataset}: ${lib} decodes ${got.map(String)} where protobuf-es decodes ${want.map(String)}`);
 }
 
-/** GoogleMessage1 variants: one message of a couple of hundred bytes (or a few KB, big). */
-function messageDataset(name: string, message: MessageName, strings: typeof gm1Strings): Dataset {
+/**
+ * One message, decoded, read and encoded whole: GoogleMessage1 (a couple of hundred bytes, or a
+ * few KB with big strings), a map tile, traces. `probe` picks values every library must agree on.
+ */
+function messageDataset(name: string, message: MessageName, content: (int64: Int64) => any, probe: (m: any) => unknown[]): Dataset {
   return {
     name, items: 1,
     setup(only) {
       const es = codec(reference, message);
-      const bytes = es.encode!(es.build!(gm1(strings, es.int64)));
+      const bytes = es.encode!(es.build!(content(es.int64)));
       const tasks: Task[] = [];
       for (const lib of selected(only)) {
         const c = codec(lib, message);
         const read = makeReader(descOf(message), c);
-        const probe = (m: any) => [m.field3, m.field9.length, m.field15.field15.length, m.field15.field22, m.field81];
         verify(name, lib, probe(c.view ? c.view(bytes) : c.decode(bytes)), probe(es.decode(bytes)));
         if (c.view) {
           const view = c.view;
@@ -72,12 +74,31 @@ function messageDataset(name: string, message: MessageName, strings: typeof gm1S
         const readPlain = c.view ? makeReader(descOf(message), { ...c, listAt: plainListAt }) : read;
         tasks.push({ operation: "decode+read", library: lib, fn: () => readPlain(c.decode(bytes), sink) });
         tasks.push({ operation: "decode", library: lib, fn: () => c.decode(bytes) });
-        tasks.push(...writeTasks(c, lib, bytes, () => gm1(strings, c.int64)));
+        tasks.push(...writeTasks(c, lib, bytes, () => literalFor(c, content)));
       }
       return { bytes: bytes.length, tasks };
     },
   };
 }
+
+/** The content in the library's integer type and field names. */
+const literalFor = (c: Codec, content: (int64: Int64) => any) => {
+  const literal = content(c.int64);
+  return c.naming === "proto" ? protoNames(literal) : literal;
+};
+
+const gm1Probe = (m: any) => [m.field3, m.field9.length, m.field15.field15.length, m.field15.field22, m.field81];
+/** An element of a list: ListView.get() for hppproto's views, indexing for arrays. */
+const at = (list: any, i: number) => (typeof list.get === "function" ? list.get(i) : list[i]);
+const tileProbe = (m: any) => {
+  const layer = at(m.layers, 1), feature = at(layer.features, 7);
+  return [m.layers.length, layer.name, at(layer.keys, 2), layer.features.length, feature.id, feature.geometry.length, feature.geometry[3], feature.tags[5]];
+};
+const tracesProbe = (m: any) => {
+  const rs = at(m.resourceSpans ?? m.resource_spans, 0), ss = at(rs.scopeSpans ?? rs.scope_spans, 1), span = at(ss.spans, 42);
+  const attr = at(span.attributes, 1);
+  return [ss.spans.length, span.name, span.startTimeUnixNano ?? span.start_time_unix_nano, attr.key, (attr.value.intValue ?? attr.value.int_value)];
+};
 
 /** A hand-driven encoder must produce what encode() produces for the same content. */
 function checkEncoder(c: Codec, lib: Library, how: string, bytes: Uint8Array, built: unknown) {
@@ -190,7 +211,7 @@ const stream: Dataset = {
 /** Encoding the stream, one message per frame: from prebuilt messages, and set from content + encode. */
 function tickWriteTasks(c: Codec, lib: Library, frames: Uint8Array[]): Task[] {
   if (!c.encode) return [];
-  const literals = frames.map((_, i) => tick(i, c.int64));
+  const literals = frames.map((_, i) => literalFor(c, (int64) => tick(i, int64)));
   // Built from the content, not decoded: 10,000 retained decode results would make V8 pretenure
   // the decoder's allocation sites (see the batches above) before any decode is measured.
   const built = c.build ? literals.map((l) => c.build!(l)) : frames.map((f) => c.decode(f));
@@ -218,9 +239,11 @@ function delimit(frames: Uint8Array[]): Uint8Array {
 }
 
 export const datasets: Dataset[] = [
-  messageDataset("gm1-proto2", "gm1p2", gm1Strings),
-  messageDataset("gm1-proto3", "gm1p3", gm1Strings),
-  messageDataset("gm1-big", "gm1p3", gm1BigStrings),
+  messageDataset("gm1-proto2", "gm1p2", (int64) => gm1(gm1Strings, int64), gm1Probe),
+  messageDataset("gm1-proto3", "gm1p3", (int64) => gm1(gm1Strings, int64), gm1Probe),
+  messageDataset("gm1-big", "gm1p3", (int64) => gm1(gm1BigStrings, int64), gm1Probe),
+  messageDataset("map-tile", "tile", tile, tileProbe),
+  messageDataset("traces", "traces", traces, tracesProbe),
   arrayDataset("packed-double", "doubles", doubles),
   arrayDataset("packed-int32", "int32s", int32s),
   arrayDataset("packed-uint64", "uint64s", uint64s),

@@ -9,24 +9,32 @@ import * as hpp2 from "../gen/hppproto/benchmark_messages_proto2_pb.js";
 import * as hpp3 from "../gen/hppproto/benchmark_messages_proto3_pb.js";
 import * as hppTick from "../gen/hppproto/tick_pb.js";
 import * as hppArrays from "../gen/hppproto/arrays_pb.js";
+import * as hppTile from "../gen/hppproto/tile_pb.js";
+import * as hppSpan from "../gen/hppproto/span_pb.js";
 import { benchmarks as pbjsBench, bench as pbjsOwn } from "../gen/protobufjs/messages.js";
 import * as tsp2 from "../gen/ts-proto/benchmark_messages_proto2.js";
 import * as tsp3 from "../gen/ts-proto/benchmark_messages_proto3.js";
 import * as tspTick from "../gen/ts-proto/tick.js";
 import * as tspArrays from "../gen/ts-proto/arrays.js";
+import * as tspTile from "../gen/ts-proto/tile.js";
+import * as tspSpan from "../gen/ts-proto/span.js";
 import * as es2 from "../gen/protobuf-es/benchmark_messages_proto2_pb.js";
 import * as es3 from "../gen/protobuf-es/benchmark_messages_proto3_pb.js";
 import * as esTick from "../gen/protobuf-es/tick_pb.js";
 import * as esArrays from "../gen/protobuf-es/arrays_pb.js";
+import * as esTile from "../gen/protobuf-es/tile_pb.js";
+import * as esSpan from "../gen/protobuf-es/span_pb.js";
 import * as pbf2 from "../gen/pbf/benchmark_messages_proto2.js";
 import * as pbf3 from "../gen/pbf/benchmark_messages_proto3.js";
 import * as pbfTick from "../gen/pbf/tick.js";
 import * as pbfArrays from "../gen/pbf/arrays.js";
+import * as pbfTile from "../gen/pbf/tile.js";
+import * as pbfSpan from "../gen/pbf/span.js";
 import type { Int64 } from "./content.js";
 import { makeSetter, makeWriterEncoder } from "./writers.js";
 import { Writer } from "hppproto";
 
-export type MessageName = "gm1p2" | "gm1p3" | "tick" | "doubles" | "int32s" | "uint64s";
+export type MessageName = "gm1p2" | "gm1p3" | "tick" | "doubles" | "int32s" | "uint64s" | "tile" | "traces";
 export const libraries = ["hppproto", "protobufjs", "ts-proto", "protobuf-es", "pbf"] as const;
 export type Library = (typeof libraries)[number];
 
@@ -176,14 +184,21 @@ function pbf(read: (p: PbfReader, end?: number) => any, write: (m: any, p: PbfWr
 export function codec(lib: Library, message: MessageName): Codec {
   switch (lib) {
     case "hppproto":
-      return hppproto({ gm1p2: hpp2.GoogleMessage1, gm1p3: hpp3.GoogleMessage1, tick: hppTick.Tick, doubles: hppArrays.Doubles, int32s: hppArrays.Int32s, uint64s: hppArrays.Uint64s }[message], descOf(message));
+      return hppproto({
+        gm1p2: hpp2.GoogleMessage1, gm1p3: hpp3.GoogleMessage1, tick: hppTick.Tick, doubles: hppArrays.Doubles, int32s: hppArrays.Int32s,
+        uint64s: hppArrays.Uint64s, tile: hppTile.Tile, traces: hppSpan.TracesData,
+      }[message], descOf(message));
     case "protobufjs":
       return protobufjs({
         gm1p2: pbjsBench.proto2.GoogleMessage1, gm1p3: pbjsBench.proto3.GoogleMessage1, tick: pbjsOwn.tick.Tick,
         doubles: pbjsOwn.arrays.Doubles, int32s: pbjsOwn.arrays.Int32s, uint64s: pbjsOwn.arrays.Uint64s,
+        tile: pbjsOwn.tile.Tile, traces: pbjsOwn.span.TracesData,
       }[message]);
     case "ts-proto":
-      return tsProto({ gm1p2: tsp2.GoogleMessage1, gm1p3: tsp3.GoogleMessage1, tick: tspTick.Tick, doubles: tspArrays.Doubles, int32s: tspArrays.Int32s, uint64s: tspArrays.Uint64s }[message]);
+      return tsProto({
+        gm1p2: tsp2.GoogleMessage1, gm1p3: tsp3.GoogleMessage1, tick: tspTick.Tick, doubles: tspArrays.Doubles, int32s: tspArrays.Int32s,
+        uint64s: tspArrays.Uint64s, tile: tspTile.Tile, traces: tspSpan.TracesData,
+      }[message]);
     case "protobuf-es":
       return protobufEs(descOf(message));
     case "pbf": {
@@ -191,6 +206,7 @@ export function codec(lib: Library, message: MessageName): Codec {
         gm1p2: [pbf2.readGoogleMessage1, pbf2.writeGoogleMessage1], gm1p3: [pbf3.readGoogleMessage1, pbf3.writeGoogleMessage1],
         tick: [pbfTick.readTick, pbfTick.writeTick], doubles: [pbfArrays.readDoubles, pbfArrays.writeDoubles],
         int32s: [pbfArrays.readInt32s, pbfArrays.writeInt32s], uint64s: [pbfArrays.readUint64s, pbfArrays.writeUint64s],
+        tile: [pbfTile.readTile, pbfTile.writeTile], traces: [pbfSpan.readTracesData, pbfSpan.writeTracesData],
       }[message] as [any, any];
       return pbf(read, write);
     }
@@ -202,5 +218,6 @@ export function descOf(message: MessageName): DescMessage {
   return {
     gm1p2: es2.GoogleMessage1Schema, gm1p3: es3.GoogleMessage1Schema, tick: esTick.TickSchema,
     doubles: esArrays.DoublesSchema, int32s: esArrays.Int32sSchema, uint64s: esArrays.Uint64sSchema,
+    tile: esTile.TileSchema, traces: esSpan.TracesDataSchema,
   }[message];
 }
