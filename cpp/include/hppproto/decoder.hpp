@@ -175,13 +175,13 @@ class Decoder {
             if (end - p < 4) return fail_in(mi, number, Error::truncated, p);
             std::memcpy(slot, p, 4);
             p += 4;
-            rec[e.hasbit_byte] |= e.hasbit_mask;
+            if (e.hasbit_mask) rec[e.hasbit_byte] |= e.hasbit_mask;  // a branch per field costs less than a store
             continue;
           case FastOp::fixed64:
             if (end - p < 8) return fail_in(mi, number, Error::truncated, p);
             std::memcpy(slot, p, 8);
             p += 8;
-            rec[e.hasbit_byte] |= e.hasbit_mask;
+            if (e.hasbit_mask) rec[e.hasbit_byte] |= e.hasbit_mask;  // a branch per field costs less than a store
             continue;
           case FastOp::utf8_string:
           case FastOp::bytes: {
@@ -192,7 +192,7 @@ class Decoder {
               return fail_in(mi, number, Error::invalid_utf8, body);
             store(slot, BytesSlot{body, static_cast<uint32_t>(len)});
             p = body + len;
-            rec[e.hasbit_byte] |= e.hasbit_mask;
+            if (e.hasbit_mask) rec[e.hasbit_byte] |= e.hasbit_mask;  // a branch per field costs less than a store
             continue;
           }
           case FastOp::message: {
@@ -208,7 +208,7 @@ class Decoder {
               store(slot, sub);
             }
             if (!parse_sub_message(sm, e.aux, body, p, sub, depth)) return fail_frame(mi, number, -1);
-            rec[e.hasbit_byte] |= e.hasbit_mask;
+            if (e.hasbit_mask) rec[e.hasbit_byte] |= e.hasbit_mask;  // a branch per field costs less than a store
             continue;
           }
           case FastOp::repeated_message: {
@@ -229,7 +229,7 @@ class Decoder {
             uint64_t v;
             if (!read_varint_inline(p, end, v)) return fail_frame(mi, number, -1);
             store<uint32_t>(slot, static_cast<uint32_t>(v));
-            rec[e.hasbit_byte] |= e.hasbit_mask;
+            if (e.hasbit_mask) rec[e.hasbit_byte] |= e.hasbit_mask;  // a branch per field costs less than a store
             continue;
           }
           case FastOp::varint64:
@@ -245,7 +245,7 @@ class Decoder {
               case FastOp::boolean: *slot = v != 0; break;
               default: store<uint32_t>(slot, static_cast<uint32_t>(v)); break;
             }
-            rec[e.hasbit_byte] |= e.hasbit_mask;
+            if (e.hasbit_mask) rec[e.hasbit_byte] |= e.hasbit_mask;  // a branch per field costs less than a store
             continue;
           }
         }
