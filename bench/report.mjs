@@ -16,7 +16,7 @@ export async function report() {
   const start = "<!-- bench:node:start -->", end = "<!-- bench:node:end -->";
   const [a, b] = [text.indexOf(start), text.indexOf(end)];
   if (a < 0 || b < a) throw new Error(`README.md has no ${start} ... ${end} section`);
-  const table = `${start}\n${about}. Mean time per operation (one message, one whole array, or the whole 10,000-message stream); \`npm run bench\`.\n\n${markdown(result.rows)}\n`;
+  const table = `${start}\n${about}. Time per operation (one message, one whole array, or the whole 10,000-message stream): the median of ${result.rows[0]?.runs_ns?.length ?? 1} runs' means; \`npm run bench\`.\n\n${markdown(result.rows)}\n`;
   writeFileSync(readme, text.slice(0, a) + table + text.slice(b));
   console.log("README.md table and bench/results/chart.svg updated");
 }

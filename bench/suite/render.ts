@@ -17,6 +17,8 @@ const comparisons: [hpp: string, peers: string, label: string][] = [
   ["frames view+read", "frames decode+read", "one message per frame, view + read every field"],
   ["frames decode", "frames decode", "one message per frame, plain objects"],
   ["frames decode+read", "frames decode+read", "one message per frame, plain objects, read every field"],
+  ["frames encode", "frames encode", "one message per frame, encode a built message"],
+  ["frames set+encode", "frames set+encode", "one message per frame, set from scratch + encode"],
   ["batch view+read", "batch decode+read", "one delimited batch, views, read every field"],
   ["batch decode+read", "batch decode+read", "one delimited batch, plain objects, read every field"],
 ];

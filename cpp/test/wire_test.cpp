@@ -148,3 +148,28 @@ TEST(Varint, CountsLongRunsEightBytesAtATime) {
     EXPECT_EQ(count_varints(run.data(), run.data() + len), want) << len;
   }
 }
+
+TEST(Wire, ShortVarintsInlineAndTheRestAsReadVarint) {
+  const auto read = [](std::vector<uint8_t> bytes, uint64_t& v, size_t& used) {
+    const uint8_t* p = bytes.data();
+    const auto r = hppproto::read_short_varint(p, bytes.data() + bytes.size(), v);
+    used = static_cast<size_t>(p - bytes.data());
+    return r;
+  };
+  uint64_t v = 0;
+  size_t used = 0;
+  EXPECT_EQ(read({0x05, 0xff}, v, used), hppproto::VarintResult::ok);
+  EXPECT_EQ(v, 5u);
+  EXPECT_EQ(used, 1u);
+  EXPECT_EQ(read({0xac, 0x02}, v, used), hppproto::VarintResult::ok);
+  EXPECT_EQ(v, 300u);
+  EXPECT_EQ(used, 2u);
+  EXPECT_EQ(read({0x80, 0x80, 0x01}, v, used), hppproto::VarintResult::ok);
+  EXPECT_EQ(v, 16384u);
+  EXPECT_EQ(used, 3u);
+  EXPECT_EQ(read({0xac}, v, used), hppproto::VarintResult::truncated);
+  EXPECT_EQ(used, 0u);
+  EXPECT_EQ(read({}, v, used), hppproto::VarintResult::truncated);
+  EXPECT_EQ(read({0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02}, v, used), hppproto::VarintResult::overlong);
+  EXPECT_EQ(used, 0u);
+}

@@ -267,20 +267,9 @@ class Decoder {
     return m.required_count == 0 || check_required(m, mi, rec, p);
   }
 
-  // A varint: one and two bytes inline, longer ones out of line. False with the status set.
+  // A varint (read_short_varint). False with the status set.
   [[gnu::always_inline]] bool read_varint_inline(const uint8_t*& p, const uint8_t* end, uint64_t& v) noexcept {
-    if (p < end && *p < 0x80) {
-      v = *p++;
-      return true;
-    }
-    if (end - p >= 2 && p[1] < 0x80) {
-      v = (p[0] & 0x7fu) | static_cast<uint64_t>(p[1]) << 7;
-      p += 2;
-      return true;
-    }
-    const uint8_t* q = p;
-    if (const auto r = read_varint(q, end, v); r != VarintResult::ok) return fail_varint(r, q);
-    p = q;
+    if (const auto r = read_short_varint(p, end, v); r != VarintResult::ok) return fail_varint(r, p);
     return true;
   }
 
