@@ -368,4 +368,13 @@ describe("running out of stack inside WASM", () => {
     for (let i = 0; i < 100; i++) expect(NestedTestAllTypes.encode(NestedTestAllTypes.decode(deep))).toEqual(deep);
     expect(TestAllTypes.decode(new Wire().tag(1, 0).varint(42).finish()).optionalInt32).toBe(42);
   });
+
+  it("a trap whose catch block cannot run either (the very end of the JS stack) costs the stack nothing", () => {
+    // Replays the boundary fuzzer's seed 172604, which found it: each such trap left the WASM stack
+    // pointer where it stopped, 96 bytes and more, until a decode ran off the end of the stack
+    // (RuntimeError: memory access out of bounds). The next call now puts it back.
+    const run = spawnSync(process.execPath, ["--expose-gc", "fuzz/boundary.mjs", "2", "172604"], { cwd: repoRoot, encoding: "utf8" });
+    expect(run.stdout).not.toContain("VIOLATION");
+    expect(run.status).toBe(0);
+  });
 });

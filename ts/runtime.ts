@@ -74,6 +74,12 @@ export class Runtime {
   private zeroSize = 0;
   /** The WASM stack pointer between calls (the codec never calls back into JS code that calls it). */
   private readonly stackBase: number;
+  /**
+   * Set while a call into the codec runs: still set at the next call, it means the last one never
+   * came back (it trapped, and at the end of the JS stack not even its catch block could run), so the
+   * WASM stack pointer is where the trap left it.
+   */
+  private calling = false;
   /** Address of the last encode's bytes (the codec's output buffer). */
   output = 0;
   private slab = new Uint8Array(0);
@@ -179,11 +185,13 @@ export class Runtime {
   }
 
   decode(schema: number, message: number, arena: number, ptr: number, size: number, reset: boolean, def: SchemaDef): number {
+    this.enter();
     let rec: number;
     try {
       rec = this.exports.hp_decode(schema, message, arena, ptr, size, reset ? 1 : 0) >>> 0;
+      this.calling = false;
     } catch (e) {
-      throw this.trapped(e, new DecodeError("DEPTH_LIMIT", 0, def.messages[message]?.name ?? ""));
+      throw this.trapped(e, () => new DecodeError("DEPTH_LIMIT", 0, def.messages[message]?.name ?? ""));
     }
     this.mem.sync();
     if (rec === 0) throw this.decodeError(def, message);
@@ -194,11 +202,13 @@ export class Runtime {
   decodeDelimited(
     schema: number, message: number, arena: number, ptr: number, size: number, reset: boolean, def: SchemaDef,
   ): [number, number] {
+    this.enter();
     let ok: number;
     try {
       ok = this.exports.hp_decode_delimited(schema, message, arena, ptr, size, reset ? 1 : 0, this.slotPtr);
+      this.calling = false;
     } catch (e) {
-      throw this.trapped(e, new DecodeError("DEPTH_LIMIT", 0, def.messages[message]?.name ?? ""));
+      throw this.trapped(e, () => new DecodeError("DEPTH_LIMIT", 0, def.messages[message]?.name ?? ""));
     }
     this.mem.sync();
     if (!ok) throw this.decodeError(def, message);
@@ -211,21 +221,25 @@ export class Runtime {
    * `output` until the next encode.
    */
   encode(schema: number, message: number, rec: number, def: SchemaDef): number {
+    this.enter();
     let n: number;
     try {
       n = this.exports.hp_encode(schema, message, rec);
+      this.calling = false;
     } catch (e) {
-      throw this.trapped(e, this.stackError(def, message));
+      throw this.trapped(e, () => this.stackError(def, message));
     }
     return this.finishEncode(n, def, message);
   }
 
   encodedSize(schema: number, message: number, rec: number, def: SchemaDef): number {
+    this.enter();
     let n: number;
     try {
       n = this.exports.hp_encoded_size(schema, message, rec);
+      this.calling = false;
     } catch (e) {
-      throw this.trapped(e, this.stackError(def, message));
+      throw this.trapped(e, () => this.stackError(def, message));
     }
     if (n < 0) throw this.encodeError(def, message);
     return n;
@@ -233,13 +247,21 @@ export class Runtime {
 
   /** Encodes `count` records whose pointers are at recs, each after its length. */
   encodeDelimited(schema: number, message: number, recs: number, count: number, def: SchemaDef): number {
+    this.enter();
     let n: number;
     try {
       n = this.exports.hp_encode_delimited(schema, message, recs, count);
+      this.calling = false;
     } catch (e) {
-      throw this.trapped(e, this.stackError(def, message));
+      throw this.trapped(e, () => this.stackError(def, message));
     }
     return this.finishEncode(n, def, message);
+  }
+
+  /** Before a call that uses the WASM stack: puts back the stack pointer a trap left where it stopped. */
+  private enter(): void {
+    if (this.calling) this.exports.stackRestore(this.stackBase);
+    this.calling = true;
   }
 
   private stackError(def: SchemaDef, message: number): EncodeError {
@@ -249,13 +271,18 @@ export class Runtime {
   /**
    * A call that trapped (the engine's stack ran out inside a deeply nested message, or a bug): the
    * WASM stack pointer goes back to where calls start, so the stack the trap left in use is not lost
-   * for every later call, and a stack overflow becomes `error`. Arenas are rewound by their callers.
+   * for every later call, and a stack overflow becomes the error `overflow` makes. At the end of the
+   * JS stack this block itself may not get to run (any call, the error's constructor included, can
+   * run out there): then `calling` is still set and the next call puts the pointer back. Without
+   * that, each such trap left 96 bytes and more of the stack in use until a decode ran off its end
+   * (found by fuzz/boundary.mjs). Arenas are rewound by their callers.
    */
-  private trapped(e: unknown, error: Error): unknown {
-    this.exports.stackRestore(this.stackBase);
+  private trapped(e: unknown, overflow: () => Error): unknown {
+    this.exports.stackRestore(this.stackBase); // if this runs out of stack too, the next enter() does it
+    this.calling = false;
     this.mem.sync();
-    const overflow = e instanceof RangeError || (e instanceof WebAssembly.RuntimeError && /stack|recursion/i.test(e.message));
-    return overflow ? error : e;
+    const stack = e instanceof RangeError || (e instanceof WebAssembly.RuntimeError && /stack|recursion/i.test(e.message));
+    return stack ? overflow() : e;
   }
 
   /**
