@@ -219,7 +219,9 @@ export class MessageType<T, V, B extends V = V> {
   forEachDelimited(input: BinaryInput, each: (message: T, index: number) => void): number {
     const read = this.part("read", "plain objects");
     const bytes = bytesOf(input, this.typeName, "forEachDelimited");
-    return this.batch(bytes, undefined, (_arena, m, rec, rt, i) => each(read(m, rec, rt), i));
+    const rt = runtime();
+    // rt.mem each time: a callback may grow memory (the Memory object stays, its arrays are replaced)
+    return this.batch(rt, bytes, undefined, (_arena, rec, i) => each(read(rt.mem, rec, rt), i));
   }
 
   /**
@@ -230,35 +232,26 @@ export class MessageType<T, V, B extends V = V> {
   forEachViewDelimited(input: BinaryInput, each: (view: V, index: number) => void, arena?: Arena): number {
     const viewClass = this.part("view", "views");
     const bytes = bytesOf(input, this.typeName, "forEachViewDelimited");
-    return this.batch(bytes, arena, (into, _m, rec, _rt, i) => each(new viewClass(into, rec), i));
+    return this.batch(runtime(), bytes, arena, (into, rec, i) => each(new viewClass(into, rec), i));
   }
 
-  /** Decodes a batch into `own` (or the scratch arena of this nesting level) and visits its records. */
-  private batch(bytes: Uint8Array, own: Arena | undefined,
-    visit: (arena: Arena, m: Memory, rec: number, rt: Runtime, index: number) => void): number {
-    const rt = runtime();
+  /** Decodes a batch into `own`, or the scratch arena of this nesting level, and visits its records. */
+  private batch(rt: Runtime, bytes: Uint8Array, own: Arena | undefined, visit: (arena: Arena, rec: number, index: number) => void): number {
     const handle = rt.schema(this.schemaDef);
     const s = scratchArenas(rt);
-    let arena = own;
-    if (arena === undefined) {
-      if (s.batching >= MAX_NESTED_BATCHES) {
-        throw new DecodeError("DEPTH_LIMIT", 0, this.typeName); // more than MAX_NESTED_BATCHES batches inside one another
-      }
-      arena = s.batches[s.batching] ??= new Arena();
-      arena.reset(); // views of this level's last batch become stale
+    const level = own === undefined ? s.batching : -1;
+    if (level >= MAX_NESTED_BATCHES) {
+      throw new DecodeError("DEPTH_LIMIT", 0, this.typeName); // more than MAX_NESTED_BATCHES batches inside one another
     }
-    const target = arena;
-    const [ptr, count] = target.decodeInto(bytes, (input) =>
-      rt.decodeDelimited(handle, this.index, target.ptr, input, bytes.length, false, this.schemaDef));
-    if (own === undefined) s.batching++;
+    const arena = own ?? (s.batches[level] ??= new Arena());
+    if (level >= 0) arena.reset(); // views of this level's last batch become stale
+    const [ptr, count] = arena.decodeInto(bytes, (input) =>
+      rt.decodeDelimited(handle, this.index, arena.ptr, input, bytes.length, false, this.schemaDef));
+    if (level >= 0) s.batching = level + 1;
     try {
-      for (let i = 0; i < count; i++) {
-        // mem is re-read each time: a callback may grow memory (the Memory object stays, its arrays are replaced)
-        const m = rt.mem;
-        visit(target, m, m.u32[(ptr >>> 2) + i]!, rt, i);
-      }
+      for (let i = 0; i < count; i++) visit(arena, rt.mem.u32[(ptr >>> 2) + i]!, i);
     } finally {
-      if (own === undefined) s.batching--;
+      if (level >= 0) s.batching = level;
     }
     return count;
   }

@@ -114,8 +114,13 @@ export abstract class ListView<T> implements Iterable<T> {
   protected abstract at(m: Memory, index: number): T;
 
   get(index: number): T {
-    if (!(index >= 0 && index < this.length)) throw new RangeError(`hppproto: index ${index} out of range 0..${this.length - 1}`);
+    if (!(index >= 0 && index < this.length)) throw this.outOfRange(index);
     return this.at(this.owner.$mem(), index);
+  }
+
+  /** @internal */
+  protected outOfRange(index: number): RangeError {
+    return new RangeError(`hppproto: index ${index} out of range 0..${this.length - 1}`);
   }
 
   *[Symbol.iterator](): Iterator<T> {
@@ -157,7 +162,7 @@ export abstract class MessageList<V> extends ListView<V> {
   /** @internal get()'s failure: an index out of range, or a view that is no longer valid. */
   protected $invalid(index: number): never {
     this.owner.$mem(); // throws StaleViewError
-    throw new RangeError(`hppproto: index ${index} out of range 0..${this.length - 1}`);
+    throw this.outOfRange(index);
   }
 }
 

@@ -173,3 +173,20 @@ TEST(Wire, ShortVarintsInlineAndTheRestAsReadVarint) {
   EXPECT_EQ(read({0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02}, v, used), hppproto::VarintResult::overlong);
   EXPECT_EQ(used, 0u);
 }
+
+TEST(Tag, ShortTagsInlineAndTheRestAsReadTag) {
+  const auto read = [](std::vector<uint8_t> bytes, uint32_t& v) {
+    const uint8_t* p = bytes.data();
+    const auto r = hppproto::read_short_tag(p, bytes.data() + bytes.size(), v);
+    return std::make_pair(r, static_cast<size_t>(p - bytes.data()));
+  };
+  uint32_t v = 0;
+  EXPECT_EQ(read({0x08}, v), std::make_pair(hppproto::VarintResult::ok, size_t{1}));
+  EXPECT_EQ(v, 8u);
+  EXPECT_EQ(read({0x82, 0x01}, v), std::make_pair(hppproto::VarintResult::ok, size_t{2}));
+  EXPECT_EQ(v, 130u);
+  EXPECT_EQ(read({0x80, 0x80, 0x80, 0x80, 0x01}, v), std::make_pair(hppproto::VarintResult::ok, size_t{5}));
+  EXPECT_EQ(v, 1u << 28);
+  EXPECT_EQ(read({0x80, 0x80, 0x80, 0x80, 0x10}, v).first, hppproto::VarintResult::overlong);  // past 32 bits
+  EXPECT_EQ(read({0x82}, v), std::make_pair(hppproto::VarintResult::truncated, size_t{0}));
+}

@@ -150,20 +150,8 @@ class Decoder {
     const uint32_t dense_size = m.dense_size;
     while (p < end) {
       const uint8_t* const field_start = p;
-      uint32_t tag = *p;
-      if (tag < 0x80) {
-        ++p;
-      } else if (end - p >= 2 && p[1] < 0x80) {
-        tag = (tag & 0x7f) | static_cast<uint32_t>(p[1]) << 7;
-        p += 2;
-      } else {
-        const uint8_t* q = p;
-        if (const auto r = read_tag(q, end, tag); r != VarintResult::ok) {
-          fail_varint(r, field_start);
-          return false;
-        }
-        p = q;
-      }
+      uint32_t tag;
+      if (const auto r = read_short_tag(p, end, tag); r != VarintResult::ok) return fail_varint(r, field_start);
       const uint32_t number = tag >> 3;
       if (number < dense_size && dense[number].tag == tag) {
         const NumberEntry& e = dense[number];
@@ -171,28 +159,34 @@ class Decoder {
         switch (e.op) {
           case FastOp::general:
             break;
+          case FastOp::varint: {
+            uint64_t v;
+            if (!read_varint_inline(p, end, v)) return fail_frame(mi, number, -1);
+            store_varint(e.value, v, slot);
+            mark_present(rec, e);
+            continue;
+          }
           case FastOp::fixed32:
             if (end - p < 4) return fail_in(mi, number, Error::truncated, p);
             std::memcpy(slot, p, 4);
             p += 4;
-            if (e.hasbit_mask) rec[e.hasbit_byte] |= e.hasbit_mask;  // a branch per field costs less than a store
+            mark_present(rec, e);
             continue;
           case FastOp::fixed64:
             if (end - p < 8) return fail_in(mi, number, Error::truncated, p);
             std::memcpy(slot, p, 8);
             p += 8;
-            if (e.hasbit_mask) rec[e.hasbit_byte] |= e.hasbit_mask;  // a branch per field costs less than a store
+            mark_present(rec, e);
             continue;
-          case FastOp::utf8_string:
-          case FastOp::bytes: {
+          case FastOp::length: {
             size_t len;
             const uint8_t* body = read_length_at(p, end, len);
             if (!body) return fail_frame(mi, number, -1);
-            if (e.op == FastOp::utf8_string && !is_valid_utf8(body, len))
+            if (e.value == ValueOp::utf8_string && !is_valid_utf8(body, len))
               return fail_in(mi, number, Error::invalid_utf8, body);
             store(slot, BytesSlot{body, static_cast<uint32_t>(len)});
             p = body + len;
-            if (e.hasbit_mask) rec[e.hasbit_byte] |= e.hasbit_mask;  // a branch per field costs less than a store
+            mark_present(rec, e);
             continue;
           }
           case FastOp::message: {
@@ -200,15 +194,8 @@ class Decoder {
             const uint8_t* body = read_length_at(p, end, len);
             if (!body) return fail_frame(mi, number, -1);
             p = body + len;
-            const MessageDef& sm = schema_.message(e.aux);
-            RecordPtr sub;
-            std::memcpy(&sub, slot, sizeof sub);
-            if (!sub) {
-              if (!(sub = new_record(sm, body))) return fail_frame(mi, number, -1);
-              store(slot, sub);
-            }
-            if (!parse_sub_message(sm, e.aux, body, p, sub, depth)) return fail_frame(mi, number, -1);
-            if (e.hasbit_mask) rec[e.hasbit_byte] |= e.hasbit_mask;  // a branch per field costs less than a store
+            if (!merge_sub_message(slot, e.aux, body, p, depth)) return fail_frame(mi, number, -1);
+            mark_present(rec, e);
             continue;
           }
           case FastOp::repeated_message: {
@@ -223,29 +210,6 @@ class Decoder {
             if (!dst) return fail_frame(mi, number, static_cast<int32_t>(arr.size));
             *dst = sub;
             if (!parse_sub_message(sm, e.aux, body, p, sub, depth)) return fail_frame(mi, number, static_cast<int32_t>(arr.size - 1));
-            continue;
-          }
-          case FastOp::varint32: {
-            uint64_t v;
-            if (!read_varint_inline(p, end, v)) return fail_frame(mi, number, -1);
-            store<uint32_t>(slot, static_cast<uint32_t>(v));
-            if (e.hasbit_mask) rec[e.hasbit_byte] |= e.hasbit_mask;  // a branch per field costs less than a store
-            continue;
-          }
-          case FastOp::varint64:
-          case FastOp::zigzag32:
-          case FastOp::zigzag64:
-          case FastOp::boolean: {
-            uint64_t v;
-            if (!read_varint_inline(p, end, v)) return fail_frame(mi, number, -1);
-            switch (e.op) {
-              case FastOp::varint64: store<uint64_t>(slot, v); break;
-              case FastOp::zigzag32: store<uint32_t>(slot, zigzag_decode32(static_cast<uint32_t>(v))); break;
-              case FastOp::zigzag64: store<uint64_t>(slot, zigzag_decode64(v)); break;
-              case FastOp::boolean: *slot = v != 0; break;
-              default: store<uint32_t>(slot, static_cast<uint32_t>(v)); break;
-            }
-            if (e.hasbit_mask) rec[e.hasbit_byte] |= e.hasbit_mask;  // a branch per field costs less than a store
             continue;
           }
         }
@@ -265,6 +229,11 @@ class Decoder {
     if (group_number != 0) return fail(Error::unterminated_group, p, group_number);
     stop = p;
     return m.required_count == 0 || check_required(m, mi, rec, p);
+  }
+
+  // Sets an explicit-presence field's bit. Most fields have none: a branch costs less than a store.
+  static void mark_present(uint8_t* rec, const NumberEntry& e) noexcept {
+    if (e.hasbit_mask) rec[e.hasbit_byte] |= e.hasbit_mask;
   }
 
   // A varint (read_short_varint). False with the status set.
@@ -302,9 +271,7 @@ class Decoder {
   // nullptr with the status set. Always inlined, so len stays in a register.
   [[gnu::always_inline]] const uint8_t* read_length_at(const uint8_t* p, const uint8_t* end, size_t& len) noexcept {
     uint64_t n;
-    if (p < end && *p < 0x80) {
-      n = *p++;
-    } else if (const auto r = read_varint(p, end, n); r != VarintResult::ok) {
+    if (const auto r = read_short_varint(p, end, n); r != VarintResult::ok) {
       fail_varint(r, p);
       return nullptr;
     }
@@ -443,21 +410,21 @@ class Decoder {
     const FieldDef* f = type_id <= max_field_number ? schema_.find(m, static_cast<uint32_t>(type_id)) : nullptr;
     if (!f || !body) return add_unknown(rec, item_start, p);
     rec[f->hasbit_byte] |= f->hasbit_mask;
-    if (!merge_sub_message(*f, rec, body, body + len, depth)) return status_.push_frame(mi, f->number, -1), false;
+    if (!merge_sub_message(rec + f->offset, f->aux, body, body + len, depth)) return status_.push_frame(mi, f->number, -1), false;
     return true;
   }
 
   // A singular message field: its bytes merge into the record already there, or a new one.
-  bool merge_sub_message(const FieldDef& f, uint8_t* rec, const uint8_t* body, const uint8_t* body_end,
+  bool merge_sub_message(uint8_t* slot, uint32_t mi, const uint8_t* body, const uint8_t* body_end,
                          uint32_t depth) noexcept {
-    uint8_t* slot = rec + f.offset;
+    const MessageDef& m = schema_.message(mi);
     RecordPtr sub;
     std::memcpy(&sub, slot, sizeof sub);
     if (!sub) {
-      if (!(sub = new_record(f.aux, body))) return false;
+      if (!(sub = new_record(m, body))) return false;
       store(slot, sub);
     }
-    return parse_sub_message(f.aux, body, body_end, sub, depth);
+    return parse_sub_message(m, mi, body, body_end, sub, depth);
   }
 
   // Records an unknown field's bytes, extending the previous range when they are adjacent.
@@ -603,7 +570,7 @@ class Decoder {
         if (!body) return false;
         p = body + len;
         select_oneof_member(f, rec);
-        if (!merge_sub_message(f, rec, body, p, depth)) return false;
+        if (!merge_sub_message(slot, f.aux, body, p, depth)) return false;
         break;
       }
       default: {  // varints

@@ -134,18 +134,17 @@ struct FieldDef {
 // How the decode loop handles a field whose tag arrives with the field's own wire type: the common
 // singular and repeated-message shapes directly, everything else (oneofs, closed enums, other
 // repeated fields, maps, groups) through the general path.
-enum class FastOp : uint8_t {
-  general, varint32, varint64, zigzag32, zigzag64, boolean, fixed32, fixed64, utf8_string, bytes,
-  message, repeated_message,
-};
+enum class FastOp : uint8_t { general, varint, fixed32, fixed64, length, message, repeated_message };
 
 // One entry of a message's lookup by field number: everything the decode loop needs for the field
-// in one 24-byte record, so that a field costs one table load after its tag.
+// in one 24-byte record, so that a field costs one table load after its tag. Built from the
+// field's FieldDef by the loader.
 struct NumberEntry {
   uint32_t tag = 0;  // the field's number and natural wire type; 0 when no field has the number
   FastOp op = FastOp::general;
-  uint8_t hasbit_mask = 0;  // explicit presence: rec[hasbit_byte] |= hasbit_mask; 0 otherwise
-  uint16_t reserved = 0;
+  ValueOp value = ValueOp::varint32;  // how a varint is stored, whether a string is UTF-8 checked
+  uint8_t hasbit_mask = 0;            // explicit presence: rec[hasbit_byte] |= hasbit_mask; 0 otherwise
+  uint8_t reserved = 0;
   uint32_t offset = 0;
   uint32_t hasbit_byte = 0;
   uint32_t aux = 0;
@@ -417,6 +416,7 @@ class Schema {
         NumberEntry& e = dense_[m.dense_first + f.number];
         e.tag = make_tag(f.number, f.wire_type);
         e.op = fast_op(f);
+        e.value = f.op;
         e.hasbit_mask = f.hasbit_mask;
         e.offset = f.offset;
         e.hasbit_byte = f.hasbit_byte;
@@ -431,17 +431,12 @@ class Schema {
     if (f.label == Label::repeated) return f.op == ValueOp::message ? FastOp::repeated_message : FastOp::general;
     if (f.label == Label::oneof || f.label == Label::map) return FastOp::general;
     switch (f.op) {
-      case ValueOp::varint32: return FastOp::varint32;
-      case ValueOp::varint64: return FastOp::varint64;
-      case ValueOp::zigzag32: return FastOp::zigzag32;
-      case ValueOp::zigzag64: return FastOp::zigzag64;
-      case ValueOp::boolean: return FastOp::boolean;
+      case ValueOp::closed_enum: case ValueOp::group: return FastOp::general;
       case ValueOp::fixed32: return FastOp::fixed32;
       case ValueOp::fixed64: return FastOp::fixed64;
-      case ValueOp::utf8_string: return FastOp::utf8_string;
-      case ValueOp::bytes: return FastOp::bytes;
+      case ValueOp::utf8_string: case ValueOp::bytes: return FastOp::length;
       case ValueOp::message: return FastOp::message;
-      default: return FastOp::general;  // closed enums, groups
+      default: return FastOp::varint;
     }
   }
 

@@ -63,24 +63,6 @@ inline VarintResult read_varint(const uint8_t*& p, const uint8_t* end, uint64_t&
   return VarintResult::overlong;
 }
 
-// read_varint with the one- and two-byte forms inline: most values in real payloads are that short.
-[[gnu::always_inline]] inline VarintResult read_short_varint(const uint8_t*& p, const uint8_t* end, uint64_t& out) noexcept {
-  if (p < end && *p < 0x80) {
-    out = *p++;
-    return VarintResult::ok;
-  }
-  if (end - p >= 2 && p[1] < 0x80) {
-    out = (p[0] & 0x7fu) | static_cast<uint64_t>(p[1]) << 7;
-    p += 2;
-    return VarintResult::ok;
-  }
-  // through a copy: the caller's position must not have its address taken, or it leaves registers
-  const uint8_t* q = p;
-  const auto r = read_varint(q, end, out);
-  p = q;
-  return r;
-}
-
 // Tags are varints of at most 5 bytes holding a 32-bit value.
 inline VarintResult read_tag(const uint8_t*& p, const uint8_t* end, uint32_t& out) noexcept {
   if (p < end && *p < 0x80) {
@@ -101,6 +83,42 @@ inline VarintResult read_tag(const uint8_t*& p, const uint8_t* end, uint32_t& ou
     }
   }
   return VarintResult::overlong;
+}
+
+// The one- and two-byte forms of a varint, which most tags, lengths and values in real payloads
+// take: read inline by the functions below, which leave longer ones to read_varint / read_tag.
+[[gnu::always_inline]] inline bool read_one_or_two_bytes(const uint8_t*& p, const uint8_t* end, uint32_t& out) noexcept {
+  if (p < end && *p < 0x80) {
+    out = *p++;
+    return true;
+  }
+  if (end - p >= 2 && p[1] < 0x80) {
+    out = (p[0] & 0x7fu) | static_cast<uint32_t>(p[1]) << 7;
+    p += 2;
+    return true;
+  }
+  return false;
+}
+
+// The longer forms go through a copy of the position: the caller's must not have its address
+// taken, or it leaves registers.
+[[gnu::always_inline]] inline VarintResult read_short_varint(const uint8_t*& p, const uint8_t* end, uint64_t& out) noexcept {
+  if (uint32_t v; read_one_or_two_bytes(p, end, v)) {
+    out = v;
+    return VarintResult::ok;
+  }
+  const uint8_t* q = p;
+  const auto r = read_varint(q, end, out);
+  p = q;
+  return r;
+}
+
+[[gnu::always_inline]] inline VarintResult read_short_tag(const uint8_t*& p, const uint8_t* end, uint32_t& out) noexcept {
+  if (read_one_or_two_bytes(p, end, out)) return VarintResult::ok;
+  const uint8_t* q = p;
+  const auto r = read_tag(q, end, out);
+  p = q;
+  return r;
 }
 
 constexpr size_t varint_size(uint64_t v) noexcept {
