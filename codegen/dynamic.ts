@@ -200,9 +200,10 @@ function fieldFiller(f: FieldModel, fillerOf: (m: MessageModel) => Fill<Plain>):
         if (v != null) w.each(p + off, v, width, (a, e) => w[kind](a, e, ""), name);
       };
     }
+    const numbers = `${kind}s` as const;
     return (w, o, p) => {
       const v = o[prop];
-      if (v != null) w.numbers(p + off, v, kind, name);
+      if (v != null) w[numbers](p + off, v, name);
     };
   }
   const write = valueWriter(f, fillerOf);

@@ -377,7 +377,7 @@ class FileEmitter {
         if (f.type === FieldType.String || f.type === FieldType.Bytes || f.type === FieldType.Bool || f.type === FieldType.Enum) {
           return `w.each(${at}, ${v}, ${elementWidth(f)}, (a, e) => ${this.fillValue(f, "a", "e", "")}, ${name});`;
         }
-        return `w.numbers(${at}, ${v}, ${literal(numberKinds[f.type]!.read)}, ${name});`;
+        return `w.${numberKinds[f.type]!.read}s(${at}, ${v}, ${name});`;
       }
       case Label.Explicit: {
         const [byte, mask] = presenceBit(f);

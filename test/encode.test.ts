@@ -3,13 +3,14 @@
 import { readdirSync, readFileSync } from "node:fs";
 import protobuf from "protobufjs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { Arena, EncodeError, init, MessageType } from "hppproto";
+import { Arena, EncodeError, init, MessageType, runtime } from "hppproto";
 import { FieldType, Label } from "../dist/ts/schema.js";
 import type { FieldModel, MessageModel } from "../dist/codegen/model.js";
 import { crossCheck, loadSet, normalize, randomObject, requiresItself, rng, withoutUnknown, type Loaded } from "./support/protos.js";
 import { testdata } from "./support/paths.js";
 import { thrown } from "./support/thrown.js";
 import * as p3 from "./gen/unittest/google/protobuf/unittest_proto3_pb.js";
+import { Node } from "./gen/names/limits_pb.js";
 
 beforeAll(async () => {
   await init();
@@ -162,6 +163,35 @@ describe("wire details", () => {
     const bytes = t.encode({ packedDouble: values });
     expect(t.view(bytes).packedDouble).toEqual(values);
     expect(t.encode({ packedDouble: [...values] })).toEqual(bytes);
+  });
+
+  it("a view's typed arrays and bytes encode from where they alias memory, even when copying them grows it", () => {
+    const arena = new Arena();
+    const samples = Float64Array.from({ length: 5 << 20 }, (_, i) => i * 0.5 - 7); // 40 MiB
+    const blob = new Uint8Array(40 << 20).fill(3);
+    const v = Node.view(Node.encode({ id: 3, samples, big: [5n, -6n], blob }), arena);
+    const before = runtime().mem.buffer.byteLength;
+    // each copy needs 40 MiB of the encode's scratch memory: it grows memory, detaching the alias being copied
+    const bytes = Node.encode({ id: 1, samples: v.samples, big: v.big, blob: v.blob });
+    expect(runtime().mem.buffer.byteLength).toBeGreaterThan(before);
+    // the same bytes as from arrays of its own (compared as Buffers: 80 MiB)
+    expect(Buffer.from(bytes).equals(Node.encode({ id: 1, samples, big: [5n, -6n], blob }))).toBe(true);
+    expect(Node.view(bytes).big).toEqual(BigInt64Array.of(5n, -6n));
+    arena.release();
+  });
+
+  it("an alias detached before it is reached (memory grew earlier in the same encode) is an error, not an empty field", () => {
+    const arena = new Arena();
+    const v = Node.view(Node.encode({ id: 3, samples: [1.5, 2.5], blob: Uint8Array.of(9, 8, 7) }), arena);
+    const samples = v.samples, blob = v.blob; // aliases, taken now
+    // the child (field 1) is filled first: memory grows while its getter runs, before samples is reached
+    const grows = { id: 1, get child() { runtime().mem.memory.grow(1); return undefined; }, samples };
+    expect(thrown(() => Node.encode(grows), EncodeError)).toEqual(["INVALID_VALUE", "limits.Node.samples"]);
+    expect(samples.length).toBe(0);
+    expect(thrown(() => Node.encode({ id: 1, blob }), EncodeError)).toEqual(["INVALID_VALUE", "limits.Node.blob"]);
+    // taken from the view again, they read the message from the grown memory
+    expect(Node.decode(Node.encode({ id: 1, samples: v.samples, blob: v.blob }))).toMatchObject({ samples: [1.5, 2.5], blob: Uint8Array.of(9, 8, 7) });
+    arena.release();
   });
 
   it("encodeInto writes at an offset, and leaves a too-small buffer untouched", () => {

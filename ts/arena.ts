@@ -1,6 +1,7 @@
 // Arenas own decoded records and the input bytes they point into. Resetting or releasing one
 // invalidates every view into it; views check the arena's generation on each access.
 import { DecodeError } from "./errors.js";
+import { DETACHED_ALIAS } from "./memory.js";
 import { MAX_INPUT, runtime, type Runtime } from "./runtime.js";
 
 export interface ArenaOptions {
@@ -62,14 +63,15 @@ export class Arena {
    * @internal Runs a decode whose input is copied into the arena; if it throws, everything it
    * allocated (the copy included) is given back.
    */
-  decodeInto<R>(bytes: Uint8Array, decode: (input: number) => R, shift = 0): R {
+  decodeInto<R>(bytes: Uint8Array, decode: (input: number, size: number) => R, shift = 0): R {
     this.assertLive();
     const w = this.ptr >>> 2;
     // Arena layout (arena.hpp) on wasm32: cur_, end_, head_
     const cur = this.rt.mem.u32[w]!;
     const head = this.rt.mem.u32[w + 2]!;
     try {
-      return decode(this.copyIn(bytes, shift));
+      const size = bytes.length; // before the copy, which can detach bytes (an alias of memory)
+      return decode(this.copyIn(bytes, shift), size);
     } catch (e) {
       this.rt.exports.hp_arena_rewind(this.ptr, head, cur);
       throw e;
@@ -83,10 +85,14 @@ export class Arena {
   private copyIn(bytes: Uint8Array, shift: number): number {
     this.assertLive();
     const mem = this.rt.mem;
-    const need = bytes.length + shift;
+    const n = bytes.length;
+    const need = n + shift;
     // checked before rounding: at 2^31 the 32-bit rounding below turns negative and would "fit"
     if (need > MAX_INPUT) throw new DecodeError("MESSAGE_TOO_LARGE", 0, "");
     const size = ((need + 7) & ~7) || 8; // never 0: a null pointer means failure
+    // input may be an alias of this memory (a view's bytes field): see Memory.copyIn
+    if (mem.isDetached(bytes)) throw new TypeError(`input is ${DETACHED_ALIAS}`);
+    const at = bytes.byteOffset;
     const w = this.ptr >>> 2;
     const cur = mem.u32[w]!;
     let p: number;
@@ -98,7 +104,7 @@ export class Arena {
       mem.sync();
       if (p === 0) throw new DecodeError("OUT_OF_MEMORY", 0, "");
     }
-    mem.u8.set(bytes, p + shift);
+    mem.copyIn(bytes, at, n, p + shift, mem.u8);
     return p + shift;
   }
 

@@ -2,11 +2,8 @@
 // and builders call before the C++ encoder serializes the record. Every value is checked against its
 // field's type here, so a bad value fails before anything is encoded.
 import { EncodeError } from "./errors.js";
-import type { Memory } from "./memory.js";
+import { DETACHED_ALIAS, type Memory } from "./memory.js";
 import { MAX_BLOCK, type Runtime } from "./runtime.js";
-
-/** The typed array over memory that holds a numeric field's elements (Memory's member name). */
-export type NumberKind = "i32" | "u32" | "f32" | "f64" | "i64" | "u64";
 
 /** Fills the record at p from a plain object. */
 export type Fill<T> = (w: RecordWriter, o: T, p: number) => void;
@@ -149,13 +146,14 @@ export class RecordWriter {
 
   bytes(addr: number, v: unknown, name: string): void {
     if (!(v instanceof Uint8Array)) throw invalid(v, "a Uint8Array", name);
+    const at = this.attached(v, name);
     const n = v.length;
     if (n === 0) {
       this.slot(addr, 0, 0);
       return;
     }
     const p = this.alloc(n);
-    this.m.u8.set(v, p);
+    this.m.copyIn(v, at, n, p, this.m.u8);
     this.slot(addr, p, n);
   }
 
@@ -211,61 +209,108 @@ export class RecordWriter {
     return p;
   }
 
-  /**
-   * A repeated numeric field. A typed array of the field's element type is copied in one call;
-   * other arrays are checked and stored element by element, in one loop per element type.
-   */
-  numbers(addr: number, v: unknown, kind: NumberKind, name: string): void {
-    const list = list_(v, name) as ArrayLike<unknown>;
-    const n = list.length;
-    const wide = kind === "f64" || kind === "i64" || kind === "u64";
-    const p = this.array(addr, n, wide ? 8 : 4);
-    if (n === 0) return;
-    const heap = this.m[kind];
-    const base = p >>> (wide ? 3 : 2);
-    if (list instanceof heap.constructor) {
-      (heap as { set(a: ArrayLike<unknown>, at: number): void }).set(list, base);
-      return;
+  // ---- repeated numbers: a typed array of the field's element type is copied in one call; other
+  // arrays are checked and stored element by element. One method per element type keeps each
+  // monomorphic (one shared method with the type as an argument was a third of a map tile's encode).
+
+  i32s(addr: number, v: unknown, name: string): void {
+    if (v instanceof Int32Array) {
+      const at = this.attached(v, name), n = v.byteLength, p = this.array(addr, n >>> 2, 4);
+      return this.m.copyIn(v, at, n, p, this.m.i32);
     }
+    const list = this.list(v, name), n = list.length, base = this.array(addr, n, 4) >>> 2, h = this.m.i32;
+    for (let i = 0; i < n; i++) {
+      const x = list[i];
+      if (typeof x !== "number" || (x | 0) !== x) throw within(invalid(x, "a 32-bit signed integer", ""), `${name}[${i}]`);
+      h[base + i] = x;
+    }
+  }
+  u32s(addr: number, v: unknown, name: string): void {
+    if (v instanceof Uint32Array) {
+      const at = this.attached(v, name), n = v.byteLength, p = this.array(addr, n >>> 2, 4);
+      return this.m.copyIn(v, at, n, p, this.m.u32);
+    }
+    const list = this.list(v, name), n = list.length, base = this.array(addr, n, 4) >>> 2, h = this.m.u32;
+    for (let i = 0; i < n; i++) {
+      const x = list[i];
+      if (typeof x !== "number" || x >>> 0 !== x) throw within(invalid(x, "a 32-bit unsigned integer", ""), `${name}[${i}]`);
+      h[base + i] = x;
+    }
+  }
+  f32s(addr: number, v: unknown, name: string): void {
+    if (v instanceof Float32Array) {
+      const at = this.attached(v, name), n = v.byteLength, p = this.array(addr, n >>> 2, 4);
+      return this.m.copyIn(v, at, n, p, this.m.f32);
+    }
+    const list = this.list(v, name), n = list.length, base = this.array(addr, n, 4) >>> 2, h = this.m.f32;
+    for (let i = 0; i < n; i++) {
+      const x = list[i];
+      if (typeof x !== "number") throw within(invalid(x, "a number", ""), `${name}[${i}]`);
+      h[base + i] = x;
+    }
+  }
+  f64s(addr: number, v: unknown, name: string): void {
+    if (v instanceof Float64Array) {
+      const at = this.attached(v, name), n = v.byteLength, p = this.array(addr, n >>> 3, 8);
+      return this.m.copyIn(v, at, n, p, this.m.f64);
+    }
+    const list = this.list(v, name), n = list.length, base = this.array(addr, n, 8) >>> 3, h = this.m.f64;
+    for (let i = 0; i < n; i++) {
+      const x = list[i];
+      if (typeof x !== "number") throw within(invalid(x, "a number", ""), `${name}[${i}]`);
+      h[base + i] = x;
+    }
+  }
+  i64s(addr: number, v: unknown, name: string): void {
+    if (v instanceof BigInt64Array) {
+      const at = this.attached(v, name), n = v.byteLength, p = this.array(addr, n >>> 3, 8);
+      return this.m.copyIn(v, at, n, p, this.m.i64);
+    }
+    const list = this.list(v, name), n = list.length, base = this.array(addr, n, 8) >>> 3, h = this.m.i64;
     let i = 0;
     try {
-      switch (kind) {
-        case "f64": case "f32":
-          for (const h = heap as Float64Array; i < n; i++) {
-            const x = list[i];
-            if (typeof x !== "number") throw invalid(x, "a number", "");
-            h[base + i] = x;
-          }
-          break;
-        case "i32":
-          for (const h = heap as Int32Array; i < n; i++) {
-            const x = list[i];
-            if (typeof x !== "number" || (x | 0) !== x) throw invalid(x, "a 32-bit signed integer", "");
-            h[base + i] = x;
-          }
-          break;
-        case "u32":
-          for (const h = heap as Uint32Array; i < n; i++) {
-            const x = list[i];
-            if (typeof x !== "number" || x >>> 0 !== x) throw invalid(x, "a 32-bit unsigned integer", "");
-            h[base + i] = x;
-          }
-          break;
-        case "i64":
-          for (const h = heap as BigInt64Array; i < n; i++) h[base + i] = toInt64(list[i], "");
-          break;
-        case "u64":
-          for (const h = heap as BigUint64Array; i < n; i++) h[base + i] = toUint64(list[i], "");
-          break;
-      }
+      for (; i < n; i++) h[base + i] = toInt64(list[i], "");
+    } catch (e) {
+      throw within(e, `${name}[${i}]`);
+    }
+  }
+  u64s(addr: number, v: unknown, name: string): void {
+    if (v instanceof BigUint64Array) {
+      const at = this.attached(v, name), n = v.byteLength, p = this.array(addr, n >>> 3, 8);
+      return this.m.copyIn(v, at, n, p, this.m.u64);
+    }
+    const list = this.list(v, name), n = list.length, base = this.array(addr, n, 8) >>> 3, h = this.m.u64;
+    let i = 0;
+    try {
+      for (; i < n; i++) h[base + i] = toUint64(list[i], "");
     } catch (e) {
       throw within(e, `${name}[${i}]`);
     }
   }
 
+  /** v as elements to read one by one: an array, or a copy of a typed array (which may alias memory). */
+  private list(v: unknown, name: string): ArrayLike<unknown> {
+    if (Array.isArray(v)) return v;
+    if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
+      this.attached(v, name);
+      return (v as unknown as { slice(): ArrayLike<unknown> }).slice();
+    }
+    throw invalid(v, "an array", name);
+  }
+
+  /**
+   * v's byteOffset, for Memory.copyIn, once v is known not to be an alias of memory that growth
+   * detached (memory grew since it was read from its view, perhaps earlier in this encode): its
+   * contents are lost, an error rather than an empty field.
+   */
+  private attached(v: ArrayBufferView, name: string): number {
+    if (this.m.isDetached(v)) throw new EncodeError("INVALID_VALUE", name, DETACHED_ALIAS);
+    return v.byteOffset;
+  }
+
   /** Repeated strings, bytes or messages: one slot per element, each written by `write`. */
   each<T>(addr: number, v: unknown, width: number, write: (addr: number, e: T) => void, name: string): void {
-    const list = list_(v, name) as ArrayLike<T>;
+    const list = this.list(v, name) as ArrayLike<T>;
     const n = list.length;
     const p = this.array(addr, n, width);
     for (let i = 0; i < n; i++) {
@@ -279,7 +324,7 @@ export class RecordWriter {
 
   /** Repeated messages: a record per element, its pointer in the array. */
   msgs(addr: number, v: unknown, fill: Fill<never>, size: number, name: string): void {
-    const list = list_(v, name) as ArrayLike<unknown>;
+    const list = this.list(v, name);
     const n = list.length;
     const p = this.array(addr, n, 4);
     let i = 0;
@@ -350,11 +395,6 @@ const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\
 export function isWellFormed(s: string): boolean {
   const native = (s as { isWellFormed?: () => boolean }).isWellFormed;
   return native ? native.call(s) : !loneSurrogate.test(s);
-}
-
-function list_(v: unknown, name: string): ArrayLike<unknown> {
-  if (Array.isArray(v) || ArrayBuffer.isView(v)) return v as ArrayLike<unknown>;
-  throw invalid(v, "an array", name);
 }
 
 function toInt64(v: unknown, name: string): bigint {

@@ -3,7 +3,7 @@
 // getters never cache arrays of their own.
 
 const utf8 = new TextDecoder("utf-8");
-const EMPTY_BYTES = Object.freeze(new Uint8Array(0)) as Uint8Array;
+export const EMPTY_BYTES = Object.freeze(new Uint8Array(0)) as Uint8Array;
 
 // In Node, Buffer#utf8Slice decodes with a smaller fixed cost than TextDecoder (about 60 ns against
 // 90 ns a call, measured on Node 20); browsers have no Buffer and use TextDecoder.
@@ -16,6 +16,10 @@ const NodeBuffer = (globalThis as unknown as { Buffer?: { from(b: ArrayBuffer): 
  * (Node) or TextDecoder, whose ~65-90 ns per call only pays from about 12 bytes (Node 20, measured). */
 const SHORT_STRING = 12;
 
+/** What an alias of memory (a view's typed array or bytes) is once growth has detached it. */
+export const DETACHED_ALIAS =
+  "an array over WASM memory that grew since it was taken from a view (detached); take it from the view again, or slice() it first";
+
 export class Memory {
   buffer!: ArrayBuffer;
   u8!: Uint8Array;
@@ -26,6 +30,8 @@ export class Memory {
   i64!: BigInt64Array;
   u64!: BigUint64Array;
   private slicer: Utf8Slicer | undefined;
+  /** Buffers growth has detached: a typed array over one of them was an alias that lost its contents. */
+  private readonly retired = new WeakSet<ArrayBufferLike>();
 
   constructor(readonly memory: WebAssembly.Memory) {
     this.refresh();
@@ -37,7 +43,30 @@ export class Memory {
     if (this.u8.length === 0) this.refresh();
   }
 
+  /** Whether v was an alias of this memory (a view's typed array or bytes) that growth has detached: its contents are lost. */
+  isDetached(v: ArrayBufferView): boolean {
+    // .buffer only for empty arrays: on a small typed array it makes V8 move the data off-heap
+    if (v.byteLength !== 0 || v === EMPTY_BYTES) return false;
+    this.sync(); // growth may have come from outside a call into WASM (a getter, memory.grow())
+    return this.retired.has(v.buffer);
+  }
+
+  /**
+   * Copies typed array v to byte address p, through `heap`: this memory's array of v's element type,
+   * read after p was allocated. `at` and `n` are v's byteOffset and byteLength read before that
+   * allocation: if it grew memory it detached every array over the old buffer, so a v now empty was
+   * an alias of memory, and its bytes are copied from where it was.
+   */
+  copyIn<A extends Uint8Array | Int32Array | Uint32Array | Float32Array | Float64Array | BigInt64Array | BigUint64Array>(
+    v: A, at: number, n: number, p: number, heap: A,
+  ): void {
+    if (n === 0) return;
+    if (v.byteLength === n) (heap as { set(a: A, offset: number): void }).set(v, p / heap.BYTES_PER_ELEMENT);
+    else this.u8.copyWithin(p, at, at + n);
+  }
+
   private refresh(): void {
+    if (this.buffer) this.retired.add(this.buffer);
     const b = this.memory.buffer;
     this.buffer = b;
     this.u8 = new Uint8Array(b);

@@ -152,10 +152,11 @@ export class MessageType<T, V, B extends V = V> {
     if (arena === undefined) {
       arena = scratchArenas(rt).views;
       arena.generation++; // the call resets the arena, even when it then fails
+      const size = bytes.length; // before stage(): see there
       const input = rt.stage(bytes, alignmentShift(bytes), true);
-      return new viewClass(arena, rt.decode(handle, this.index, arena.ptr, input, bytes.length, true, this.schemaDef));
+      return new viewClass(arena, rt.decode(handle, this.index, arena.ptr, input, size, true, this.schemaDef));
     }
-    const rec = arena.decodeInto(bytes, (input) => rt.decode(handle, this.index, arena.ptr, input, bytes.length, false, this.schemaDef),
+    const rec = arena.decodeInto(bytes, (input, size) => rt.decode(handle, this.index, arena.ptr, input, size, false, this.schemaDef),
       alignmentShift(bytes));
     return new viewClass(arena, rec);
   }
@@ -168,7 +169,8 @@ export class MessageType<T, V, B extends V = V> {
     const handle = rt.schema(this.schemaDef);
     const arena = scratchArenas(rt).plain;
     arena.generation++;
-    const rec = rt.decode(handle, this.index, arena.ptr, rt.stage(bytes, alignmentShift(bytes), false), bytes.length, true, this.schemaDef);
+    const size = bytes.length; // before stage(): see there
+    const rec = rt.decode(handle, this.index, arena.ptr, rt.stage(bytes, alignmentShift(bytes), false), size, true, this.schemaDef);
     return read(rt.mem, rec, rt);
   }
 
@@ -182,11 +184,12 @@ export class MessageType<T, V, B extends V = V> {
     if (arena === undefined) {
       arena = scratchArenas(rt).views;
       arena.generation++;
-      [ptr, count] = rt.decodeDelimited(handle, this.index, arena.ptr, rt.stage(bytes, 0, true), bytes.length, true, this.schemaDef);
+      const size = bytes.length; // before stage(): see there
+      [ptr, count] = rt.decodeDelimited(handle, this.index, arena.ptr, rt.stage(bytes, 0, true), size, true, this.schemaDef);
     } else {
       const own = arena;
-      [ptr, count] = own.decodeInto(bytes, (input) =>
-        rt.decodeDelimited(handle, this.index, own.ptr, input, bytes.length, false, this.schemaDef));
+      [ptr, count] = own.decodeInto(bytes, (input, size) =>
+        rt.decodeDelimited(handle, this.index, own.ptr, input, size, false, this.schemaDef));
     }
     const u32 = rt.mem.u32;
     const out = new Array<V>(count);
@@ -202,7 +205,8 @@ export class MessageType<T, V, B extends V = V> {
     const handle = rt.schema(this.schemaDef);
     const arena = scratchArenas(rt).plain;
     arena.generation++;
-    const [ptr, count] = rt.decodeDelimited(handle, this.index, arena.ptr, rt.stage(bytes, 0, false), bytes.length, true, this.schemaDef);
+    const size = bytes.length; // before stage(): see there
+    const [ptr, count] = rt.decodeDelimited(handle, this.index, arena.ptr, rt.stage(bytes, 0, false), size, true, this.schemaDef);
     const m = rt.mem;
     const out = new Array<T>(count);
     for (let i = 0; i < count; i++) out[i] = read(m, m.u32[(ptr >>> 2) + i]!, rt);
@@ -245,8 +249,8 @@ export class MessageType<T, V, B extends V = V> {
     }
     const arena = own ?? (s.batches[level] ??= new Arena());
     if (level >= 0) arena.reset(); // views of this level's last batch become stale
-    const [ptr, count] = arena.decodeInto(bytes, (input) =>
-      rt.decodeDelimited(handle, this.index, arena.ptr, input, bytes.length, false, this.schemaDef));
+    const [ptr, count] = arena.decodeInto(bytes, (input, size) =>
+      rt.decodeDelimited(handle, this.index, arena.ptr, input, size, false, this.schemaDef));
     if (level >= 0) s.batching = level + 1;
     try {
       for (let i = 0; i < count; i++) visit(arena, rt.mem.u32[(ptr >>> 2) + i]!, i);

@@ -1,5 +1,5 @@
 // Helpers generated materializers call to turn records into plain objects that own their data.
-import type { Memory } from "./memory.js";
+import { EMPTY_BYTES, type Memory } from "./memory.js";
 import type { Runtime } from "./runtime.js";
 
 // Array slots are (data pointer, count) at addr; the helpers read both words inline rather than
@@ -105,10 +105,11 @@ export function bytesList(m: Memory, addr: number): Uint8Array[] {
   return out;
 }
 
-/** A bytes slot in place, for views: a subarray of linear memory. */
+/** A bytes slot in place, for views: a subarray of linear memory (an empty one is not: see Memory.isDetached). */
 export function bytesView(m: Memory, addr: number): Uint8Array {
   const p = m.u32[addr >>> 2]!;
-  return m.u8.subarray(p, p + m.u32[(addr >>> 2) + 1]!);
+  const n = m.u32[(addr >>> 2) + 1]!;
+  return n === 0 ? EMPTY_BYTES : m.u8.subarray(p, p + n);
 }
 
 /** Map entries into an object keyed by the stringified key; a repeated key takes its last value. */

@@ -2,7 +2,7 @@
 // One runtime per JS realm, created by init() (loader.ts) and used by all generated code.
 import { codeName, DecodeError, EncodeError, NotInitializedError, SchemaError, type EncodeErrorCode } from "./errors.js";
 import { copyBytes } from "./copy.js";
-import { Memory } from "./memory.js";
+import { DETACHED_ALIAS, Memory } from "./memory.js";
 import type { SchemaDef } from "./schema.js";
 
 export interface Exports {
@@ -166,21 +166,29 @@ export class Runtime {
    * Copies bytes into a staging buffer (input for scratch decodes), `shift` bytes past an 8-byte
    * boundary (see align.ts), and returns their address. Views on the default arena point into the
    * `views` buffer, so only the next view decode on that arena (which makes them stale) reuses it;
-   * decodes whose results are copied out at once share the other.
+   * decodes whose results are copied out at once share the other. Input that aliases memory (a
+   * view's bytes field) is detached if the staging buffer grows: callers take its length first.
    */
   stage(bytes: Uint8Array, shift: number, forViews: boolean): number {
     const staging = forViews ? this.viewStaging : this.copyStaging;
-    const need = bytes.length + shift;
+    const n = bytes.length;
+    const need = n + shift;
     if (need > MAX_INPUT) throw new DecodeError("MESSAGE_TOO_LARGE", 0, "");
+    const m = this.mem;
+    // input may be an alias of this memory (a view's bytes field holding a message), even of the
+    // staging buffer itself: see copyIn; the old buffer is freed only after the copy
+    if (m.isDetached(bytes)) throw new TypeError(`input is ${DETACHED_ALIAS}`);
+    const at = bytes.byteOffset;
     if (need > staging.size) {
       const size = Math.min(Math.max(need + 8, 4096, staging.size * 2), MAX_INPUT + 8);
+      const fresh = this.malloc(size);
+      m.copyIn(bytes, at, n, fresh + shift, m.u8);
       if (staging.ptr) this.exports.free(staging.ptr);
-      staging.ptr = 0;
-      staging.size = 0;
-      staging.ptr = this.malloc(size);
+      staging.ptr = fresh;
       staging.size = size;
+    } else {
+      m.copyIn(bytes, at, n, staging.ptr + shift, m.u8);
     }
-    this.mem.u8.set(bytes, staging.ptr + shift);
     return staging.ptr + shift;
   }
 

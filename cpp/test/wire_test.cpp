@@ -65,6 +65,16 @@ TEST(Varint, RoundTripsThroughWriter) {
   }
 }
 
+TEST(Varint, SizeAtEveryBitWidthMatchesTheWriter) {
+  for (int bits = 0; bits < 64; ++bits) {
+    for (uint64_t v : {(uint64_t{1} << bits) - 1, uint64_t{1} << bits}) {
+      uint8_t buf[10];
+      EXPECT_EQ(static_cast<size_t>(write_varint(buf, v) - buf), varint_size(v)) << v;
+    }
+  }
+  EXPECT_EQ(varint_size(UINT64_MAX), 10u);
+}
+
 TEST(Tag, LimitsToFiveBytesAnd32Bits) {
   const uint8_t ok[] = {0xf8, 0xff, 0xff, 0xff, 0x0f};  // field 2^29-1, wire type 0
   const uint8_t* p = ok;

@@ -247,7 +247,7 @@ class Encoder {
           if (f.wire_type == WireType::varint) {
             const uint32_t at = sizes_used_;
             if (!reserve_size()) return false;
-            for (uint32_t k = 0; k < arr.size; ++k) body += varint_size(varint_of(f.type, data + size_t{k} * width));
+            body = measure_varint_run(f.type, data, arr.size);
             if (!check_size(body)) return false;
             sizes_.data()[at] = static_cast<uint32_t>(body);
           } else {
@@ -431,28 +431,40 @@ class Encoder {
     return p;
   }
 
-  // The hot loop for large packed varint arrays, one specialised loop per element form.
-  static uint8_t* write_varint_run(FieldType t, const uint8_t* data, uint32_t n, uint8_t* p) noexcept {
+  // Calls each(v) with the varint of every element of a packed run: one specialised loop per element form.
+  template <class Each>
+  HPPPROTO_INLINE static void for_each_varint(FieldType t, const uint8_t* data, uint32_t n, Each each) noexcept {
     switch (t) {
       case FieldType::int32: case FieldType::enum_:
-        for (uint32_t k = 0; k < n; ++k) p = write_varint(p, static_cast<uint64_t>(static_cast<int64_t>(load<int32_t>(data + 4 * k))));
-        return p;
+        for (uint32_t k = 0; k < n; ++k) each(static_cast<uint64_t>(static_cast<int64_t>(load<int32_t>(data + 4 * k))));
+        return;
       case FieldType::uint32:
-        for (uint32_t k = 0; k < n; ++k) p = write_varint(p, load<uint32_t>(data + 4 * k));
-        return p;
+        for (uint32_t k = 0; k < n; ++k) each(load<uint32_t>(data + 4 * k));
+        return;
       case FieldType::sint32:
-        for (uint32_t k = 0; k < n; ++k) p = write_varint(p, zigzag_encode32(load<int32_t>(data + 4 * k)));
-        return p;
+        for (uint32_t k = 0; k < n; ++k) each(zigzag_encode32(load<int32_t>(data + 4 * k)));
+        return;
       case FieldType::sint64:
-        for (uint32_t k = 0; k < n; ++k) p = write_varint(p, zigzag_encode64(load<int64_t>(data + 8 * size_t{k})));
-        return p;
+        for (uint32_t k = 0; k < n; ++k) each(zigzag_encode64(load<int64_t>(data + 8 * size_t{k})));
+        return;
       case FieldType::bool_:
-        for (uint32_t k = 0; k < n; ++k) *p++ = data[k] != 0;
-        return p;
+        for (uint32_t k = 0; k < n; ++k) each(uint64_t{data[k] != 0});
+        return;
       default:
-        for (uint32_t k = 0; k < n; ++k) p = write_varint(p, load<uint64_t>(data + 8 * size_t{k}));
-        return p;
+        for (uint32_t k = 0; k < n; ++k) each(load<uint64_t>(data + 8 * size_t{k}));
+        return;
     }
+  }
+
+  static uint64_t measure_varint_run(FieldType t, const uint8_t* data, uint32_t n) noexcept {
+    uint64_t body = 0;
+    for_each_varint(t, data, n, [&](uint64_t v) { body += varint_size(v); });
+    return body;
+  }
+
+  static uint8_t* write_varint_run(FieldType t, const uint8_t* data, uint32_t n, uint8_t* p) noexcept {
+    for_each_varint(t, data, n, [&](uint64_t v) { p = write_varint(p, v); });
+    return p;
   }
 
   const Schema& schema_;

@@ -121,13 +121,9 @@ inline VarintResult read_tag(const uint8_t*& p, const uint8_t* end, uint32_t& ou
   return r;
 }
 
+// 7 payload bits a byte: ceil(bits / 7) for the value's 1..64 significant bits, without a loop.
 constexpr size_t varint_size(uint64_t v) noexcept {
-  size_t n = 1;
-  while (v >= 0x80) {
-    v >>= 7;
-    ++n;
-  }
-  return n;
+  return (static_cast<size_t>(std::bit_width(v | 1)) * 9 + 64) / 64;
 }
 
 inline uint8_t* write_varint(uint8_t* p, uint64_t v) noexcept {
