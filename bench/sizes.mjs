@@ -25,6 +25,16 @@ export const decode = (bytes) => GoogleMessage1.decode(bytes);`,
 import { GoogleMessage1 } from "./hppproto-plain/benchmark_messages_proto3_pb.js";
 await init();
 export const decode = (bytes) => GoogleMessage1.decode(bytes);`,
+  // tree shaking: one message of test_messages_proto3's 22 (ForeignMessage, one int32), against
+  // the same message generated alone; what remains between them is the run's shared schema table
+  "hppproto, 1 message of 22": `import { init } from "hppproto";
+import { ForeignMessage } from "./hppproto-tm3/google/protobuf/test_messages_proto3_pb.js";
+await init();
+export const decode = (bytes) => ForeignMessage.decode(bytes);`,
+  "hppproto, that message alone": `import { init } from "hppproto";
+import { ForeignMessage } from "./hppproto-alone/foreign_pb.js";
+await init();
+export const decode = (bytes) => ForeignMessage.decode(bytes);`,
   protobufjs: `import { benchmarks } from "./protobufjs/messages.js";
 export const decode = (bytes) => benchmarks.proto3.GoogleMessage1.decode(bytes);`,
   "ts-proto": `import { GoogleMessage1 } from "./ts-proto/benchmark_messages_proto3.js";
@@ -40,6 +50,11 @@ export const decode = (bytes) => readGoogleMessage1(new PbfReader(bytes));`,
 export async function sizes() {
   generate(out, ["benchmark_messages_proto3.proto"]);
   execFileSync(process.execPath, [join(root, "bin", "hppproto-gen.mjs"), "--out", join(out, "hppproto-plain"), "--facades", "plain", "-I", join(out, "protos"), join(out, "protos", "benchmark_messages_proto3.proto")], { stdio: "pipe" });
+  const conformance = join(root, "testdata", "protos", "conformance");
+  execFileSync(process.execPath, [join(root, "bin", "hppproto-gen.mjs"), "--out", join(out, "hppproto-tm3"), "-I", conformance, join(conformance, "google", "protobuf", "test_messages_proto3.proto")], { stdio: "pipe" });
+  mkdirSync(join(out, "alone"), { recursive: true });
+  writeFileSync(join(out, "alone", "foreign.proto"), 'syntax = "proto3";\npackage protobuf_test_messages.proto3;\nmessage ForeignMessage { int32 c = 1; }\n');
+  execFileSync(process.execPath, [join(root, "bin", "hppproto-gen.mjs"), "--out", join(out, "hppproto-alone"), "-I", join(out, "alone"), join(out, "alone", "foreign.proto")], { stdio: "pipe" });
   const rows = [];
   for (const [library, source] of Object.entries(entries)) {
     const result = await esbuild.build({

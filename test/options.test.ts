@@ -209,6 +209,21 @@ describe("--facades", () => {
     expect(viewsOnly).not.toContain("$clear"); // builders
     expect(viewsOnly.length).toBeLessThan(full.length * 0.7);
   });
+
+  it("a bundle that uses one message of a file leaves the file's other messages and the files they import out", async () => {
+    const file = "conformance/google/protobuf/test_messages_proto3_pb.ts";
+    const r = await build({
+      stdin: { contents: `import { ForeignMessage } from "./${file}"; console.log(ForeignMessage.decode(new Uint8Array(0)).c);`, resolveDir: genDir, loader: "ts" },
+      bundle: true, minify: true, write: false, format: "esm", platform: "browser", metafile: true,
+      alias: { hppproto: `${repoRoot}dist/ts/index.js` }, external: ["*.wasm"], logLevel: "silent",
+    });
+    const inputs = Object.values(r.metafile.outputs)[0]!.inputs;
+    const kept = (name: string) => Object.entries(inputs).find(([path]) => path.endsWith(name))?.[1].bytesInOutput ?? 0;
+    // ForeignMessage (one int32) is ~2 KB of the file's ~110 KB minified; nothing of wrappers, struct, any...
+    expect(kept("test_messages_proto3_pb.ts")).toBeGreaterThan(0);
+    expect(kept("test_messages_proto3_pb.ts")).toBeLessThan(5000);
+    for (const wkt of ["wrappers_pb.ts", "struct_pb.ts", "any_pb.ts", "timestamp_pb.ts"]) expect(kept(wkt)).toBe(0);
+  });
 });
 
 describe("--target js", () => {
