@@ -90,21 +90,21 @@ export class Arena {
     // checked before rounding: at 2^31 the 32-bit rounding below turns negative and would "fit"
     if (need > MAX_INPUT) throw new DecodeError("MESSAGE_TOO_LARGE", 0, "");
     const size = ((need + 7) & ~7) || 8; // never 0: a null pointer means failure
-    // input may be an alias of this memory (a view's bytes field): see Memory.copyIn
     if (mem.isDetached(bytes)) throw new TypeError(`input is ${DETACHED_ALIAS}`);
-    const at = bytes.byteOffset;
     const w = this.ptr >>> 2;
     const cur = mem.u32[w]!;
-    let p: number;
     if (cur !== 0 && mem.u32[w + 1]! - cur >= size) {
       mem.u32[w] = cur + size;
-      p = cur;
-    } else {
-      p = this.rt.exports.hp_arena_alloc(this.ptr, size) >>> 0;
-      mem.sync();
-      if (p === 0) throw new DecodeError("OUT_OF_MEMORY", 0, "");
+      mem.u8.set(bytes, cur + shift);
+      return cur + shift;
     }
-    mem.copyIn(bytes, at, n, p + shift, mem.u8);
+    // a new block may grow memory: input that aliases it (a view's bytes field) is copied from
+    // where it was (Memory.copyIn)
+    const at = bytes.byteOffset;
+    const p = this.rt.exports.hp_arena_alloc(this.ptr, size) >>> 0;
+    mem.sync();
+    if (p === 0) throw new DecodeError("OUT_OF_MEMORY", 0, "");
+    mem.copyIn(bytes, at, n, p + shift);
     return p + shift;
   }
 

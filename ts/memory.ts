@@ -44,24 +44,21 @@ export class Memory {
   }
 
   /** Whether v was an alias of this memory (a view's typed array or bytes) that growth has detached: its contents are lost. */
-  isDetached(v: ArrayBufferView): boolean {
-    // .buffer only for empty arrays: on a small typed array it makes V8 move the data off-heap
-    if (v.byteLength !== 0 || v === EMPTY_BYTES) return false;
+  isDetached(v: { length: number; buffer: ArrayBufferLike }): boolean {
+    // length, not byteLength (a builtin call in V8); .buffer only for empty arrays: on a small typed
+    // array it makes V8 move the data off-heap
+    if (v.length !== 0 || v === EMPTY_BYTES) return false;
     this.sync(); // growth may have come from outside a call into WASM (a getter, memory.grow())
     return this.retired.has(v.buffer);
   }
 
   /**
-   * Copies typed array v to byte address p, through `heap`: this memory's array of v's element type,
-   * read after p was allocated. `at` and `n` are v's byteOffset and byteLength read before that
-   * allocation: if it grew memory it detached every array over the old buffer, so a v now empty was
-   * an alias of memory, and its bytes are copied from where it was.
+   * Copies the bytes of v to p. `at` and `n` are v's byteOffset and length read before p was
+   * allocated: if that allocation grew memory it detached every array over the old buffer, so a v
+   * now empty was an alias of memory, and its bytes are copied from where it was.
    */
-  copyIn<A extends Uint8Array | Int32Array | Uint32Array | Float32Array | Float64Array | BigInt64Array | BigUint64Array>(
-    v: A, at: number, n: number, p: number, heap: A,
-  ): void {
-    if (n === 0) return;
-    if (v.byteLength === n) (heap as { set(a: A, offset: number): void }).set(v, p / heap.BYTES_PER_ELEMENT);
+  copyIn(v: Uint8Array, at: number, n: number, p: number): void {
+    if (v.length === n) this.u8.set(v, p);
     else this.u8.copyWithin(p, at, at + n);
   }
 

@@ -175,19 +175,19 @@ export class Runtime {
     const need = n + shift;
     if (need > MAX_INPUT) throw new DecodeError("MESSAGE_TOO_LARGE", 0, "");
     const m = this.mem;
-    // input may be an alias of this memory (a view's bytes field holding a message), even of the
-    // staging buffer itself: see copyIn; the old buffer is freed only after the copy
     if (m.isDetached(bytes)) throw new TypeError(`input is ${DETACHED_ALIAS}`);
-    const at = bytes.byteOffset;
     if (need > staging.size) {
+      // input may be an alias of this memory (a view's bytes field holding a message), even of the
+      // staging buffer: see Memory.copyIn; the old buffer is freed only after the copy
+      const at = bytes.byteOffset;
       const size = Math.min(Math.max(need + 8, 4096, staging.size * 2), MAX_INPUT + 8);
       const fresh = this.malloc(size);
-      m.copyIn(bytes, at, n, fresh + shift, m.u8);
+      m.copyIn(bytes, at, n, fresh + shift);
       if (staging.ptr) this.exports.free(staging.ptr);
       staging.ptr = fresh;
       staging.size = size;
     } else {
-      m.copyIn(bytes, at, n, staging.ptr + shift, m.u8);
+      m.u8.set(bytes, staging.ptr + shift);
     }
     return staging.ptr + shift;
   }
