@@ -5,7 +5,7 @@ import { init } from "../ts/loader.js";
 import type { JsonWriteOptions } from "../ts/json/print.js";
 import { loadSchema } from "./dynamic.js";
 import type protobuf from "protobufjs";
-import { defaultEmitOptions, emit, facades, type EmitOptions, type OutputFile } from "./emit.js";
+import { defaultEmitOptions, emit, facades, type EmitOptions, type OutputFile } from "./emit/index.js";
 import { loadProtos } from "./load.js";
 import { serviceWarnings } from "./check.js";
 import { decodeRaw } from "./raw.js";

@@ -1,0 +1,51 @@
+// Pieces of generated code every facade writes: declarations that render to .ts, .js and .d.ts
+// (see syntax.ts), class members, property keys, and where a field's bits and bytes are.
+import { FieldType } from "../../ts/schema.js";
+import { isMessage, numberKinds, type FieldModel } from "../model.js";
+import { comment, literal } from "../names.js";
+import { decl, impl, nonNull, signature } from "../syntax.js";
+
+/** [byte offset in the record, bit mask] of an explicit-presence field's hasbit. */
+export function presenceBit(f: FieldModel): [number, number] {
+  return [f.presence >>> 3, 1 << (f.presence & 7)];
+}
+
+/** Bytes of one value of f's type in a record slot or array. */
+export function elementWidth(f: FieldModel): number {
+  if (isMessage(f)) return 4;
+  if (f.type === FieldType.String || f.type === FieldType.Bytes) return 8;
+  if (f.type === FieldType.Bool) return 1;
+  return 1 << numberKinds[f.type]!.shift;
+}
+
+/** A key in an object literal: the name, or a string literal when it is not an identifier. */
+export function propertyKey(prop: string): string {
+  if (prop === "__proto__") return '["__proto__"]'; // a plain "__proto__" key would set the prototype
+  return /^[A-Za-z_$][\w$]*$/.test(prop) ? prop : literal(prop);
+}
+
+/** `.prop`, or `["prop"]` when prop is not an identifier. */
+export function propertyAccess(prop: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(prop) ? `.${prop}` : `[${literal(prop)}]`;
+}
+
+export function hasbit(u8: string, p: string, bit: number): string {
+  return `(${u8}[${p} + ${bit >>> 3}]${nonNull} & ${1 << (bit & 7)}) !== 0`;
+}
+
+/** An exported function: the declaration file keeps its signature. */
+export function exportedFunction(doc: string | undefined, name: string, params: [string, string][], returns: string, body: string[]): string {
+  const head = doc === undefined ? "" : `/** ${comment(doc)} */\n`;
+  return `${head}export ${decl("declare ")}function ${name}${signature(params, returns)}${impl(` {\n${body.join("\n")}\n}`)}${decl(";")}\n`;
+}
+
+/** A function of the module's own, absent from the declaration file. */
+export function moduleFunction(name: string, params: [string, string][], returns: string, body: string[]): string {
+  return impl(`function ${name}${signature(params, returns)} {\n${body.join("\n")}\n}\n`);
+}
+
+/** A class member (`get x`, `set x`, a method) with its body indented, or `;` in a declaration file. */
+export function member(doc: string | undefined, head: string, params: [string, string][], returns: string | undefined, body: string[]): string {
+  const docComment = doc === undefined ? "" : `  /** ${comment(doc)} */\n`;
+  return `${docComment}  ${head}${signature(params, returns)}${impl(` {\n${body.map((l) => `    ${l}`).join("\n")}\n  }`)}${decl(";")}`;
+}

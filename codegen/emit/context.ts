@@ -1,0 +1,99 @@
+// What every facade's emitter works from: the file being written, the run's model and names,
+// the output options, and the references between generated modules.
+import { FieldType } from "../../ts/schema.js";
+import { isMessage, numberKinds, type EnumModel, type FieldModel, type MessageModel, type SchemaModel } from "../model.js";
+
+/** What generated code offers per message; see hppproto-gen --help. */
+export type Facade = "views" | "plain" | "builders" | "json";
+export const facades: readonly Facade[] = ["views", "plain", "builders", "json"];
+
+/** The JS type of 64-bit integer fields. */
+export type Int64As = "bigint" | "string" | "number";
+
+export interface EmitOptions {
+  /** Module specifier of the runtime. */
+  runtimeImport: string;
+  /** Extension in imports between generated modules: ".js" (Node ESM), ".ts" (Deno, Bun, allowImportingTsExtensions) or "" (bundlers). */
+  importExtension: ".js" | ".ts" | "";
+  /** 64-bit integers, unless a field's jstype option says JS_STRING or JS_NUMBER. */
+  int64: Int64As;
+  facades: ReadonlySet<Facade>;
+}
+
+export const defaultEmitOptions: EmitOptions = {
+  runtimeImport: "hppproto",
+  importExtension: ".js",
+  int64: "bigint",
+  facades: new Set(facades),
+};
+
+/** Names a message or enum has in its file's module. */
+export interface Names {
+  type: string;
+  view: string;
+  /** The class of a repeated field of this message in views. */
+  list: string;
+  reader: string;
+  /** Reads a repeated field of this message into an array of plain objects. */
+  readAll: string;
+  fill: string;
+  builder: string;
+  toJson: string;
+  fromJson: string;
+}
+
+/** One generated module being written: its file, and what it imports from the others. */
+export class FileContext {
+  /** file -> import alias of the generated modules this one refers to */
+  readonly deps = new Map<string, string>();
+  private readonly owners = new Map<FieldModel, MessageModel>();
+
+  constructor(
+    readonly file: string,
+    readonly model: SchemaModel,
+    readonly names: Map<MessageModel | EnumModel, Names>,
+    readonly options: EmitOptions,
+  ) {}
+
+  /** A reference to a message's or enum's type, view or reader from this file. */
+  ref(target: MessageModel | EnumModel, which: keyof Names): string {
+    const n = this.names.get(target)![which];
+    if (target.file === this.file) return n;
+    let alias = this.deps.get(target.file);
+    if (!alias) this.deps.set(target.file, (alias = `$dep${this.deps.size}`));
+    return `${alias}.${n}`;
+  }
+
+  /** What this run emits; builders need the view classes they extend and the fillers they write with. */
+  get parts() {
+    const f = this.options.facades;
+    return { views: f.has("views") || f.has("builders"), plain: f.has("plain"), builders: f.has("builders"), json: f.has("json") };
+  }
+
+  /** The TS type of one value of f in plain objects (and of scalars in views). */
+  valueType(f: FieldModel): string {
+    if (isMessage(f)) return this.ref(f.message!, "type");
+    if (f.type === FieldType.Enum) return this.ref(f.enum!, "type");
+    if (f.type === FieldType.String) return "string";
+    if (f.type === FieldType.Bytes) return "Uint8Array";
+    if (f.type === FieldType.Bool) return "boolean";
+    return this.int64As(f) ?? numberKinds[f.type]!.ts;
+  }
+
+  /** pkg.Message.field, for errors raised by generated code. */
+  fieldPath(f: FieldModel): string {
+    if (this.owners.size === 0) for (const m of this.model.messages) for (const g of m.fields) this.owners.set(g, m);
+    const owner = this.owners.get(f)!;
+    if (owner.isMapEntry) {
+      const mapField = [...this.owners.keys()].find((g) => g.mapEntry === owner)!;
+      return `${this.fieldPath(mapField)} (map ${f.name})`;
+    }
+    return `${owner.fullName}.${f.name}`;
+  }
+
+  /** For 64-bit integer fields, their JS type: the field's jstype option, else --int64. */
+  int64As(f: FieldModel): Int64As | undefined {
+    if (numberKinds[f.type]?.ts !== "bigint") return undefined;
+    return f.jsType ?? this.options.int64;
+  }
+}

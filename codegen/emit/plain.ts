@@ -1,0 +1,115 @@
+// Plain objects: the interface of each message, and the reader that copies a record into one.
+import { FieldType, Label } from "../../ts/schema.js";
+import { isMessage, numberKinds, type FieldModel, type MessageModel } from "../model.js";
+import { comment, literal } from "../names.js";
+import { nonNull, ts } from "../syntax.js";
+import { propertyKey, hasbit, exportedFunction, moduleFunction } from "./code.js";
+import type { FileContext } from "./context.js";
+
+export function interfaceDecl(c: FileContext, m: MessageModel): string {
+  const n = c.names.get(m)!;
+  const lines = [`/** ${comment(m.fullName)} as a plain object. */`, `export interface ${n.type} {`];
+  for (const f of m.fields) {
+    if (f.oneof) continue;
+    lines.push(`  ${f.prop}${f.label === Label.Explicit ? "?" : ""}: ${plainType(c, f)};`);
+  }
+  for (const o of m.oneofs) {
+    const cases = o.fields.map((f) => `{ case: ${literal(f.prop)}; value: ${c.valueType(f)} }`);
+    lines.push(`  ${o.prop}?: ${cases.join(" | ")};`);
+  }
+  lines.push("  /** Fields this schema does not know, as wire bytes, kept for re-encoding. */");
+  lines.push("  $unknown?: Uint8Array;");
+  lines.push("}\n");
+  return ts(lines.join("\n"));
+}
+
+export function plainType(c: FileContext, f: FieldModel): string {
+  if (f.label === Label.Map) {
+    return `{ [key: string]: ${c.valueType(f.mapEntry!.fields[1]!)} }`;
+  }
+  const t = c.valueType(f);
+  return f.label === Label.Repeated ? `${t}[]` : t;
+}
+
+/**
+ * Expression reading one value of f's type from the slot at address `a` (plain form); `raw`
+ * leaves 64-bit integers as bigint (for map keys, which plain objects hold as strings).
+ */
+export function plainValue(c: FileContext, f: FieldModel, a: string, raw = false): string {
+  if (isMessage(f)) return `${c.ref(f.message!, "reader")}(m, m.u32[(${a}) >>> 2]${nonNull} || rt.zeroRecord, rt)`;
+  switch (f.type) {
+    case FieldType.String: return `m.strAt(${a})`;
+    case FieldType.Bytes: return `m.bytesAt(${a})`;
+    case FieldType.Bool: return `m.u8[${a}] !== 0`;
+    default: {
+      const k = numberKinds[f.type]!;
+      const read = `m.${k.read}[(${a}) >>> ${k.shift}]${nonNull}`;
+      switch (raw ? undefined : c.int64As(f)) {
+        case "string": return `String(${read})`;
+        case "number": return `$plain.safeNumber(${read}, ${literal(c.fieldPath(f))})`;
+        default: return read;
+      }
+    }
+  }
+}
+
+function plainField(c: FileContext, f: FieldModel): string {
+  const at = `p + ${f.offset}`;
+  switch (f.label) {
+    case Label.Map: {
+      const [key, value] = f.mapEntry!.fields as [FieldModel, FieldModel];
+      const k = `(m, e) => ${key.type === FieldType.String ? `m.strAt(e + ${key.offset})` : `String(${plainValue(c, key, `e + ${key.offset}`, true)})`}`;
+      const v = `(m, e) => ${plainValue(c, value, `e + ${value.offset}`)}`;
+      return `$plain.map(m, ${at}, ${k}, ${v})`;
+    }
+    case Label.Repeated: {
+      if (isMessage(f)) return `${c.ref(f.message!, "readAll")}(m, ${at}, rt)`;
+      if (f.type === FieldType.String) return `$plain.strings(m, ${at})`;
+      if (f.type === FieldType.Bytes) return `$plain.bytesList(m, ${at})`;
+      if (f.type === FieldType.Bool) return `$plain.bools(m, ${at})`;
+      const k = numberKinds[f.type]!;
+      switch (c.int64As(f)) {
+        case "string": return `$plain.int64Strings(m, ${at}, m.${k.read})`;
+        case "number": return `$plain.int64Numbers(m, ${at}, m.${k.read}, ${literal(c.fieldPath(f))})`;
+        default: return `$plain.${k.read}s(m, ${at})`;
+      }
+    }
+    case Label.Explicit: {
+      if (isMessage(f)) return `$plain.sub(m, ${at}, ${c.ref(f.message!, "reader")}, rt)`;
+      return `${hasbit("m.u8", "p", f.presence)} ? ${plainValue(c, f, at)} : undefined`;
+    }
+    default:
+      return plainValue(c, f, at);
+  }
+}
+
+export function readerDecl(c: FileContext, m: MessageModel): string {
+  const n = c.names.get(m)!;
+  const oneofReader = (prop: string) => `${n.reader}$${prop}`;
+  const params: [string, string][] = [["m", "$Memory"], ["p", "number"], ["rt", "$Runtime"]];
+  const out: string[] = [];
+  // one function per oneof: a switch on the case slot, no closure per decode
+  for (const o of m.oneofs) {
+    const cases = o.fields.map((f) => `{ case: ${literal(f.prop)}; value: ${c.valueType(f)} }`).join(" | ");
+    const body = [`  switch (m.u32[(p + ${o.caseOffset}) >>> 2]) {`];
+    for (const f of o.fields) {
+      body.push(`    case ${f.number}: return { case: ${literal(f.prop)}, value: ${plainValue(c, f, `p + ${f.offset}`)} };`);
+    }
+    body.push("    default: return undefined;", "  }");
+    out.push(moduleFunction(oneofReader(o.prop), params, `${cases} | undefined`, body));
+  }
+  const body = ["  const o" + ts(`: ${n.type}`) + " = {"];
+  for (const f of m.fields) if (!f.oneof) body.push(`    ${propertyKey(f.prop)}: ${plainField(c, f)},`);
+  for (const o of m.oneofs) body.push(`    ${propertyKey(o.prop)}: ${oneofReader(o.prop)}(m, p, rt),`);
+  // only a message with unknown fields carries them, so that equal messages compare equal
+  body.push("  };", "  if ($plain.hasUnknown(m, p)) o.$unknown = $plain.unknown(m, p);", "  return o;");
+  out.push(exportedFunction(undefined, n.reader, params, n.type, body));
+  // a loop of its own per message type: one shared loop would call every type's reader and go megamorphic
+  out.push(exportedFunction(undefined, n.readAll, [["m", "$Memory"], ["addr", "number"], ["rt", "$Runtime"]], `${n.type}[]`, [
+    `  const w = addr >>> 2, p = m.u32[w]${nonNull} >>> 2, n = m.u32[w + 1]${nonNull};`,
+    `  const out = new Array${ts(`<${n.type}>`)}(n);`,
+    `  for (let i = 0; i < n; i++) out[i] = ${n.reader}(m, m.u32[p + i]${nonNull}, rt);`,
+    "  return out;",
+  ]));
+  return out.join("\n");
+}
