@@ -96,15 +96,16 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
   const { views, plain, builders, json } = c.parts;
   const body: string[] = [];
   for (const e of enums) body.push(enumDecl(c, e));
-  if (plain || builders) for (const m of messages) body.push(interfaceDecl(c, m));
-  if (views) for (const m of messages) body.push(viewDecl(c, m));
-  if (plain) for (const m of messages) body.push(readerDecl(c, m));
-  if (plain || builders) for (const m of messages) body.push(fillDecl(c, m));
-  if (builders) for (const m of messages) body.push(builderDecl(c, m));
-  if (json) for (const m of messages) body.push(toJsonDecl(c, m), fromJsonDecl(c, m));
   const typeClass = json ? "$JsonMessageType" : "$MessageType";
   const does = [views && "views", plain && "plain objects", builders && "builders", json && "ProtoJSON"].filter(Boolean).join(", ");
+  // each message's code together, its message type last: that evaluates the classes it names
   for (const m of messages) {
+    if (plain || builders) body.push(interfaceDecl(c, m));
+    if (views) body.push(viewDecl(c, m));
+    if (plain) body.push(readerDecl(c, m));
+    if (plain || builders) body.push(fillDecl(c, m));
+    if (builders) body.push(builderDecl(c, m));
+    if (json) body.push(toJsonDecl(c, m), fromJsonDecl(c, m));
     const n = c.names.get(m)!;
     const params = `${plain || builders ? n.type : "never"}, ${views ? n.view : "never"}, ${builders ? n.builder : views ? n.view : "never"}`;
     const parts = [views && `view: ${n.view}`, plain && `read: ${n.reader}`, (plain || builders) && `fill: ${n.fill}`, builders && `builder: ${n.builder}`, json && `toJson: ${n.toJson}`, json && `fromJson: ${n.fromJson}`].filter(Boolean);
