@@ -1,8 +1,10 @@
 // `npm run bench:sizes`: what each library adds to a browser bundle for the smallest useful program,
 // decoding one GoogleMessage1 (proto3) from bytes. esbuild --bundle --minify of that entry, raw and
-// gzip -9; hppproto's browser entry carries its WASM module inside the JS (gzip + base64). Writes bench/results/sizes.json and the README table.
+// gzip -9; hppproto's browser entry carries its WASM module inside the JS (gzip + base64). Then the
+// generated code alone against protoc-gen-es's (issue 19's measure). Writes bench/results/sizes.json
+// and the README tables.
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -66,21 +68,68 @@ export async function sizes() {
     const row = { library, js: js.length, js_gzip: gzipSync(js, { level: 9 }).length };
     rows.push(row);
   }
+  const code = await generatedCode();
   mkdirSync(join(bench, "results"), { recursive: true });
-  writeFileSync(join(bench, "results", "sizes.json"), JSON.stringify({ date: new Date().toISOString(), rows }, null, 1) + "\n");
+  writeFileSync(join(bench, "results", "sizes.json"), JSON.stringify({ date: new Date().toISOString(), rows, generated: code }, null, 1) + "\n");
   const kb = (n) => (n / 1024).toFixed(1) + " KB";
   const table = [
     "| library | minified | gzip |",
     "|---|---:|---:|",
     ...rows.map((r) => `| ${r.library} | ${kb(r.js)} | ${kb(r.js_gzip)} |`),
   ].join("\n");
+  const es = (schemas) => code.find((r) => r.generator === "protoc-gen-es" && r.schemas === schemas);
+  const codeTable = [
+    "| schemas | generator | minified | gzip | gzip vs protoc-gen-es |",
+    "|---|---|---:|---:|---:|",
+    ...code.map((r) => `| ${r.schemas} | ${r.generator} | ${kb(r.js)} | ${kb(r.js_gzip)} | ${(r.js_gzip / es(r.schemas).js_gzip).toFixed(2)}× |`),
+  ].join("\n");
+  replaceSection("bench:sizes", table);
+  replaceSection("bench:codesize", codeTable);
+  console.log(table + "\n\n" + codeTable);
+}
+
+function replaceSection(name, table) {
   const readme = join(root, "README.md");
   const text = readFileSync(readme, "utf8");
-  const start = "<!-- bench:sizes:start -->", end = "<!-- bench:sizes:end -->";
+  const start = `<!-- ${name}:start -->`, end = `<!-- ${name}:end -->`;
   const [a, b] = [text.indexOf(start), text.indexOf(end)];
   if (a < 0 || b < a) throw new Error(`README.md has no ${start} ... ${end} section`);
   writeFileSync(readme, text.slice(0, a) + `${start}\n${table}\n` + text.slice(b));
-  console.log(table);
+}
+
+/**
+ * The generated code alone: every export of the generated modules bundled and minified with the
+ * runtime packages left out, for hppproto (all facades, and plain objects only) and protoc-gen-es
+ * (run by protoc, which Debian's protobuf-compiler provides) on the same schemas.
+ */
+async function generatedCode() {
+  const conformance = join(root, "testdata", "protos", "conformance");
+  const sets = {
+    "test_messages_proto3": { include: conformance, files: ["google/protobuf/test_messages_proto3.proto"] },
+    "benchmark schemas (6 files)": { include: join(out, "protos"), files: ["benchmark_messages_proto2.proto", "benchmark_messages_proto3.proto", "tick.proto", "tile.proto", "span.proto", "arrays.proto"] },
+  };
+  for (const f of sets["benchmark schemas (6 files)"].files) cpSync(join(f.startsWith("benchmark_") ? join(root, "testdata", "protos") : join(bench, "protos"), f), join(out, "protos", f));
+  const rows = [];
+  for (const [schemas, { include, files }] of Object.entries(sets)) {
+    const dir = join(out, "code", schemas.replace(/\W+/g, "_"));
+    const paths = files.map((f) => join(include, f));
+    const gen = (name, args) => execFileSync(process.execPath, [join(root, "bin", "hppproto-gen.mjs"), "--out", join(dir, name), "--target", "js", ...args, "-I", include, ...paths], { stdio: "pipe" });
+    gen("hppproto", []);
+    gen("hppproto-plain", ["--facades", "plain"]);
+    mkdirSync(join(dir, "es"), { recursive: true });
+    execFileSync("protoc", [`--plugin=protoc-gen-es=${join(root, "node_modules", ".bin", "protoc-gen-es")}`, `--es_out=${join(dir, "es")}`, "--es_opt=target=js", "-I", include, ...paths], { stdio: "pipe" });
+    for (const [generator, sub, suffix] of [["hppproto", "hppproto", "_pb.js"], ["hppproto --facades plain", "hppproto-plain", "_pb.js"], ["protoc-gen-es", "es", "_pb.js"]]) {
+      const entry = files.map((f) => `export * from "./${sub}/${f.replace(/\.proto$/, suffix)}";`).join("\n");
+      const result = await esbuild.build({
+        stdin: { contents: entry, resolveDir: dir, sourcefile: "entry.js", loader: "js" },
+        bundle: true, minify: true, format: "esm", platform: "browser", target: "es2022", write: false, logLevel: "warning",
+        external: ["hppproto", "@bufbuild/protobuf", "@bufbuild/protobuf/*"],
+      });
+      const js = result.outputFiles[0].contents;
+      rows.push({ schemas, generator, js: js.length, js_gzip: gzipSync(js, { level: 9 }).length });
+    }
+  }
+  return rows;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await sizes();
