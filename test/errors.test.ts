@@ -10,6 +10,8 @@ import { Wire } from "./support/wire.js";
 import { thrown } from "./support/thrown.js";
 import { repoRoot } from "./support/paths.js";
 import { loadSet } from "./support/protos.js";
+import { ABI } from "../dist/ts/abi.js";
+import { Runtime } from "../dist/ts/runtime.js";
 
 beforeAll(async () => {
   await init();
@@ -34,6 +36,20 @@ function expectDecodeError(fn: () => unknown, code: string, offset: number, path
 }
 
 const root = "proto3_unittest.TestAllTypes";
+
+describe("the C++ structures the runtime reads in place", () => {
+  it("are laid out as ts/abi.ts says (hp_abi gives offsetof/sizeof), and a module that differs is refused", () => {
+    const rt = runtime();
+    const p = rt.exports.hp_abi() >>> 2;
+    expect(Array.from(rt.mem.u32.subarray(p, p + ABI.length))).toEqual([...ABI]);
+    // the same module, reporting an Arena whose end pointer moved
+    const fake = rt.malloc(ABI.length * 4);
+    rt.mem.u32.set(ABI, fake >>> 2);
+    rt.mem.u32[(fake >>> 2) + 1] = 16;
+    expect(() => new Runtime({ ...rt.exports, _initialize: () => {}, hp_abi: () => fake })).toThrow(/lays out its structures differently/);
+    rt.exports.free(fake);
+  });
+});
 
 describe("malformed input", () => {
   it("truncated varint", () => {

@@ -1,5 +1,6 @@
 // Arenas own decoded records and the input bytes they point into. Resetting or releasing one
 // invalidates every view into it; views check the arena's generation on each access.
+import { ARENA_CUR, ARENA_END, ARENA_HEAD } from "./abi.js";
 import { DecodeError } from "./errors.js";
 import { DETACHED_ALIAS } from "./memory.js";
 import { MAX_INPUT, runtime, type Runtime } from "./runtime.js";
@@ -65,10 +66,9 @@ export class Arena {
    */
   decodeInto<R>(bytes: Uint8Array, decode: (input: number, size: number) => R, shift = 0): R {
     this.assertLive();
-    const w = this.ptr >>> 2;
-    // Arena layout (arena.hpp) on wasm32: cur_, end_, head_
-    const cur = this.rt.mem.u32[w]!;
-    const head = this.rt.mem.u32[w + 2]!;
+    const u32 = this.rt.mem.u32;
+    const cur = u32[(this.ptr + ARENA_CUR) >>> 2]!;
+    const head = u32[(this.ptr + ARENA_HEAD) >>> 2]!;
     try {
       const size = bytes.length; // before the copy, which can detach bytes (an alias of memory)
       return decode(this.copyIn(bytes, shift), size);
@@ -91,24 +91,33 @@ export class Arena {
     if (need > MAX_INPUT) throw new DecodeError("MESSAGE_TOO_LARGE", 0, "");
     const size = ((need + 7) & ~7) || 8; // never 0: a null pointer means failure
     if (mem.isDetached(bytes)) throw new TypeError(`input is ${DETACHED_ALIAS}`);
-    const w = this.ptr >>> 2;
-    const cur = mem.u32[w]!;
-    if (cur !== 0 && mem.u32[w + 1]! - cur >= size) {
-      mem.u32[w] = cur + size;
-      mem.u8.set(bytes, cur + shift);
-      return cur + shift;
+    const p = bump(mem.u32, this.ptr, size);
+    if (p !== 0) {
+      mem.u8.set(bytes, p + shift);
+      return p + shift;
     }
     // a new block may grow memory: input that aliases it (a view's bytes field) is copied from
     // where it was (Memory.copyIn)
     const at = bytes.byteOffset;
-    const p = this.rt.exports.hp_arena_alloc(this.ptr, size) >>> 0;
+    const q = this.rt.exports.hp_arena_alloc(this.ptr, size) >>> 0;
     mem.sync();
-    if (p === 0) throw new DecodeError("OUT_OF_MEMORY", 0, "");
-    mem.copyIn(bytes, at, n, p + shift);
-    return p + shift;
+    if (q === 0) throw new DecodeError("OUT_OF_MEMORY", 0, "");
+    mem.copyIn(bytes, at, n, q + shift);
+    return q + shift;
   }
 
   private assertLive(): void {
     if (this.released) throw new Error("hppproto: arena used after release()");
   }
+}
+
+/**
+ * size bytes (a multiple of 8) bump-allocated in JS from the current block of the C++ Arena at
+ * `arena`, as Arena::allocate does; 0 when the block has no room (the caller asks WASM for a new one).
+ */
+export function bump(u32: Uint32Array, arena: number, size: number): number {
+  const cur = u32[(arena + ARENA_CUR) >>> 2]!;
+  if (cur === 0 || u32[(arena + ARENA_END) >>> 2]! - cur < size) return 0;
+  u32[(arena + ARENA_CUR) >>> 2] = cur + size;
+  return cur;
 }

@@ -1,6 +1,8 @@
 // Writes JS values into records in an arena: what generated fill functions (plain object -> record)
 // and builders call before the C++ encoder serializes the record. Every value is checked against its
 // field's type here, so a bad value fails before anything is encoded.
+import { ARENA_CUR, BYTES_SLOT_SIZE, UNKNOWN_FIELDS } from "./abi.js";
+import { bump } from "./arena.js";
 import { EncodeError } from "./errors.js";
 import { DETACHED_ALIAS, type Memory } from "./memory.js";
 import { MAX_BLOCK, type Runtime } from "./runtime.js";
@@ -34,17 +36,7 @@ export class RecordWriter {
     // checked before rounding: at 2^31 the 32-bit rounding below turns negative and would "fit"
     if (!(size >= 0 && size <= MAX_BLOCK)) throw new EncodeError("MESSAGE_TOO_LARGE", "", `${size} bytes is more than one allocation can hold (${MAX_BLOCK})`);
     size = ((size + 7) & ~7) || 8; // never 0: a null pointer means failure
-    return this.bump(size) || this.newBlock(size);
-  }
-
-  /** size bytes (a multiple of 8) from the current block, or 0 when it has no room. */
-  private bump(size: number): number {
-    const u32 = this.m.u32;
-    const w = this.arena >>> 2; // Arena layout (arena.hpp) on wasm32: cur_, end_, head_
-    const cur = u32[w]!;
-    if (cur === 0 || u32[w + 1]! - cur < size) return 0;
-    u32[w] = cur + size;
-    return cur;
+    return bump(this.m.u32, this.arena, size) || this.newBlock(size);
   }
 
   /** size bytes (a multiple of 8) from a new block: a call into WASM, which may grow memory. */
@@ -62,7 +54,7 @@ export class RecordWriter {
    */
   private allocFor(v: { length: number; byteOffset: number }, size: number): number {
     this.moved = -1;
-    const p = size <= MAX_BLOCK ? this.bump(((size + 7) & ~7) || 8) : 0;
+    const p = size <= MAX_BLOCK ? bump(this.m.u32, this.arena, ((size + 7) & ~7) || 8) : 0;
     if (p !== 0) return p;
     const n = v.length, at = v.byteOffset;
     const q = this.alloc(size);
@@ -84,9 +76,9 @@ export class RecordWriter {
 
   /** Gives back the end of the newest allocation [p, p+reserved), keeping `used` bytes. */
   private trim(p: number, reserved: number, used: number): void {
-    const w = this.arena >>> 2;
+    const cur = (this.arena + ARENA_CUR) >>> 2;
     const end = p + (((reserved + 7) & ~7) || 8);
-    if (this.m.u32[w] === end) this.m.u32[w] = p + (((used + 7) & ~7) || 8);
+    if (this.m.u32[cur] === end) this.m.u32[cur] = p + (((used + 7) & ~7) || 8);
   }
 
   // ---- scalars: one slot at addr ----
@@ -424,7 +416,7 @@ export class RecordWriter {
     if (v === undefined || v === null) return;
     if (!(v instanceof Uint8Array)) throw invalid(v, "a Uint8Array", "$unknown");
     if (v.length === 0) return;
-    const ranges = this.array(rec, 1, 8);
+    const ranges = this.array(rec + UNKNOWN_FIELDS, 1, BYTES_SLOT_SIZE);
     this.bytes(ranges, v, "$unknown");
   }
 }

@@ -1,4 +1,5 @@
 // Helpers generated materializers call to turn records into plain objects that own their data.
+import { UNKNOWN_FIELDS } from "./abi.js";
 import { EMPTY_BYTES, type Memory } from "./memory.js";
 import type { Runtime } from "./runtime.js";
 
@@ -131,14 +132,14 @@ export function map<V>(
 
 /** Whether the record holds unknown fields (small enough to inline where unknown() is not). */
 export function hasUnknown(m: Memory, rec: number): boolean {
-  return m.u32[(rec >>> 2) + 1] !== 0;
+  return m.u32[((rec + UNKNOWN_FIELDS) >>> 2) + 1] !== 0;
 }
 
 /** The record's unknown fields as one byte string, or undefined when it has none. */
 export function unknown(m: Memory, rec: number): Uint8Array | undefined {
-  const n = m.u32[(rec >>> 2) + 1]!;
+  const n = m.u32[((rec + UNKNOWN_FIELDS) >>> 2) + 1]!;
   if (n === 0) return undefined;
-  const p = m.u32[rec >>> 2]!;
+  const p = m.u32[(rec + UNKNOWN_FIELDS) >>> 2]!;
   let size = 0;
   for (let i = 0; i < n; i++) size += m.u32[(p >>> 2) + i * 2 + 1]!;
   const out = new Uint8Array(size);

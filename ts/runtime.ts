@@ -1,6 +1,10 @@
 // The loaded WASM codec: its exports, linear memory, staging buffer, registered schemas and limits.
 // One runtime per JS realm, created by init() (loader.ts) and used by all generated code.
 import { codeName, DecodeError, EncodeError, NotInitializedError, SchemaError, type EncodeErrorCode } from "./errors.js";
+import {
+  ABI, LIMITS_MAX_AMPLIFICATION, LIMITS_MAX_DEPTH, LIMITS_MAX_ELEMENTS, LIMITS_MAX_MESSAGE_SIZE, PATH_ENTRY_FIELD, PATH_ENTRY_INDEX,
+  PATH_ENTRY_MESSAGE, PATH_ENTRY_SIZE, STATUS_CODE, STATUS_DETAIL, STATUS_OFFSET, STATUS_PATH, STATUS_PATH_SIZE, STATUS_TRUNCATED,
+} from "./abi.js";
 import { copyBytes } from "./copy.js";
 import { DETACHED_ALIAS, Memory } from "./memory.js";
 import type { SchemaDef } from "./schema.js";
@@ -10,6 +14,7 @@ export interface Exports {
   _initialize(): void;
   malloc(size: number): number;
   free(ptr: number): void;
+  hp_abi(): number;
   hp_status(): number;
   hp_limits(): number;
   hp_schema_load(ptr: number, size: number): number;
@@ -89,15 +94,23 @@ export class Runtime {
     exports._initialize();
     this.stackBase = exports.stackSave() >>> 0;
     this.mem = new Memory(exports.memory);
+    const abi = exports.hp_abi() >>> 2;
+    const theirs = Array.from(this.mem.u32.subarray(abi, abi + ABI.length));
+    if (theirs.some((v, i) => v !== ABI[i])) {
+      throw new Error(`hppproto: the WASM module lays out its structures differently from this runtime (hp_abi ${theirs.join(",")}, ts/abi.ts ${ABI.join(",")}): they come from different builds`);
+    }
     this.statusPtr = exports.hp_status() >>> 0;
     this.limitsPtr = exports.hp_limits() >>> 0;
     this.slotPtr = this.malloc(16);
   }
 
   get limits(): Limits {
-    const w = this.limitsPtr >>> 2;
+    const p = this.limitsPtr;
     const u32 = this.mem.u32;
-    return { maxDepth: u32[w]!, maxMessageSize: u32[w + 1]!, maxElements: u32[w + 2]!, maxAmplification: u32[w + 3]! };
+    return {
+      maxDepth: u32[(p + LIMITS_MAX_DEPTH) >>> 2]!, maxMessageSize: u32[(p + LIMITS_MAX_MESSAGE_SIZE) >>> 2]!,
+      maxElements: u32[(p + LIMITS_MAX_ELEMENTS) >>> 2]!, maxAmplification: u32[(p + LIMITS_MAX_AMPLIFICATION) >>> 2]!,
+    };
   }
 
   setLimits(limits: Partial<Limits>): void {
@@ -106,12 +119,12 @@ export class Runtime {
       if (!Number.isInteger(v) || v < 1 || v > 0x7fffffff) throw new RangeError(`hppproto: ${k} must be an integer in 1..2^31-1`);
     }
     if (next.maxDepth > MAX_DEPTH_CAP) throw new RangeError(`hppproto: maxDepth is at most ${MAX_DEPTH_CAP}`);
-    const w = this.limitsPtr >>> 2;
+    const p = this.limitsPtr;
     const u32 = this.mem.u32;
-    u32[w] = next.maxDepth;
-    u32[w + 1] = next.maxMessageSize;
-    u32[w + 2] = next.maxElements;
-    u32[w + 3] = next.maxAmplification;
+    u32[(p + LIMITS_MAX_DEPTH) >>> 2] = next.maxDepth;
+    u32[(p + LIMITS_MAX_MESSAGE_SIZE) >>> 2] = next.maxMessageSize;
+    u32[(p + LIMITS_MAX_ELEMENTS) >>> 2] = next.maxElements;
+    u32[(p + LIMITS_MAX_AMPLIFICATION) >>> 2] = next.maxAmplification;
   }
 
   malloc(size: number): number {
@@ -321,9 +334,12 @@ export class Runtime {
   }
 
   private status() {
-    const w = this.statusPtr >>> 2;
+    const p = this.statusPtr;
     const u32 = this.mem.u32;
-    return { code: u32[w]!, offset: u32[w + 1]!, pathSize: u32[w + 2]!, truncated: u32[w + 3]!, detail: u32[w + 4]! };
+    return {
+      code: u32[(p + STATUS_CODE) >>> 2]!, offset: u32[(p + STATUS_OFFSET) >>> 2]!, pathSize: u32[(p + STATUS_PATH_SIZE) >>> 2]!,
+      truncated: u32[(p + STATUS_TRUNCATED) >>> 2]!, detail: u32[(p + STATUS_DETAIL) >>> 2]!,
+    };
   }
 
   private decodeError(def: SchemaDef, root: number): DecodeError {
@@ -348,10 +364,10 @@ export class Runtime {
     const i32 = this.mem.i32;
     let path = def.messages[root]?.name ?? "";
     for (let i = 0; i < s.pathSize; i++) {
-      const w = (this.statusPtr >>> 2) + 5 + i * 3;
-      const message = u32[w]!;
-      const field = u32[w + 1]!;
-      const index = i32[w + 2]!;
+      const e = this.statusPtr + STATUS_PATH + i * PATH_ENTRY_SIZE;
+      const message = u32[(e + PATH_ENTRY_MESSAGE) >>> 2]!;
+      const field = u32[(e + PATH_ENTRY_FIELD) >>> 2]!;
+      const index = i32[(e + PATH_ENTRY_INDEX) >>> 2]!;
       if (field === 0) {
         path += `[#${index}]`; // position in a delimited batch
         continue;

@@ -1,8 +1,9 @@
 // The WASM module's exports: plain C functions taking (pointer, length), one call per message or
 // batch. The JS runtime (ts/runtime.ts) reads the status, the limits and arena cursors directly
-// from linear memory.
+// from linear memory, at the offsets in ts/abi.ts: hp_abi() gives the compiler's.
 #include <emscripten/emscripten.h>
 
+#include <cstddef>
 #include <new>
 
 #include "hppproto/arena.hpp"
@@ -27,6 +28,22 @@ bool check_message_index(const Schema* schema, uint32_t message_index) {
 }  // namespace
 
 extern "C" {
+
+// The offsets and sizes the JS side reads and writes in place, in ts/abi.ts's order; the runtime
+// refuses a module whose numbers differ from its own.
+EMSCRIPTEN_KEEPALIVE const uint32_t* hp_abi() {
+  static const uint32_t abi[] = {
+      Arena::cur_offset(),      Arena::end_offset(),         Arena::head_offset(),
+      offsetof(Status, code),   offsetof(Status, offset),    offsetof(Status, path_size),
+      offsetof(Status, path_truncated), offsetof(Status, detail), offsetof(Status, path),
+      sizeof(PathEntry),        offsetof(PathEntry, message_index), offsetof(PathEntry, field_number),
+      offsetof(PathEntry, element_index),
+      offsetof(Limits, max_depth), offsetof(Limits, max_message_size), offsetof(Limits, max_elements),
+      offsetof(Limits, max_amplification),
+      sizeof(BytesSlot),        sizeof(ArraySlot),           unknown_fields_offset,
+  };
+  return abi;
+}
 
 EMSCRIPTEN_KEEPALIVE Status* hp_status() { return &g_status; }
 EMSCRIPTEN_KEEPALIVE Limits* hp_limits() { return &g_limits; }

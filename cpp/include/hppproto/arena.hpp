@@ -151,7 +151,14 @@ class Arena {
     }
   }
 
-  // cur_ and end_ come first: the JS runtime reads them to bump-allocate input copies without a call.
+  // The JS runtime bump-allocates in JS through cur_ and end_ and rewinds to head_ (ts/abi.ts has
+  // these offsets; wasm/exports.cpp's hp_abi() gives the compiler's, and a test compares them).
+ public:
+  static constexpr size_t cur_offset() noexcept;
+  static constexpr size_t end_offset() noexcept;
+  static constexpr size_t head_offset() noexcept;
+
+ private:
   uint8_t* cur_ = nullptr;
   uint8_t* end_ = nullptr;
   Block* head_ = nullptr;
@@ -161,5 +168,9 @@ class Arena {
   uint32_t generation_ = 0;
   bool failed_on_limit_ = false;
 };
+
+constexpr size_t Arena::cur_offset() noexcept { return offsetof(Arena, cur_); }
+constexpr size_t Arena::end_offset() noexcept { return offsetof(Arena, end_); }
+constexpr size_t Arena::head_offset() noexcept { return offsetof(Arena, head_); }
 
 }  // namespace hppproto
