@@ -10,8 +10,10 @@ export interface EnumModel {
   file: string;
   /** Name within its file: nested names joined with "_". */
   localName: string;
-  values: { name: string; number: number }[];
+  values: { name: string; number: number; deprecated: boolean }[];
   closed: boolean;
+  /** The deprecated option: generated as @deprecated. */
+  deprecated: boolean;
   /** Index among the table's enums, for closed enums. */
   tableIndex: number;
 }
@@ -46,6 +48,8 @@ export interface FieldModel {
   offset: number;
   /** Hasbit position for explicit presence; the case slot offset for oneof members. */
   presence: number;
+  /** The deprecated option: generated as @deprecated. */
+  deprecated: boolean;
 }
 
 export interface MessageModel {
@@ -59,6 +63,8 @@ export interface MessageModel {
   isMapEntry: boolean;
   /** proto2 message_set_wire_format: its extensions are written as message set items. */
   messageSet: boolean;
+  /** The deprecated option: generated as @deprecated. */
+  deprecated: boolean;
 }
 
 export interface SchemaModel {
@@ -130,16 +136,17 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
         const m: MessageModel = {
           fullName: fullNameOf(nested), file, localName: localName(nested),
           fields: [], oneofs: [], index: messages.length, recordSize: 0, isMapEntry: false,
-          messageSet: nested.options?.["message_set_wire_format"] === true,
+          messageSet: nested.options?.["message_set_wire_format"] === true, deprecated: nested.options?.["deprecated"] === true,
         };
         messages.push(m);
         byType.set(nested, m);
       } else if (nested instanceof protobuf.Enum) {
         const file = fileOf(nested);
-        const values = Object.entries(nested.values).map(([name, number]) => ({ name: realName(name), number }));
+        const values = Object.entries(nested.values).map(([name, number]) =>
+          ({ name: realName(name), number, deprecated: nested.valuesOptions?.[name]?.["deprecated"] === true }));
         byEnum.set(nested, {
           fullName: fullNameOf(nested), file, localName: localName(nested), values,
-          closed: features(nested).enum_type === "CLOSED", tableIndex: -1,
+          closed: features(nested).enum_type === "CLOSED", tableIndex: -1, deprecated: nested.options?.["deprecated"] === true,
         });
         enums.push(byEnum.get(nested)!);
       }
@@ -218,6 +225,7 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
     let flags = 0;
     const field: FieldModel = {
       name: realName(f.name), jsonName: camelCase(realName(f.name)), prop, number: f.id, type: FieldType.Int32, label: Label.Implicit, flags: 0, offset: 0, presence: 0,
+      deprecated: f.options?.["deprecated"] === true,
     };
     const resolve = (typeName: string, resolved: protobuf.ReflectionObject | null) => {
       if (Object.hasOwn(scalarTypes, typeName)) return { type: scalarTypes[typeName]! };
@@ -239,12 +247,12 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
         name, jsonName: name, prop: name, number, type: r.type === FieldType.Group ? FieldType.Message : r.type, label: Label.Implicit,
         flags: (r.type === FieldType.String && verifyUtf8 ? FieldFlag.ValidateUtf8 : 0) |
           (r.enum?.closed ? FieldFlag.ClosedEnum : 0),
-        message: r.message, enum: r.enum, offset: 0, presence: 0,
+        message: r.message, enum: r.enum, offset: 0, presence: 0, deprecated: false,
       });
       field.mapEntry = {
         fullName: entryName, file: owner.file, localName: `${owner.localName}_${field.name}Entry`,
         fields: [slot(1, "key", key), slot(2, "value", value)], oneofs: [], index: -1, recordSize: 0, isMapEntry: true,
-        messageSet: false,
+        messageSet: false, deprecated: false,
       };
       field.message = field.mapEntry;
       field.flags = 0;

@@ -3,6 +3,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import { init } from "hppproto";
 import { crossCheck, encodeWithProtobufjs, loadSet, randomObject, rng } from "./support/protos.js";
@@ -90,6 +91,37 @@ describe("hppproto-gen", () => {
     expect(r.status).toBe(0);
     for (const opt of ["--out", "--proto_path", "-I", "--runtime_import", "--target ts|js", "--import_extension js|ts|none", "--int64 bigint|string|number", "--facades LIST", "protoc-gen-hppproto", "--hppproto_opt"]) {
       expect(r.out).toContain(opt);
+    }
+  });
+
+  it("the deprecated option becomes @deprecated, which TypeScript reports at every use, in .ts and in --target js's .d.ts", () => {
+    for (const target of ["ts", "js"]) {
+      const dir = scratch();
+      expect(run(["--out", `${dir}/gen`, "--target", target, "-I", `${repoRoot}test/protos`, `${repoRoot}test/protos/deprecated.proto`]).status).toBe(0);
+      const consumer = [
+        `import { Current, Old, Mode, Gone, type CurrentView } from "./gen/deprecated_pb${target === "ts" ? ".ts" : ".js"}";`,
+        "declare const v: CurrentView;",
+        "const c = Current.decode(new Uint8Array(0));",
+        "export const uses = [c.kept, c.legacy, c.olds, c.old, v.legacy, v.old, Old, Mode.MODE_LEGACY, Mode.MODE_UNSPECIFIED, Gone];",
+        "const b = Current.builder(); b.legacy = \"x\"; b.addOlds(); b.mutableOld();",
+      ].join("\n");
+      writeFileSync(`${dir}/main.ts`, consumer);
+      const files = [`${dir}/main.ts`];
+      const options: ts.CompilerOptions = {
+        target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        strict: true, noEmit: true, allowImportingTsExtensions: true, types: [], paths: { hppproto: [`${repoRoot}dist/ts/index.d.ts`] },
+      };
+      const host: ts.LanguageServiceHost = {
+        getScriptFileNames: () => files, getScriptVersion: () => "1", getCompilationSettings: () => options,
+        getScriptSnapshot: (f) => (ts.sys.fileExists(f) ? ts.ScriptSnapshot.fromString(ts.sys.readFile(f)!) : undefined),
+        getCurrentDirectory: () => dir, getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
+        fileExists: ts.sys.fileExists, readFile: ts.sys.readFile, readDirectory: ts.sys.readDirectory, directoryExists: ts.sys.directoryExists,
+      };
+      const service = ts.createLanguageService(host);
+      expect(service.getSemanticDiagnostics(files[0]!).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"))).toEqual([]);
+      const flagged = service.getSuggestionDiagnostics(files[0]!).filter((d) => d.reportsDeprecated).map((d) => consumer.slice(d.start!, d.start! + d.length!));
+      // everything deprecated, once per use; kept, MODE_UNSPECIFIED and Current are not
+      expect(flagged.sort()).toEqual(["Gone", "Gone", "MODE_LEGACY", "Old", "Old", "addOlds", "legacy", "legacy", "legacy", "mutableOld", "old", "old", "olds"].sort());
     }
   });
 

@@ -1,9 +1,9 @@
 // Builders: view classes with setters that write the record in place.
 import { Label } from "../../ts/schema.js";
 import { isMessage, numberKinds, type MessageModel } from "../model.js";
-import { comment, literal } from "../names.js";
+import { literal } from "../names.js";
 import { decl, ts } from "../syntax.js";
-import { presenceBit, elementWidth, propertyAccess, member } from "./code.js";
+import { docComment, presenceBit, elementWidth, propertyAccess, member } from "./code.js";
 import type { FileContext } from "./context.js";
 import { fillValue, fillStatement, oneofFillName } from "./fill.js";
 import { plainType } from "./plain.js";
@@ -12,8 +12,7 @@ import { viewValueType, viewGetter } from "./views.js";
 export function builderDecl(c: FileContext, m: MessageModel): string {
   const n = c.names.get(m)!;
   const lines = [
-    `/** ${comment(m.fullName)} as a mutable record in linear memory: set fields in place, encode with ${n.type}.encode(builder). */`,
-    `export ${decl("declare ")}class ${n.builder} extends ${n.view} {`,
+    `${docComment(`${m.fullName} as a mutable record in linear memory: set fields in place, encode with ${n.type}.encode(builder).`, m.deprecated)}export ${decl("declare ")}class ${n.builder} extends ${n.view} {`,
   ];
   const members = new Set<string>([...m.fields.filter((f) => !f.oneof).map((f) => f.prop), ...m.oneofs.map((o) => o.prop)]);
   const method = (want: string) => {
@@ -31,8 +30,8 @@ export function builderDecl(c: FileContext, m: MessageModel): string {
     const [getType] = viewGetter(c, f);
     const at = `this.$ptr + ${f.offset}`;
     const acc = propertyAccess(f.prop);
-    lines.push(member(undefined, `${override}get ${f.prop}`, [], getType, [`return super${acc};`]));
-    const setter = (type: string, body: string[]) => lines.push(member(undefined, `${override}set ${f.prop}`, [["v", `${type} | null | undefined`]], undefined, body));
+    lines.push(member(undefined, `${override}get ${f.prop}`, [], getType, [`return super${acc};`], f.deprecated));
+    const setter = (type: string, body: string[]) => lines.push(member(undefined, `${override}set ${f.prop}`, [["v", `${type} | null | undefined`]], undefined, body, f.deprecated));
     switch (f.label) {
       case Label.Map:
         setter(`$Init<${plainType(c, f)}>`, [w, "const p = this.$ptr;", fillStatement(c, f, "v ?? {}")]);
@@ -42,9 +41,9 @@ export function builderDecl(c: FileContext, m: MessageModel): string {
         setter(numberKinds[f.type] && !isMessage(f) ? `ArrayLike<${elem}>` : `readonly ${elem}[]`, [w, "const p = this.$ptr;", fillStatement(c, f, "v ?? []")]);
         if (isMessage(f)) {
           const sub = c.ref(f.message!, "builder");
-          lines.push(member("Appends an element and returns its builder.", method(`add${cap(f.prop)}`), [], sub, [`return $builder.add(this, ${f.offset}, ${f.message!.recordSize}, ${sub});`]));
+          lines.push(member("Appends an element and returns its builder.", method(`add${cap(f.prop)}`), [], sub, [`return $builder.add(this, ${f.offset}, ${f.message!.recordSize}, ${sub});`], f.deprecated));
         } else {
-          lines.push(member(undefined, method(`add${cap(f.prop)}`), [["v", elem]], "void", [w, `${fillValue(c, f, `w.push(${at}, ${elementWidth(f)})`, "v", f.name)};`]));
+          lines.push(member(undefined, method(`add${cap(f.prop)}`), [["v", elem]], "void", [w, `${fillValue(c, f, `w.push(${at}, ${elementWidth(f)})`, "v", f.name)};`], f.deprecated));
         }
         break;
       }
@@ -56,7 +55,7 @@ export function builderDecl(c: FileContext, m: MessageModel): string {
         if (isMessage(f)) {
           const sub = c.ref(f.message!, "builder");
           lines.push(member("The builder of this field, creating the message if it is absent.", method(`mutable${cap(f.prop)}`), [], sub,
-            [`return $builder.mutable(this, ${f.offset}, ${f.message!.recordSize}, ${sub}, ${byte}, ${mask});`]));
+            [`return $builder.mutable(this, ${f.offset}, ${f.message!.recordSize}, ${sub}, ${byte}, ${mask});`], f.deprecated));
         }
       }
     }

@@ -45,7 +45,13 @@ export function moduleFunction(name: string, params: [string, string][], returns
 }
 
 /** A class member (`get x`, `set x`, a method) with its body indented, or `;` in a declaration file. */
-export function member(doc: string | undefined, head: string, params: [string, string][], returns: string | undefined, body: string[]): string {
-  const docComment = doc === undefined ? "" : `  /** ${comment(doc)} */\n`;
-  return `${docComment}  ${head}${signature(params, returns)}${impl(` {\n${body.map((l) => `    ${l}`).join("\n")}\n  }`)}${decl(";")}`;
+export function member(doc: string | undefined, head: string, params: [string, string][], returns: string | undefined, body: string[], deprecated = false): string {
+  return `${docComment(doc, deprecated, "  ")}  ${head}${signature(params, returns)}${impl(` {\n${body.map((l) => `    ${l}`).join("\n")}\n  }`)}${decl(";")}`;
+}
+
+/** A doc comment of `text` (if any), with @deprecated when the element has the deprecated option; "" for neither. */
+export function docComment(text: string | undefined, deprecated: boolean, indent = ""): string {
+  if (!deprecated) return text === undefined ? "" : `${indent}/** ${comment(text)} */\n`;
+  if (text === undefined) return `${indent}/** @deprecated */\n`;
+  return `${indent}/**\n${indent} * ${comment(text)}\n${indent} * @deprecated\n${indent} */\n`;
 }

@@ -1,8 +1,7 @@
 // Enums as erasable syntax: a const object of the values and a union type of the same name.
 import type { EnumModel } from "../model.js";
-import { comment } from "../names.js";
 import { decl, impl, ts } from "../syntax.js";
-import { propertyKey } from "./code.js";
+import { docComment, propertyKey } from "./code.js";
 import type { FileContext } from "./context.js";
 
 /** An enum as erasable syntax: a const object of its values and a union type of the same name. */
@@ -10,10 +9,11 @@ export function enumDecl(c: FileContext, e: EnumModel): string {
   const name = c.names.get(e)!.type;
   // "__proto__" as a key would set the object's prototype
   const keys = e.values.map((v) => (v.name === "__proto__" ? "__proto__$" : propertyKey(v.name)));
-  const object = keys.map((k, i) => `  ${k}: ${e.values[i]!.number},`).join("\n");
-  const type = keys.map((k, i) => `  readonly ${k}: ${e.values[i]!.number};`).join("\n");
-  return `/** ${comment(e.fullName)} (${e.closed ? "closed" : "open"}) */\n` +
+  const tag = (i: number) => (e.values[i]!.deprecated ? "/** @deprecated */ " : "");
+  const object = keys.map((k, i) => `  ${tag(i)}${k}: ${e.values[i]!.number},`).join("\n");
+  const type = keys.map((k, i) => `  ${tag(i)}readonly ${k}: ${e.values[i]!.number};`).join("\n");
+  return docComment(`${e.fullName} (${e.closed ? "closed" : "open"})`, e.deprecated) +
     `export ${decl("declare ")}const ${name}${decl(`: {\n${type}\n}`)}${impl(` = {\n${object}\n}${ts(" as const")}`)};\n` +
     // any number too: open enums keep values the schema does not declare, and `number & {}` keeps the named values in editors
-    ts(`export type ${name} = (typeof ${name})[keyof typeof ${name}] | (number & {});\n`);
+    ts(`${docComment(undefined, e.deprecated)}export type ${name} = (typeof ${name})[keyof typeof ${name}] | (number & {});\n`);
 }

@@ -6,6 +6,7 @@ import { encodeTable, schemaInfo, type EnumModel, type MessageModel, type Schema
 import { comment, literal, topLevelName } from "../names.js";
 import { decl, impl, render, ts } from "../syntax.js";
 import { builderDecl } from "./builders.js";
+import { docComment } from "./code.js";
 import { FileContext, type EmitOptions, type Names } from "./context.js";
 import { enumDecl } from "./enums.js";
 import { fillDecl } from "./fill.js";
@@ -110,7 +111,7 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
     const params = `${plain || builders ? n.type : "never"}, ${views ? n.view : "never"}, ${builders ? n.builder : views ? n.view : "never"}`;
     const parts = [views && `view: ${n.view}`, plain && `read: ${n.reader}`, (plain || builders) && `fill: ${n.fill}`, builders && `builder: ${n.builder}`, json && `toJson: ${n.toJson}`, json && `fromJson: ${n.fromJson}`].filter(Boolean);
     body.push(
-      `/** ${comment(m.fullName)}: ${does}. */\n` +
+      docComment(`${m.fullName}: ${does}.`, m.deprecated) +
         `export ${decl("declare ")}const ${n.type}${ts(`: ${typeClass}<${params}>`)}${impl(` = /* @__PURE__ */ new ${typeClass}${ts(`<${params}>`)}(${literal(m.fullName)}, $schema, ${m.index}, ${m.recordSize}, { ${parts.join(", ")} })`)};\n`,
     );
   }

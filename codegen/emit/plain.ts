@@ -1,17 +1,17 @@
 // Plain objects: the interface of each message, and the reader that copies a record into one.
 import { FieldType, Label } from "../../ts/schema.js";
 import { isMessage, numberKinds, type FieldModel, type MessageModel } from "../model.js";
-import { comment, literal } from "../names.js";
+import { literal } from "../names.js";
 import { nonNull, ts } from "../syntax.js";
-import { propertyKey, hasbit, exportedFunction, moduleFunction } from "./code.js";
+import { docComment, propertyKey, hasbit, exportedFunction, moduleFunction } from "./code.js";
 import type { FileContext } from "./context.js";
 
 export function interfaceDecl(c: FileContext, m: MessageModel): string {
   const n = c.names.get(m)!;
-  const lines = [`/** ${comment(m.fullName)} as a plain object. */`, `export interface ${n.type} {`];
+  const lines = [`${docComment(`${m.fullName} as a plain object.`, m.deprecated)}export interface ${n.type} {`];
   for (const f of m.fields) {
     if (f.oneof) continue;
-    lines.push(`  ${f.prop}${f.label === Label.Explicit ? "?" : ""}: ${plainType(c, f)};`);
+    lines.push(`${docComment(undefined, f.deprecated, "  ")}  ${f.prop}${f.label === Label.Explicit ? "?" : ""}: ${plainType(c, f)};`);
   }
   for (const o of m.oneofs) {
     const cases = o.fields.map((f) => `{ case: ${literal(f.prop)}; value: ${c.valueType(f)} }`);

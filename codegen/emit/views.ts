@@ -3,7 +3,7 @@ import { FieldType, Label } from "../../ts/schema.js";
 import { isMessage, numberKinds, type FieldModel, type MessageModel } from "../model.js";
 import { comment, literal } from "../names.js";
 import { decl, nonNull, ts } from "../syntax.js";
-import { member } from "./code.js";
+import { docComment, member } from "./code.js";
 import type { FileContext } from "./context.js";
 import { plainValue } from "./plain.js";
 
@@ -94,13 +94,12 @@ function defaultLiteral(c: FileContext, f: FieldModel): string | undefined {
 export function viewDecl(c: FileContext, m: MessageModel): string {
   const n = c.names.get(m)!;
   const lines = [
-    `/** ${comment(m.fullName)}: a zero-copy view; valid until its arena is reset or released. */`,
-    `export ${decl("declare ")}class ${n.view} extends $MessageView {`,
+    `${docComment(`${m.fullName}: a zero-copy view; valid until its arena is reset or released.`, m.deprecated)}export ${decl("declare ")}class ${n.view} extends $MessageView {`,
   ];
   for (const f of m.fields) {
     if (f.oneof) continue;
     const [type, body] = viewGetter(c, f);
-    lines.push(member(undefined, `get ${f.prop}`, [], type, [body]));
+    lines.push(member(undefined, `get ${f.prop}`, [], type, [body], f.deprecated));
   }
   for (const o of m.oneofs) {
     const cases = o.fields.map((f) => `{ case: ${literal(f.prop)}; value: ${viewValueType(c, f)} }`);
