@@ -1,5 +1,6 @@
 // The schema model the emitters work from: every message (map entries included) and enum of the
 // loaded files, with field types, presence, packedness, and the record layout for wasm32.
+import { ARRAY_SLOT_SIZE, BYTES_SLOT_SIZE, UNKNOWN_FIELDS } from "../ts/abi.js";
 import protobuf from "protobufjs";
 import { FieldFlag, FieldType, Label, type EnumInfo, type JsonField, type MessageInfo } from "../ts/schema.js";
 import { camelCase, propertyName } from "./names.js";
@@ -294,10 +295,11 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
   return { messages, enums, files };
 }
 
-// wasm32 slot sizes (cpp/include/hppproto/record.hpp): BytesSlot 8, ArraySlot 12, record pointer 4.
-const HEADER = 12;
-const BYTES_SLOT = 8;
-const ARRAY_SLOT = 12;
+// wasm32 slot sizes (ts/abi.ts, checked against cpp/include/hppproto/record.hpp): every record starts
+// with its unknown fields' ArraySlot; a record pointer is 4 bytes.
+const HEADER = UNKNOWN_FIELDS + ARRAY_SLOT_SIZE;
+const BYTES_SLOT = BYTES_SLOT_SIZE;
+const ARRAY_SLOT = ARRAY_SLOT_SIZE;
 const POINTER = 4;
 
 export function valueSize(t: FieldType): number {

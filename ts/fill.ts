@@ -33,9 +33,7 @@ export class RecordWriter {
 
   /** size bytes (rounded up to 8) bump-allocated in the arena, in JS when the current block has room. */
   alloc(size: number): number {
-    // checked before rounding: at 2^31 the 32-bit rounding below turns negative and would "fit"
-    if (!(size >= 0 && size <= MAX_BLOCK)) throw new EncodeError("MESSAGE_TOO_LARGE", "", `${size} bytes is more than one allocation can hold (${MAX_BLOCK})`);
-    size = ((size + 7) & ~7) || 8; // never 0: a null pointer means failure
+    size = blockSize(size);
     return bump(this.m.u32, this.arena, size) || this.newBlock(size);
   }
 
@@ -53,11 +51,12 @@ export class RecordWriter {
    * copy it from there; else -1. byteOffset is read only then: it is a ~20 ns builtin call in V8.
    */
   private allocFor(v: { length: number; byteOffset: number }, size: number): number {
+    size = blockSize(size);
+    const p = bump(this.m.u32, this.arena, size);
     this.moved = -1;
-    const p = size <= MAX_BLOCK ? bump(this.m.u32, this.arena, ((size + 7) & ~7) || 8) : 0;
     if (p !== 0) return p;
     const n = v.length, at = v.byteOffset;
-    const q = this.alloc(size);
+    const q = this.newBlock(size);
     if (v.length !== n) this.moved = at;
     return q;
   }
@@ -419,6 +418,13 @@ export class RecordWriter {
     const ranges = this.array(rec + UNKNOWN_FIELDS, 1, BYTES_SLOT_SIZE);
     this.bytes(ranges, v, "$unknown");
   }
+}
+
+/** An allocation of size bytes rounded up to 8 (never 0: a null pointer means failure), or MESSAGE_TOO_LARGE. */
+function blockSize(size: number): number {
+  // checked before rounding: at 2^31 the 32-bit rounding turns negative and would "fit"
+  if (!(size >= 0 && size <= MAX_BLOCK)) throw new EncodeError("MESSAGE_TOO_LARGE", "", `${size} bytes is more than one allocation can hold (${MAX_BLOCK})`);
+  return ((size + 7) & ~7) || 8;
 }
 
 /** A map key as its field type wants it: map keys of plain objects are strings. */

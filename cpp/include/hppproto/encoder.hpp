@@ -145,16 +145,26 @@ class Encoder {
 
   static size_t tag_size(uint32_t number) noexcept { return varint_size(uint64_t{number} << 3); }
 
-  // The varint a value of a varint-typed field is written as.
+  // The varint a value of a varint-typed field is written as: per element form T, and for a form
+  // known only at run time.
+  template <FieldType T>
+  HPPPROTO_INLINE static uint64_t varint_of(const uint8_t* v) noexcept {
+    if constexpr (T == FieldType::int32 || T == FieldType::enum_)
+      return static_cast<uint64_t>(static_cast<int64_t>(load<int32_t>(v)));  // negative: 10 bytes
+    else if constexpr (T == FieldType::uint32) return load<uint32_t>(v);
+    else if constexpr (T == FieldType::sint32) return zigzag_encode32(load<int32_t>(v));
+    else if constexpr (T == FieldType::sint64) return zigzag_encode64(load<int64_t>(v));
+    else if constexpr (T == FieldType::bool_) return *v != 0;
+    else return load<uint64_t>(v);  // int64, uint64
+  }
   HPPPROTO_INLINE static uint64_t varint_of(FieldType t, const uint8_t* v) noexcept {
     switch (t) {
-      case FieldType::int32: case FieldType::enum_:
-        return static_cast<uint64_t>(static_cast<int64_t>(load<int32_t>(v)));  // negative: 10 bytes
-      case FieldType::uint32: return load<uint32_t>(v);
-      case FieldType::sint32: return zigzag_encode32(load<int32_t>(v));
-      case FieldType::sint64: return zigzag_encode64(load<int64_t>(v));
-      case FieldType::bool_: return *v != 0;
-      default: return load<uint64_t>(v);  // int64, uint64
+      case FieldType::int32: case FieldType::enum_: return varint_of<FieldType::int32>(v);
+      case FieldType::uint32: return varint_of<FieldType::uint32>(v);
+      case FieldType::sint32: return varint_of<FieldType::sint32>(v);
+      case FieldType::sint64: return varint_of<FieldType::sint64>(v);
+      case FieldType::bool_: return varint_of<FieldType::bool_>(v);
+      default: return varint_of<FieldType::uint64>(v);
     }
   }
 
@@ -431,29 +441,22 @@ class Encoder {
     return p;
   }
 
-  // Calls each(v) with the varint of every element of a packed run: one specialised loop per element form.
+  // Calls each(v) with the varint of every element of a packed run: the switch on the element form
+  // taken once, outside the loop.
   template <class Each>
   HPPPROTO_INLINE static void for_each_varint(FieldType t, const uint8_t* data, uint32_t n, Each each) noexcept {
     switch (t) {
-      case FieldType::int32: case FieldType::enum_:
-        for (uint32_t k = 0; k < n; ++k) each(static_cast<uint64_t>(static_cast<int64_t>(load<int32_t>(data + 4 * k))));
-        return;
-      case FieldType::uint32:
-        for (uint32_t k = 0; k < n; ++k) each(load<uint32_t>(data + 4 * k));
-        return;
-      case FieldType::sint32:
-        for (uint32_t k = 0; k < n; ++k) each(zigzag_encode32(load<int32_t>(data + 4 * k)));
-        return;
-      case FieldType::sint64:
-        for (uint32_t k = 0; k < n; ++k) each(zigzag_encode64(load<int64_t>(data + 8 * size_t{k})));
-        return;
-      case FieldType::bool_:
-        for (uint32_t k = 0; k < n; ++k) each(uint64_t{data[k] != 0});
-        return;
-      default:
-        for (uint32_t k = 0; k < n; ++k) each(load<uint64_t>(data + 8 * size_t{k}));
-        return;
+      case FieldType::int32: case FieldType::enum_: return each_varint<FieldType::int32, 4>(data, n, each);
+      case FieldType::uint32: return each_varint<FieldType::uint32, 4>(data, n, each);
+      case FieldType::sint32: return each_varint<FieldType::sint32, 4>(data, n, each);
+      case FieldType::sint64: return each_varint<FieldType::sint64, 8>(data, n, each);
+      case FieldType::bool_: return each_varint<FieldType::bool_, 1>(data, n, each);
+      default: return each_varint<FieldType::uint64, 8>(data, n, each);
     }
+  }
+  template <FieldType T, size_t Width, class Each>
+  HPPPROTO_INLINE static void each_varint(const uint8_t* data, uint32_t n, Each& each) noexcept {
+    for (uint32_t k = 0; k < n; ++k) each(varint_of<T>(data + Width * size_t{k}));
   }
 
   static uint64_t measure_varint_run(FieldType t, const uint8_t* data, uint32_t n) noexcept {
