@@ -28,6 +28,8 @@ export function generate(out, names = files) {
 
   // hppproto
   run("node", [join(root, "bin", "hppproto-gen.mjs"), "--out", join(out, "hppproto"), "-I", protos, ...paths]);
+  // the same with optimize_for = CODE_SIZE: what interpreting the schema costs in speed
+  run("node", [join(root, "bin", "hppproto-gen.mjs"), "--out", join(out, "hppproto-code-size"), "--optimize_for", "code_size", "-I", protos, ...paths]);
 
   // protobufjs: static code, as `pbjs -t static-module -w es6` users ship it
   mkdirSync(join(out, "protobufjs"));

@@ -46,6 +46,11 @@ Output options:
                               number throws a RangeError on decode for values beyond 2^53 - 1
                               rather than round them. Views keep packed 64-bit lists as
                               BigInt64Array / BigUint64Array (zero-copy).
+  --optimize_for speed|code_size
+                              every file as if it said option optimize_for = SPEED or CODE_SIZE
+                              (default: each file's own option). CODE_SIZE files get types and
+                              one line per message; the runtime interprets their facades from
+                              the schema (slower, and no code per field)
   --facades LIST              what to generate, comma-separated (default views,plain,builders,json):
                                 views     view classes, Type.view() / viewDelimited()
                                 plain     interfaces, Type.decode() / decodeDelimited(), encode()
@@ -73,9 +78,11 @@ The output options go in as key=value pairs (lists joined with +); the output is
 writes for the same files.`;
 
 /** What to generate; unset options take the defaults. */
-export interface OutputOptions extends Partial<EmitOptions> {
+export interface OutputOptions extends Partial<Omit<EmitOptions, "codeSize">> {
   /** "ts": TypeScript modules; "js": JavaScript modules with .d.ts declarations. */
   target?: "ts" | "js";
+  /** Every file as if it said option optimize_for = SPEED or CODE_SIZE; unset, each file's option decides. */
+  optimizeFor?: "speed" | "code_size";
 }
 
 export interface GenerateOptions extends OutputOptions {
@@ -131,7 +138,7 @@ export function parseArgs(argv: string[]): GenerateOptions | "help" {
 }
 
 const importExtensions = { js: ".js", ts: ".ts", none: "" } as const;
-const outputFlags = ["--runtime_import", "--target", "--import_extension", "--int64", "--facades"];
+const outputFlags = ["--runtime_import", "--target", "--import_extension", "--int64", "--facades", "--optimize_for"];
 
 /** One output option (the CLI's --flag, or the protoc plugin's key=value) into opts. */
 export function parseOutputOption(opts: OutputOptions, flag: string, value: string): void {
@@ -141,6 +148,7 @@ export function parseOutputOption(opts: OutputOptions, flag: string, value: stri
     case "--import_extension": opts.importExtension = importExtensions[oneOf(flag, value, ["js", "ts", "none"])]; break;
     case "--int64": opts.int64 = oneOf(flag, value, ["bigint", "string", "number"]); break;
     case "--facades": opts.facades = new Set(value.split(",").map((f) => oneOf(flag, f.trim(), facades))); break;
+    case "--optimize_for": opts.optimizeFor = oneOf(flag, value, ["speed", "code_size"]); break;
     default: throw new UsageError(`unknown option ${flag.replace(/^--/, "")}`);
   }
 }
@@ -161,8 +169,8 @@ export class UsageError extends Error {}
 
 /** Generates into opts.out. Output is written to a temporary folder first, so a failure leaves nothing half-written. */
 export function generate(opts: GenerateOptions): { files: number; messages: number; warnings: string[] } {
-  const { root, importNames } = loadProtos(opts.files, opts.protoPaths);
-  const { outputs, modules, messages } = buildOutputs(root, importNames, opts);
+  const { root, importNames, codeSize } = loadProtos(opts.files, opts.protoPaths);
+  const { outputs, modules, messages } = buildOutputs(root, importNames, opts, codeSize);
   mkdirSync(opts.out, { recursive: true });
   const tmp = mkdtempSync(path.join(opts.out, ".hppproto-gen-"));
   try {
@@ -179,7 +187,8 @@ export function generate(opts: GenerateOptions): { files: number; messages: numb
 }
 
 /** The files to write for a parsed schema: one module per .proto file and the schema module. */
-export function buildOutputs(root: protobuf.Root, importNames: Map<string, string>, opts: OutputOptions): { outputs: OutputFile[]; modules: number; messages: number } {
+/** codeSize: the files that say option optimize_for = CODE_SIZE (by import name). */
+export function buildOutputs(root: protobuf.Root, importNames: Map<string, string>, opts: OutputOptions, codeSize: ReadonlySet<string>): { outputs: OutputFile[]; modules: number; messages: number } {
   checkOutputOptions(opts);
   const model = buildModel(root, importNames);
   const d = defaultEmitOptions;
@@ -188,6 +197,7 @@ export function buildOutputs(root: protobuf.Root, importNames: Map<string, strin
     importExtension: opts.importExtension ?? d.importExtension,
     int64: opts.int64 ?? d.int64,
     facades: opts.facades ?? d.facades,
+    codeSize: opts.optimizeFor === "code_size" ? "all" : opts.optimizeFor === "speed" ? new Set() : codeSize,
   });
   return { outputs: modules, modules: modules.filter((f) => !f.name.endsWith(".d.ts")).length, messages: model.messages.filter((m) => !m.isMapEntry).length };
 }

@@ -169,6 +169,14 @@ export interface LoadedFiles {
   root: protobuf.Root;
   /** Import name (path relative to its include directory) by absolute or built-in file name. */
   importNames: Map<string, string>;
+  /** Import names of the files that say option optimize_for = CODE_SIZE. */
+  codeSize: Set<string>;
+}
+
+/** Whether .proto source says option optimize_for = CODE_SIZE (protobufjs keeps file options per package, not per file). */
+export function optimizesForCodeSize(source: string): boolean {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, " ").replace(/\/\/[^\n]*/g, " ");
+  return /(?:^|[;}\s])option\s+optimize_for\s*=\s*CODE_SIZE\s*;/.test(code);
 }
 
 /** protobufjs's errors, placed in their file: syntax errors carry a line; unresolved types are found by name. */
@@ -283,5 +291,6 @@ export function loadProtos(files: string[], protoPaths: string[]): LoadedFiles {
     throw placed(e as Error, root);
   }
   checkDeclarations(root);
-  return { root, importNames };
+  const codeSize = new Set([...importNames].filter(([file]) => path.isAbsolute(file) && optimizesForCodeSize(fs.readFileSync(file, "utf8"))).map(([, name]) => name));
+  return { root, importNames, codeSize };
 }

@@ -1,9 +1,8 @@
 // The schema model the emitters work from: every message (map entries included) and enum of the
 // loaded files, with field types, presence, packedness, and the record layout for wasm32.
-import { ARRAY_SLOT_SIZE, BYTES_SLOT_SIZE, UNKNOWN_FIELDS } from "../ts/abi.js";
+import { layoutRecord } from "../ts/layout.js";
 import protobuf from "protobufjs";
-import { FieldFlag, FieldType, Label, type EnumInfo, type JsonField, type MessageInfo } from "../ts/schema.js";
-import { camelCase, propertyName } from "./names.js";
+import { camelCase, FieldFlag, FieldType, hasRef, Label, numberKind, propertyName, SourceBits, type Int64As, type NumberKind } from "../ts/schema.js";
 import { declaringFile, defaultBytes, exactIntegerDefault, realName } from "./load.js";
 
 export interface EnumModel {
@@ -295,128 +294,97 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
   return { messages, enums, files };
 }
 
-// wasm32 slot sizes (ts/abi.ts, checked against cpp/include/hppproto/record.hpp): every record starts
-// with its unknown fields' ArraySlot; a record pointer is 4 bytes.
-const HEADER = UNKNOWN_FIELDS + ARRAY_SLOT_SIZE;
-const BYTES_SLOT = BYTES_SLOT_SIZE;
-const ARRAY_SLOT = ARRAY_SLOT_SIZE;
-const POINTER = 4;
-
-export function valueSize(t: FieldType): number {
-  switch (t) {
-    case FieldType.Double: case FieldType.Int64: case FieldType.Uint64: case FieldType.Fixed64:
-    case FieldType.Sfixed64: case FieldType.Sint64:
-      return 8;
-    case FieldType.Bool:
-      return 1;
-    case FieldType.String: case FieldType.Bytes:
-      return BYTES_SLOT;
-    case FieldType.Message: case FieldType.Group:
-      return POINTER;
-    default:
-      return 4;
-  }
-}
-
-const isArray = (f: FieldModel) => f.label === Label.Repeated || f.label === Label.Map;
-const slotSize = (f: FieldModel) => (isArray(f) ? ARRAY_SLOT : valueSize(f.type));
-const slotAlign = (f: FieldModel): number => {
-  if (isArray(f)) return 4;
-  switch (f.type) {
-    case FieldType.String: case FieldType.Bytes: case FieldType.Message: case FieldType.Group:
-      return 4; // pointer-sized members
-    default:
-      return valueSize(f.type);
-  }
-};
-const alignUp = (v: number, a: number) => Math.ceil(v / a) * a;
-
-/** Header, hasbits, oneof case slots, then slots by falling alignment: the record stays compact. */
+/** Slot offsets, presence and record size, as the runtime's layout code decides them. */
 function layout(m: MessageModel): void {
-  let pos = HEADER;
-  const explicit = m.fields.filter((f) => f.label === Label.Explicit);
-  explicit.forEach((f, i) => (f.presence = pos * 8 + i));
-  pos += Math.ceil(explicit.length / 8);
-  for (const o of m.oneofs) {
-    pos = alignUp(pos, 4);
-    o.caseOffset = pos;
-    pos += 4;
-  }
-  for (const o of m.oneofs) {
-    const size = Math.max(...o.fields.map(slotSize));
-    const align = Math.max(...o.fields.map(slotAlign));
-    pos = alignUp(pos, align);
-    o.valueOffset = pos;
-    for (const f of o.fields) {
-      f.offset = pos;
-      f.presence = o.caseOffset;
-    }
-    pos += size;
-  }
-  for (const align of [8, 4, 1]) {
-    for (const f of m.fields) {
-      if (f.label === Label.Oneof || slotAlign(f) !== align) continue;
-      pos = alignUp(pos, align);
-      f.offset = pos;
-      pos += slotSize(f);
-    }
-  }
-  m.recordSize = alignUp(pos, 8);
+  const fields = m.fields.map((f) => ({ type: f.type, label: f.label, oneof: f.oneof ? m.oneofs.indexOf(f.oneof) : -1 }));
+  const l = layoutRecord(fields, m.oneofs.length);
+  m.fields.forEach((f, i) => {
+    f.offset = l.offsets[i]!;
+    f.presence = l.presence[i]!;
+  });
+  m.oneofs.forEach((o, i) => Object.assign(o, l.oneofs[i]!));
+  m.recordSize = l.recordSize;
 }
 
-/** The binary schema table (format in cpp/include/hppproto/schema.hpp). */
-export function encodeTable(model: SchemaModel): Uint8Array {
-  const words: number[] = [0x54505048, 2];
-  const closed = model.enums.filter((e) => e.closed);
-  words.push(closed.length, model.messages.length);
-  for (const e of closed) {
-    const values = [...new Set(e.values.map((v) => v.number))].sort((a, b) => a - b);
-    words.push(values.length, ...values.map((v) => v >>> 0));
-  }
-  for (const m of model.messages) {
-    words.push(m.recordSize, m.messageSet ? 1 : 0, m.fields.length);
-    for (const f of m.fields) {
-      const aux = f.message ? f.message.index : f.flags & FieldFlag.ClosedEnum ? f.enum!.tableIndex : 0xffffffff;
-      words.push(f.number, f.type | (f.label << 8) | (f.flags << 16), f.offset, f.presence, aux);
-    }
-  }
-  const out = new Uint8Array(words.length * 4);
-  const dv = new DataView(out.buffer);
-  words.forEach((w, i) => dv.setUint32(i * 4, w >>> 0, true));
-  return out;
-}
-
-/** The names a schema carries beside its table: field names for error paths, ProtoJSON rows, enums. */
-export function schemaInfo(model: SchemaModel): { messages: MessageInfo[]; enums: EnumInfo[] } {
+/**
+ * The schema as generated code declares it (ts/schema.ts's SchemaSource), in parts: the header,
+ * each enum, the message count, each message. What the runtime needs to lay out records, build the
+ * codec's table and name fields; everything derivable left out.
+ */
+export function schemaSource(model: SchemaModel, int64: Int64As = "bigint"): (string | number | boolean)[][] {
+  type Part = (string | number | boolean)[];
+  const parts: Part[] = [[int64Forms.indexOf(int64), model.enums.length]];
   const enumIndex = new Map(model.enums.map((e, i) => [e, i]));
-  const messages = model.messages.map((m): MessageInfo => ({
-    name: m.fullName,
-    fields: Object.fromEntries(m.fields.map((f) => [f.number, f.name])),
-    json: m.fields.map((f): JsonField => {
-      const ref = f.message ? f.message.index : f.enum ? enumIndex.get(f.enum)! : -1;
-      const row = [f.number, f.name, f.jsonName, f.prop, f.type, f.label, ref] as const;
-      return f.oneof ? [...row, f.oneof.prop] : row;
-    }),
-  }));
-  const enums = model.enums.map((e): EnumInfo => ({ name: e.fullName, values: e.values.map((v) => [v.number, v.name] as const) }));
-  return { messages, enums };
+  for (const e of model.enums) {
+    const out: Part = [e.fullName, e.closed ? 1 : 0, e.values.length];
+    for (const v of e.values) out.push(v.name, v.number);
+    parts.push(out);
+  }
+  parts.push([model.messages.length]);
+  for (const m of model.messages) {
+    const out: Part = [];
+    parts.push(out);
+    out.push(m.fullName, (m.messageSet ? 1 : 0) | (m.isMapEntry ? 2 : 0), m.oneofs.length);
+    for (const o of m.oneofs) out.push(o.name, o.prop === propertyName(o.name) ? "" : o.prop);
+    out.push(m.fields.length);
+    for (const f of m.fields) {
+      const jsonName = f.jsonName !== camelCase(f.name), prop = f.prop !== propertyName(f.name);
+      const def = sourceDefault(f);
+      const jsType = f.jsType ? int64Forms.indexOf(f.jsType) : 0;
+      const code = f.type | (f.label << 5) | (f.flags << 8) | (jsonName ? SourceBits.JsonName : 0) | (prop ? SourceBits.Prop : 0) |
+        (def !== undefined ? SourceBits.Default : 0) | (jsType << SourceBits.Int64Shift);
+      out.push(f.number, code, f.name);
+      if (jsonName) out.push(f.jsonName);
+      if (prop) out.push(f.prop);
+      if (hasRef(f.type, f.label)) out.push(f.message ? f.message.index : enumIndex.get(f.enum!)!);
+      if (f.oneof) out.push(m.oneofs.indexOf(f.oneof));
+      if (def !== undefined) out.push(def);
+    }
+  }
+  return parts;
+}
+
+const int64Forms: Int64As[] = ["bigint", "string", "number"];
+
+/**
+ * A field's declared default where it is not the zero a record holds: numbers as numbers, 64-bit
+ * integers as decimal strings, strings as themselves, bytes as one char per byte, enums as numbers
+ * (a closed enum without one defaults to its first value). Views read it for unset fields.
+ */
+export function sourceDefault(f: FieldModel): string | number | boolean | undefined {
+  if (f.label !== Label.Explicit || isMessage(f)) return undefined;
+  const d = f.defaultValue;
+  if (f.type === FieldType.Enum) {
+    const values = f.enum!.values;
+    const n = typeof d === "string" ? values.find((v) => v.name === d)?.number : typeof d === "number" ? d : f.enum!.closed ? values[0]?.number : 0;
+    return n ? n : undefined;
+  }
+  if (d === undefined) return undefined;
+  switch (f.type) {
+    case FieldType.String: case FieldType.Bytes: return d === "" ? undefined : String(d);
+    case FieldType.Bool: return d === true || d === "true" ? true : undefined;
+    default: {
+      if (numberKinds[f.type]!.ts === "bigint") {
+        let v = BigInt.asUintN(64, BigInt(typeof d === "number" ? Math.trunc(d) : String(d)));
+        if (numberKinds[f.type]!.read === "i64") v = BigInt.asIntN(64, v);
+        return v === 0n ? undefined : String(v);
+      }
+      let v = typeof d === "number" ? d : d === "inf" ? Infinity : d === "-inf" ? -Infinity : d === "nan" ? NaN : Number(d);
+      if (f.type === FieldType.Float) v = Math.fround(v); // what the field reads when set to it
+      return Object.is(v, 0) ? undefined : v;
+    }
+  }
 }
 
 /** Numeric field types: the RecordWriter/Memory accessor, log2 of the element size, TS and typed-array types. */
-export const numberKinds: Partial<Record<FieldType, { read: string; shift: number; ts: string; array: string }>> = {
-  [FieldType.Int32]: { read: "i32", shift: 2, ts: "number", array: "Int32Array" },
-  [FieldType.Sint32]: { read: "i32", shift: 2, ts: "number", array: "Int32Array" },
-  [FieldType.Sfixed32]: { read: "i32", shift: 2, ts: "number", array: "Int32Array" },
-  [FieldType.Enum]: { read: "i32", shift: 2, ts: "number", array: "Int32Array" },
-  [FieldType.Uint32]: { read: "u32", shift: 2, ts: "number", array: "Uint32Array" },
-  [FieldType.Fixed32]: { read: "u32", shift: 2, ts: "number", array: "Uint32Array" },
-  [FieldType.Float]: { read: "f32", shift: 2, ts: "number", array: "Float32Array" },
-  [FieldType.Double]: { read: "f64", shift: 3, ts: "number", array: "Float64Array" },
-  [FieldType.Int64]: { read: "i64", shift: 3, ts: "bigint", array: "BigInt64Array" },
-  [FieldType.Sint64]: { read: "i64", shift: 3, ts: "bigint", array: "BigInt64Array" },
-  [FieldType.Sfixed64]: { read: "i64", shift: 3, ts: "bigint", array: "BigInt64Array" },
-  [FieldType.Uint64]: { read: "u64", shift: 3, ts: "bigint", array: "BigUint64Array" },
-  [FieldType.Fixed64]: { read: "u64", shift: 3, ts: "bigint", array: "BigUint64Array" },
+const kinds: Record<NumberKind, { shift: number; ts: string; array: string }> = {
+  i32: { shift: 2, ts: "number", array: "Int32Array" }, u32: { shift: 2, ts: "number", array: "Uint32Array" },
+  f32: { shift: 2, ts: "number", array: "Float32Array" }, f64: { shift: 3, ts: "number", array: "Float64Array" },
+  i64: { shift: 3, ts: "bigint", array: "BigInt64Array" }, u64: { shift: 3, ts: "bigint", array: "BigUint64Array" },
 };
+export const numberKinds: Partial<Record<FieldType, { read: NumberKind; shift: number; ts: string; array: string }>> = Object.fromEntries(
+  Object.values(FieldType).filter((t): t is FieldType => typeof t === "number" && numberKind(t) !== undefined)
+    .map((t) => [t, { read: numberKind(t)!, ...kinds[numberKind(t)!] }]),
+);
 
 export const isMessage = (f: FieldModel) => f.type === FieldType.Message || f.type === FieldType.Group;

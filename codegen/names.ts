@@ -1,5 +1,6 @@
 // Identifiers for generated code that are safe whatever a .proto names things. Protobuf names are
 // [A-Za-z_][A-Za-z0-9_]*, so a "$" suffix can never collide with another protobuf name.
+export { camelCase, propertyName } from "../ts/schema.js";
 
 /** Words that cannot name a module-level binding, plus globals the generated code refers to. */
 const reservedTopLevel = new Set([
@@ -17,32 +18,6 @@ const reservedTopLevel = new Set([
   "BigUint64Array", "Object", "Record", "Map", "ReadonlyMap", "Iterable", "NaN", "Infinity", "BigInt",
   "String", "Number", "Boolean", "Symbol", "Error", "Promise", "globalThis", "Partial", "Readonly",
 ]);
-
-/** Property names that would break plain objects (prototype access, thenables, coercion). */
-const reservedProperty = new Set([
-  "__proto__", "constructor", "toString", "toJSON", "valueOf", "hasOwnProperty", "isPrototypeOf",
-  "propertyIsEnumerable", "toLocaleString", "then",
-]);
-
-/** lowerCamelCase as protoc derives json_name: drop underscores, upper-case the letter after one. */
-export function camelCase(name: string): string {
-  let out = "";
-  let upper = false;
-  for (const c of name) {
-    if (c === "_") {
-      upper = true;
-    } else {
-      out += upper ? c.toUpperCase() : c;
-      upper = false;
-    }
-  }
-  return out;
-}
-
-export function propertyName(protoName: string): string {
-  const p = camelCase(protoName) || "_";
-  return reservedProperty.has(p) ? p + "$" : p;
-}
 
 export function topLevelName(name: string): string {
   return reservedTopLevel.has(name) ? name + "$" : name;

@@ -20,8 +20,12 @@ const FEATURE_SUPPORTS_EDITIONS = 2;
 const EDITION_PROTO2 = 998;
 const EDITION_2023 = 1000;
 
+/** FileOptions.OptimizeMode.CODE_SIZE. */
+const OPTIMIZE_CODE_SIZE = 2;
+
 interface FileDescriptor {
   name: string;
+  options?: { optimizeFor?: number };
   package?: string;
   messageType?: { name: string }[];
   enumType?: { name: string }[];
@@ -116,7 +120,8 @@ export function generateResponse(request: Uint8Array): Uint8Array {
     }
     keepJsonNames(root);
     for (const warning of serviceWarnings(root)) process.stderr.write(`protoc-gen-hppproto: ${warning}\n`); // protoc shows it
-    for (const out of buildOutputs(root, new Map(), opts).outputs) {
+    const codeSize = new Set(files.filter((f) => f.options?.optimizeFor === OPTIMIZE_CODE_SIZE).map((f) => f.name));
+    for (const out of buildOutputs(root, new Map(), opts, codeSize).outputs) {
       w.fork(Response.file).string(File.name, out.name).string(File.content, out.content).join();
     }
   } catch (e) {

@@ -2,7 +2,7 @@
 // and field path, and the runtime keeps working afterwards.
 import { spawnSync } from "node:child_process";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Arena, DecodeError, defineSchema, EncodeError, init, MessageType, MessageView, runtime, SchemaError } from "hppproto";
+import { Arena, DecodeError, defineSchema, EncodeError, init, MessageType, MessageView, runtime, SchemaError, type SchemaDef } from "hppproto";
 import { Node } from "./gen/names/limits_pb.js";
 import { NestedTestAllTypes, TestAllTypes } from "./gen/unittest/google/protobuf/unittest_proto3_pb.js";
 import { TestAllTypes as TestAllTypes2 } from "./gen/unittest/google/protobuf/unittest_pb.js";
@@ -215,10 +215,12 @@ describe("schema tables", () => {
     new DataView(table.buffer).setUint32(0, 0x54505048, true);
     new DataView(table.buffer).setUint32(4, 1, true);
     new DataView(table.buffer).setUint32(12, 1, true); // one message, but no words for it
-    const broken = new MessageType("x.Broken", defineSchema(table.subarray(0, 16), [{ name: "x.Broken", fields: {} }]), 0, 8, { view: EmptyView, read: () => ({}) });
+    // a table as a damaged generated module or runtime bug would hand over; defineSchema builds good ones
+    const schemaOf = (t: Uint8Array, name: string): SchemaDef => ({ ...defineSchema([0, 0, 1, name, 0, 0, 0]), table: t });
+    const broken = new MessageType("x.Broken", schemaOf(table.subarray(0, 16), "x.Broken"), 0, 8, { view: EmptyView, read: () => ({}) });
     expect(() => broken.decode(new Uint8Array(0))).toThrow(SchemaError);
     const bad = new Uint8Array([...table.subarray(0, 16), 4, 0, 0, 0, 0, 0, 0, 0]); // record_size 4 < header
-    const alsoBroken = new MessageType("x.B", defineSchema(bad, [{ name: "x.B", fields: {} }]), 0, 8, { view: EmptyView, read: () => ({}) });
+    const alsoBroken = new MessageType("x.B", schemaOf(bad, "x.B"), 0, 8, { view: EmptyView, read: () => ({}) });
     expect(() => alsoBroken.view(new Uint8Array(0))).toThrow(/rejected in message x.B/);
     expect(TestAllTypes.decode(new Wire().tag(1, 0).varint(3).finish()).optionalInt32).toBe(3);
   });

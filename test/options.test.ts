@@ -224,6 +224,24 @@ describe("--facades", () => {
     expect(kept("test_messages_proto3_pb.ts")).toBeLessThan(5000);
     for (const wkt of ["wrappers_pb.ts", "struct_pb.ts", "any_pb.ts", "timestamp_pb.ts"]) expect(kept(wkt)).toBe(0);
   });
+
+  it("a bundled program reads JSON holding well-known types: the types it reads them with stay in the bundle", async () => {
+    // (failed before: the parent's reader found Timestamp by index in the schema, and the bundler had dropped it)
+    const file = "conformance/google/protobuf/test_messages_proto3_pb.ts";
+    const json = '{"optionalDuration":"1.500s","optionalTimestamp":"2020-01-01T00:00:00Z","optionalValue":[1,"a"]}';
+    const r = await build({
+      stdin: {
+        contents: `import { readFileSync } from "node:fs"; import { init } from "hppproto"; import { TestAllTypesProto3 as T } from "./${file}";
+          await init({ wasm: readFileSync(${JSON.stringify(`${repoRoot}wasm/dist/hppproto.wasm`)}) });
+          const m = T.fromJsonString(${JSON.stringify(json)}); console.log(String(m.optionalTimestamp.seconds), m.optionalDuration.nanos, T.toJsonString(m));`,
+        resolveDir: genDir, loader: "ts",
+      },
+      bundle: true, minify: true, write: false, format: "esm", platform: "node", alias: { hppproto: `${repoRoot}dist/ts/index.js` }, logLevel: "silent",
+    });
+    const dir = mkdtempSync(`${tmpdir()}/hppproto-wkt-bundle-`);
+    writeFileSync(`${dir}/bundle.mjs`, r.outputFiles[0]!.text);
+    expect(execFileSync(process.execPath, [`${dir}/bundle.mjs`], { encoding: "utf8" }).trim()).toBe(`1577836800 500000000 ${json}`);
+  });
 });
 
 describe("--target js", () => {

@@ -372,7 +372,7 @@ export class Runtime {
         path += `[#${index}]`; // position in a delimited batch
         continue;
       }
-      const name = def.messages[message]?.fields[field] ?? String(field);
+      const name = def.messages[message]?.fields.find((f) => f.number === field)?.name ?? String(field);
       path += `.${name}${index >= 0 ? `[${index}]` : ""}`;
     }
     if (s.truncated) path += ".…"; // the innermost frames did not fit

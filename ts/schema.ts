@@ -1,9 +1,8 @@
-// Schema tables as generated code holds them, and the constants of their binary format
-// (cpp/include/hppproto/schema.hpp documents the layout).
-
-export const TABLE_MAGIC = 0x54505048; // "HPPT"
-export const TABLE_VERSION = 2;
-export const NO_AUX = 0xffffffff;
+// Schemas: what generated code declares (a compact list of enums, messages and fields, see
+// SchemaSource), and what the runtime makes of it: each message's fields with their names and
+// record layout (ts/layout.ts decides it), and the binary table the codec reads
+// (cpp/include/hppproto/schema.hpp documents its format).
+import { layoutRecord } from "./layout.js";
 
 /** descriptor.proto's FieldDescriptorProto.Type numbers. */
 export enum FieldType {
@@ -16,58 +15,215 @@ export enum Label { Implicit = 0, Explicit = 1, Oneof = 2, Repeated = 3, Map = 4
 
 export enum FieldFlag { Packed = 1, ValidateUtf8 = 2, Required = 4, ClosedEnum = 8 }
 
+/** How plain objects and views hold a 64-bit integer field. */
+export type Int64As = "bigint" | "string" | "number";
+const int64Forms: readonly Int64As[] = ["bigint", "string", "number"];
+
+/**
+ * A schema as generated code declares it: one flat array, read front to back.
+ *   int64 form (0 bigint, 1 string, 2 number), enum count, enums, message count, messages
+ *   enum:    full name, closed (0/1), value count, then name, number per value
+ *   message: full name, flags (1 message set, 2 map entry), oneof count, then name and property
+ *            ("" when it is the name's) per oneof, field count, fields by ascending number
+ *   field:   number, code (see SourceBits), name, then as the code says: json name, property,
+ *            message or enum index, oneof index, default
+ * Json names and properties are written only where they are not the ones the name gives.
+ */
+export type SchemaSource = readonly (string | number | boolean)[];
+
+/** The code word of a field in a SchemaSource: type | label << 5 | flags << 8 | these. */
+export const SourceBits = { JsonName: 1 << 12, Prop: 1 << 13, Default: 1 << 14, Int64Shift: 15 } as const;
+
+export interface FieldInfo {
+  readonly number: number;
+  /** The .proto name (error paths, ProtoJSON with useProtoNames). */
+  readonly name: string;
+  readonly jsonName: string;
+  /** The property of plain objects and views. */
+  readonly prop: string;
+  readonly type: FieldType;
+  readonly label: Label;
+  /** FieldFlag bits. */
+  readonly flags: number;
+  /** The slot's offset in the record. */
+  readonly offset: number;
+  /** Label.Explicit: the hasbit position; Label.Oneof: the case slot's offset. */
+  readonly presence: number;
+  /** The message (map entry for maps) or enum index; -1 for other types. */
+  readonly ref: number;
+  /** The index of its oneof among the message's, or -1. */
+  readonly oneof: number;
+  /** 64-bit integer types: how plain objects and views hold them. */
+  readonly int64: Int64As;
+  /** The declared default of a field with explicit presence where it is not zero, as declared. */
+  readonly defaultValue: string | number | boolean | undefined;
+}
+
+export interface OneofInfo {
+  readonly name: string;
+  readonly prop: string;
+  readonly caseOffset: number;
+  readonly valueOffset: number;
+  readonly fields: readonly FieldInfo[];
+}
+
 /** A field as ProtoJSON sees it: [number, name, jsonName, prop, type, label, message or enum index (-1), oneof prop]. */
 export type JsonField = readonly [number, string, string, string, FieldType, Label, number, string?];
 
 export interface MessageInfo {
   /** Fully qualified name, e.g. "pkg.Person". */
   readonly name: string;
-  /** Field names by number, for error paths. */
-  readonly fields: Readonly<Record<number, string>>;
-  /** The fields, by number, for ProtoJSON. */
-  readonly json?: readonly JsonField[];
+  /** The fields, by ascending number. */
+  readonly fields: readonly FieldInfo[];
+  readonly oneofs: readonly OneofInfo[];
+  readonly recordSize: number;
+  readonly mapEntry: boolean;
+  /** proto2 message_set_wire_format: its extensions are written as message set items. */
+  readonly messageSet: boolean;
+  /** The fields, for ProtoJSON. */
+  readonly json: readonly JsonField[];
 }
 
 export interface EnumInfo {
   readonly name: string;
+  readonly closed: boolean;
   /** [number, name] pairs in declaration order. */
   readonly values: readonly (readonly [number, string])[];
 }
 
 export interface SchemaDef {
+  /** The binary table the codec reads. */
   readonly table: Uint8Array;
   readonly messages: readonly MessageInfo[];
   readonly enums: readonly EnumInfo[];
-  /** The largest record_size in the table. */
+  /** The largest record size in the table. */
   readonly maxRecordSize: number;
   /** @internal message types of this schema by index, as their modules load (for Any and JSON). */
   readonly types: unknown[];
 }
 
-function fromBase64(s: string): Uint8Array {
-  const bin = atob(s);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+/** lowerCamelCase as protoc derives json_name: drop underscores, upper-case the letter after one. */
+export function camelCase(name: string): string {
+  let out = "";
+  let upper = false;
+  for (const c of name) {
+    if (c === "_") {
+      upper = true;
+    } else {
+      out += upper ? c.toUpperCase() : c;
+      upper = false;
+    }
+  }
   return out;
 }
 
-/** Called by generated code: a table (base64) and the names of its messages and fields. */
-export function defineSchema(table: string | Uint8Array, messages: readonly MessageInfo[], enums: readonly EnumInfo[] = []): SchemaDef {
-  const bytes = typeof table === "string" ? fromBase64(table) : table;
-  return { table: bytes, messages, enums, maxRecordSize: maxRecordSize(bytes), types: [] };
+/** Property names that would break plain objects (prototype access, thenables, coercion). */
+const reservedProperty = new Set([
+  "__proto__", "constructor", "toString", "toJSON", "valueOf", "hasOwnProperty", "isPrototypeOf",
+  "propertyIsEnumerable", "toLocaleString", "then",
+]);
+
+/** The property a field of this .proto name gets, before names taken by other fields are avoided. */
+export function propertyName(protoName: string): string {
+  const p = camelCase(protoName) || "_";
+  return reservedProperty.has(p) ? p + "$" : p;
 }
 
-function maxRecordSize(t: Uint8Array): number {
-  const dv = new DataView(t.buffer, t.byteOffset, t.byteLength);
-  const word = (i: number) => (i * 4 + 4 <= t.byteLength ? dv.getUint32(i * 4, true) : 0);
-  let w = 2;
-  const enumCount = word(w++);
-  const messageCount = word(w++);
-  for (let e = 0; e < enumCount; e++) w += 1 + word(w);
-  let max = 8;
-  for (let m = 0; m < messageCount && w * 4 < t.byteLength; m++) {
-    max = Math.max(max, word(w)); // record_size, flags, field_count, then 5 words per field
-    w += 3 + 5 * word(w + 2);
+/** How a numeric field's values sit in a record: the typed array that reads them. */
+export type NumberKind = "i32" | "u32" | "f32" | "f64" | "i64" | "u64";
+
+/** The number kind of a numeric field type (enums are int32s); undefined for bool, strings, bytes, messages. */
+export function numberKind(t: FieldType): NumberKind | undefined {
+  switch (t) {
+    case FieldType.Int32: case FieldType.Sint32: case FieldType.Sfixed32: case FieldType.Enum: return "i32";
+    case FieldType.Uint32: case FieldType.Fixed32: return "u32";
+    case FieldType.Float: return "f32";
+    case FieldType.Double: return "f64";
+    case FieldType.Int64: case FieldType.Sint64: case FieldType.Sfixed64: return "i64";
+    case FieldType.Uint64: case FieldType.Fixed64: return "u64";
+    default: return undefined;
   }
-  return max;
+}
+
+const isInt64 = (t: FieldType) => { const k = numberKind(t); return k === "i64" || k === "u64"; };
+/** Whether a field's SchemaSource entry carries a message or enum index. */
+export const hasRef = (type: FieldType, label: Label) =>
+  label === Label.Map || type === FieldType.Message || type === FieldType.Group || type === FieldType.Enum;
+
+/** Called by generated code: the schema of every message it declares. */
+export function defineSchema(source: SchemaSource): SchemaDef {
+  let at = 0;
+  const next = () => source[at++]!;
+  const num = () => next() as number;
+  const str = () => next() as string;
+  const int64Default = int64Forms[num()]!;
+  const enums: EnumInfo[] = [];
+  for (let e = num(); e > 0; e--) {
+    const name = str(), closed = num() === 1;
+    const values: (readonly [number, string])[] = [];
+    for (let v = num(); v > 0; v--) {
+      const valueName = str();
+      values.push([num(), valueName]);
+    }
+    enums.push({ name, closed, values });
+  }
+  const messages: MessageInfo[] = [];
+  for (let m = num(); m > 0; m--) {
+    const name = str(), flags = num();
+    const oneofNames: [string, string][] = [];
+    for (let o = num(); o > 0; o--) {
+      const oneofName = str();
+      oneofNames.push([oneofName, str() || propertyName(oneofName)]);
+    }
+    const rows: Omit<FieldInfo, "offset" | "presence">[] = [];
+    for (let f = num(); f > 0; f--) {
+      const number = num(), code = num(), fieldName = str();
+      const type = (code & 31) as FieldType, label = ((code >>> 5) & 7) as Label;
+      const jsonName = code & SourceBits.JsonName ? str() : camelCase(fieldName);
+      const prop = code & SourceBits.Prop ? str() : propertyName(fieldName);
+      const ref = hasRef(type, label) ? num() : -1;
+      const oneof = label === Label.Oneof ? num() : -1;
+      const defaultValue = code & SourceBits.Default ? (next() as string | number | boolean) : undefined;
+      const jsType = (code >>> SourceBits.Int64Shift) & 3; // the field's jstype: 0 none, else an int64Forms index
+      const int64 = isInt64(type) && jsType !== 0 ? int64Forms[jsType]! : int64Default;
+      rows.push({ number, name: fieldName, jsonName, prop, type, label, flags: (code >>> 8) & 15, ref, oneof, int64, defaultValue });
+    }
+    const layout = layoutRecord(rows, oneofNames.length);
+    const fields: FieldInfo[] = rows.map((r, i) => ({ ...r, offset: layout.offsets[i]!, presence: layout.presence[i]! }));
+    const oneofs = oneofNames.map(([oneofName, prop], o): OneofInfo => ({
+      name: oneofName, prop, ...layout.oneofs[o]!, fields: fields.filter((f) => f.oneof === o),
+    }));
+    const json = fields.map((f): JsonField => {
+      const row = [f.number, f.name, f.jsonName, f.prop, f.type, f.label, f.ref] as const;
+      return f.oneof >= 0 ? [...row, oneofs[f.oneof]!.prop] : row;
+    });
+    messages.push({ name, fields, oneofs, recordSize: layout.recordSize, mapEntry: (flags & 2) !== 0, json, messageSet: (flags & 1) !== 0 });
+  }
+  if (at !== source.length) throw new Error(`hppproto: schema source has ${source.length - at} values left over`);
+  const table = encodeTable(messages, enums);
+  return { table, messages, enums, maxRecordSize: Math.max(8, ...messages.map((m) => m.recordSize)), types: [] };
+}
+
+/** The binary table of cpp/include/hppproto/schema.hpp. */
+function encodeTable(messages: readonly MessageInfo[], enums: readonly EnumInfo[]): Uint8Array {
+  const words: number[] = [0x54505048 /* "HPPT" */, 2];
+  const closed = enums.filter((e) => e.closed);
+  const closedIndex = new Map(closed.map((e, i) => [e, i]));
+  words.push(closed.length, messages.length);
+  for (const e of closed) {
+    const values = [...new Set(e.values.map(([n]) => n))].sort((a, b) => a - b);
+    words.push(values.length, ...values);
+  }
+  for (const m of messages) {
+    words.push(m.recordSize, m.messageSet ? 1 : 0, m.fields.length);
+    for (const f of m.fields) {
+      const isMessageRef = f.ref >= 0 && f.type !== FieldType.Enum;
+      const aux = isMessageRef ? f.ref : f.flags & FieldFlag.ClosedEnum ? closedIndex.get(enums[f.ref]!)! : 0xffffffff;
+      words.push(f.number, f.type | (f.label << 8) | (f.flags << 16), f.offset, f.presence, aux);
+    }
+  }
+  const out = new Uint8Array(words.length * 4);
+  const dv = new DataView(out.buffer);
+  words.forEach((w, i) => dv.setUint32(i * 4, w >>> 0, true));
+  return out;
 }

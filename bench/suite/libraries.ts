@@ -11,6 +11,12 @@ import * as hppTick from "../gen/hppproto/tick_pb.js";
 import * as hppArrays from "../gen/hppproto/arrays_pb.js";
 import * as hppTile from "../gen/hppproto/tile_pb.js";
 import * as hppSpan from "../gen/hppproto/span_pb.js";
+import * as hppSmall2 from "../gen/hppproto-code-size/benchmark_messages_proto2_pb.js";
+import * as hppSmall3 from "../gen/hppproto-code-size/benchmark_messages_proto3_pb.js";
+import * as hppSmallTick from "../gen/hppproto-code-size/tick_pb.js";
+import * as hppSmallArrays from "../gen/hppproto-code-size/arrays_pb.js";
+import * as hppSmallTile from "../gen/hppproto-code-size/tile_pb.js";
+import * as hppSmallSpan from "../gen/hppproto-code-size/span_pb.js";
 import { benchmarks as pbjsBench, bench as pbjsOwn } from "../gen/protobufjs/messages.js";
 import * as tsp2 from "../gen/ts-proto/benchmark_messages_proto2.js";
 import * as tsp3 from "../gen/ts-proto/benchmark_messages_proto3.js";
@@ -35,7 +41,7 @@ import { makeSetter, makeWriterEncoder } from "./writers.js";
 import { Writer } from "hppproto";
 
 export type MessageName = "gm1p2" | "gm1p3" | "tick" | "doubles" | "int32s" | "uint64s" | "tile" | "traces";
-export const libraries = ["hppproto", "protobufjs", "ts-proto", "protobuf-es", "pbf"] as const;
+export const libraries = ["hppproto", "hppproto-code-size", "protobufjs", "ts-proto", "protobuf-es", "pbf"] as const;
 export type Library = (typeof libraries)[number];
 
 /** What a library can do with one message type; absent members are operations it does not have. */
@@ -187,6 +193,11 @@ export function codec(lib: Library, message: MessageName): Codec {
       return hppproto({
         gm1p2: hpp2.GoogleMessage1, gm1p3: hpp3.GoogleMessage1, tick: hppTick.Tick, doubles: hppArrays.Doubles, int32s: hppArrays.Int32s,
         uint64s: hppArrays.Uint64s, tile: hppTile.Tile, traces: hppSpan.TracesData,
+      }[message], descOf(message));
+    case "hppproto-code-size":
+      return hppproto({
+        gm1p2: hppSmall2.GoogleMessage1, gm1p3: hppSmall3.GoogleMessage1, tick: hppSmallTick.Tick, doubles: hppSmallArrays.Doubles,
+        int32s: hppSmallArrays.Int32s, uint64s: hppSmallArrays.Uint64s, tile: hppSmallTile.Tile, traces: hppSmallSpan.TracesData,
       }[message], descOf(message));
     case "protobufjs":
       return protobufjs({

@@ -29,6 +29,8 @@ export interface Line {
   dataset: string;
   label: string;
   hpp?: Row;
+  /** the same operation by code generated with optimize_for = CODE_SIZE */
+  codeSize?: Row;
   peer: Partial<Record<(typeof peers)[number], Row>>;
   fastestPeer?: Row;
   floor?: Row;
@@ -45,6 +47,7 @@ export function lines(rows: Row[]): Line[] {
     const of = (lib: string, op: string) => rows.find((r) => r.dataset === dataset && r.library === lib && r.operation === op);
     for (const [hppOp, peerOp, label] of comparisons) {
       const hpp = of("hppproto", hppOp);
+      const codeSize = of("hppproto-code-size", hppOp);
       const peer: Line["peer"] = {};
       for (const p of peers) {
         const r = of(p, peerOp);
@@ -55,6 +58,7 @@ export function lines(rows: Row[]): Line[] {
       const fastestPeer = measured.sort((a, b) => a.mean_ns - b.mean_ns)[0];
       const line: Line = { dataset, label, peer, floor: hppOp === "view" ? of("floor", "memcpy") : undefined };
       if (hpp) line.hpp = hpp;
+      if (codeSize) line.codeSize = codeSize;
       if (fastestPeer) line.fastestPeer = fastestPeer;
       if (hpp && fastestPeer && hpp.mean_ns > 0) {
         const perRun = ratios(hpp, measured);
@@ -78,13 +82,13 @@ export function time(ns: number): string {
   return ns < 1e3 ? `${ns.toPrecision(3)} ns` : ns < 1e6 ? `${(ns / 1e3).toPrecision(3)} µs` : `${(ns / 1e6).toPrecision(3)} ms`;
 }
 
-const header = ["dataset", "operation", "hppproto", ...peers, "hppproto vs fastest peer (median of runs, range)"];
+const header = ["dataset", "operation", "hppproto", "hppproto CODE_SIZE", ...peers, "hppproto vs fastest peer (median of runs, range)"];
 
 function cells(l: Line): string[] {
   const spread = l.range ? ` (${l.range[0].toFixed(2)}–${l.range[1].toFixed(2)})` : "";
   const speed = l.speedup === undefined ? "" : `${l.speedup.toFixed(2)}×${spread}`;
   const floor = l.floor ? ` (memcpy ${time(l.floor.mean_ns)})` : "";
-  return [l.dataset, l.label, l.hpp ? time(l.hpp.mean_ns) + floor : "–", ...peers.map((p) => (l.peer[p] ? time(l.peer[p]!.mean_ns) : "–")), speed];
+  return [l.dataset, l.label, l.hpp ? time(l.hpp.mean_ns) + floor : "–", l.codeSize ? time(l.codeSize.mean_ns) : "–", ...peers.map((p) => (l.peer[p] ? time(l.peer[p]!.mean_ns) : "–")), speed];
 }
 
 export function markdown(rows: Row[]): string {

@@ -1,6 +1,6 @@
 // Pieces of generated code every facade writes: declarations that render to .ts, .js and .d.ts
 // (see syntax.ts), class members, property keys, and where a field's bits and bytes are.
-import { FieldType } from "../../ts/schema.js";
+import { valueSize } from "../../ts/layout.js";
 import { isMessage, numberKinds, type FieldModel } from "../model.js";
 import { comment, literal } from "../names.js";
 import { decl, impl, nonNull, signature } from "../syntax.js";
@@ -12,10 +12,7 @@ export function presenceBit(f: FieldModel): [number, number] {
 
 /** Bytes of one value of f's type in a record slot or array. */
 export function elementWidth(f: FieldModel): number {
-  if (isMessage(f)) return 4;
-  if (f.type === FieldType.String || f.type === FieldType.Bytes) return 8;
-  if (f.type === FieldType.Bool) return 1;
-  return 1 << numberKinds[f.type]!.shift;
+  return valueSize(f.type);
 }
 
 /** A key in an object literal: the name, or a string literal when it is not an identifier. */

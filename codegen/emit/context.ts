@@ -1,14 +1,12 @@
 // What every facade's emitter works from: the file being written, the run's model and names,
 // the output options, and the references between generated modules.
-import { FieldType } from "../../ts/schema.js";
+import { FieldType, type Int64As } from "../../ts/schema.js";
+import { ts } from "../syntax.js";
 import { isMessage, numberKinds, type EnumModel, type FieldModel, type MessageModel, type SchemaModel } from "../model.js";
 
 /** What generated code offers per message; see hppproto-gen --help. */
 export type Facade = "views" | "plain" | "builders" | "json";
 export const facades: readonly Facade[] = ["views", "plain", "builders", "json"];
-
-/** The JS type of 64-bit integer fields. */
-export type Int64As = "bigint" | "string" | "number";
 
 export interface EmitOptions {
   /** Module specifier of the runtime. */
@@ -18,6 +16,11 @@ export interface EmitOptions {
   /** 64-bit integers, unless a field's jstype option says JS_STRING or JS_NUMBER. */
   int64: Int64As;
   facades: ReadonlySet<Facade>;
+  /**
+   * Files whose messages get no code of their own: their facades are interpreted from the schema
+   * at run time (protobuf's optimize_for = CODE_SIZE, or --optimize_for code_size for every file).
+   */
+  codeSize: ReadonlySet<string> | "all";
 }
 
 export const defaultEmitOptions: EmitOptions = {
@@ -25,6 +28,7 @@ export const defaultEmitOptions: EmitOptions = {
   importExtension: ".js",
   int64: "bigint",
   facades: new Set(facades),
+  codeSize: new Set(),
 };
 
 /** Names a message or enum has in its file's module. */
@@ -62,6 +66,35 @@ export class FileContext {
     let alias = this.deps.get(target.file);
     if (!alias) this.deps.set(target.file, (alias = `$dep${this.deps.size}`));
     return `${alias}.${n}`;
+  }
+
+  /** Whether a file's messages are interpreted from the schema (CODE_SIZE) rather than generated. */
+  interpreted(file: string): boolean {
+    return this.options.codeSize === "all" || this.options.codeSize.has(file);
+  }
+
+  /** Set once this module reaches a part of a CODE_SIZE message: it imports interpretedParts then. */
+  usesInterpretedParts = false;
+
+  /**
+   * A message's part as a value: generated code's own, or for a CODE_SIZE message, the one
+   * interpreted from the schema (the message's module is imported still: loading it registers the type).
+   */
+  value(target: MessageModel, which: "view" | "list" | "reader" | "readAll" | "fill" | "builder" | "toJson"): string {
+    const ref = this.ref(target, which);
+    if (!this.interpreted(target.file)) return ref;
+    if (which === "toJson") return `$jsonOut.bySchema($schema, ${target.index})`;
+    this.usesInterpretedParts = true;
+    const part = { view: "view", list: "list", reader: "read", readAll: "readAll", fill: "fill", builder: "builder" }[which];
+    return `($interpretedParts${ts(`<${this.typeParams(target)}>`)}($schema, ${target.index}).${part})`;
+  }
+
+  /** A message type's type parameters (plain object, view, builder), never for what this run leaves out. */
+  typeParams(m: MessageModel): string {
+    const { views, plain, builders } = this.parts;
+    const type = plain || builders ? this.ref(m, "type") : "never";
+    const view = views ? this.ref(m, "view") : "never";
+    return `${type}, ${view}, ${builders ? this.ref(m, "builder") : view}`;
   }
 
   /** What this run emits; builders need the view classes they extend and the fillers they write with. */

@@ -8,7 +8,7 @@ import type { FileContext } from "./context.js";
 
 /** Statement writing one value `v` of f's type into the slot at address `a`. */
 export function fillValue(c: FileContext, f: FieldModel, a: string, v: string, name: string): string {
-  if (isMessage(f)) return `w.msg(${a}, ${v}, ${c.ref(f.message!, "fill")}, ${f.message!.recordSize}, ${literal(name)})`;
+  if (isMessage(f)) return `w.msg(${a}, ${v}, ${c.value(f.message!, "fill")}, ${f.message!.recordSize}, ${literal(name)})`;
   switch (f.type) {
     case FieldType.String: return `w.str(${a}, ${v}, ${literal(name)})`;
     case FieldType.Bytes: return `w.bytes(${a}, ${v}, ${literal(name)})`;
@@ -31,7 +31,7 @@ export function fillStatement(c: FileContext, f: FieldModel, v: string): string 
       return `w.map(${at}, ${v}, ${f.mapEntry!.recordSize}, ${entry}, ${name});`;
     }
     case Label.Repeated: {
-      if (isMessage(f)) return `w.msgs(${at}, ${v}, ${c.ref(f.message!, "fill")}, ${f.message!.recordSize}, ${name});`;
+      if (isMessage(f)) return `w.msgs(${at}, ${v}, ${c.value(f.message!, "fill")}, ${f.message!.recordSize}, ${name});`;
       if (f.type === FieldType.String || f.type === FieldType.Bytes || f.type === FieldType.Bool || f.type === FieldType.Enum) {
         return `w.each(${at}, ${v}, ${elementWidth(f)}, (a, e) => ${fillValue(c, f, "a", "e", "")}, ${name});`;
       }

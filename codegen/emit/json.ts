@@ -9,7 +9,7 @@ import type { FileContext } from "./context.js";
 
 /** Expression: value `x` of f's type as JSON (`key` is the field's key expression, for error paths). */
 function jsonValue(c: FileContext, f: FieldModel, x: string, key: string): string {
-  if (isMessage(f)) return `$jsonOut.sub(${c.ref(f.message!, "toJson")}, ${x}, opts, ${key})`;
+  if (isMessage(f)) return `$jsonOut.sub(${c.value(f.message!, "toJson")}, ${x}, opts, ${key})`;
   switch (f.type) {
     case FieldType.Enum:
       if (f.enum!.fullName === "google.protobuf.NullValue") return "null";
@@ -35,7 +35,7 @@ export function toJsonDecl(c: FileContext, m: MessageModel): string {
   const n = c.names.get(m)!;
   if (hasSpecialJson(m.fullName)) {
     const type = `(o: ${n.type}, opts: $JsonWriteOptions) => unknown`;
-    return `/** ${comment(m.fullName)} has its own JSON form. */\nexport ${decl("declare ")}const ${n.toJson}${ts(`: ${type}`)}${impl(` = $jsonOut.wellKnownOf($schema, ${m.index})`)};\n`;
+    return `/** ${comment(m.fullName)} has its own JSON form. */\nexport ${decl("declare ")}const ${n.toJson}${ts(`: ${type}`)}${impl(` = $jsonOut.bySchema($schema, ${m.index})`)};\n`;
   }
   const lines = [`  const j${ts(": Record<string, unknown>")} = {};`];
   if (m.fields.some((f) => f.name !== f.jsonName)) lines.push("  const protoNames = opts.useProtoNames === true;");
@@ -56,7 +56,7 @@ export function toJsonDecl(c: FileContext, m: MessageModel): string {
     switch (f.label) {
       case Label.Repeated: {
         let list: string;
-        if (isMessage(f)) list = `$jsonOut.messages(v ?? [], ${c.ref(f.message!, "toJson")}, opts, ${key})`;
+        if (isMessage(f)) list = `$jsonOut.messages(v ?? [], ${c.value(f.message!, "toJson")}, opts, ${key})`;
         else {
           const each = jsonValue(c, f, "x", key);
           list = each === "x" ? "$jsonOut.list(v ?? [])" : `$jsonOut.list(v ?? [], (x) => ${each})`;
@@ -67,7 +67,7 @@ export function toJsonDecl(c: FileContext, m: MessageModel): string {
       case Label.Map: {
         const value = f.mapEntry!.fields[1]!;
         let each: string;
-        if (isMessage(value)) each = `(x, k) => $jsonOut.entry(${c.ref(value.message!, "toJson")}, x, opts, ${key}, k)`;
+        if (isMessage(value)) each = `(x, k) => $jsonOut.entry(${c.value(value.message!, "toJson")}, x, opts, ${key}, k)`;
         else {
           const conv = jsonValue(c, value, "x", key);
           each = conv === "x" ? "" : `(x) => ${conv}`;
@@ -91,7 +91,8 @@ export function toJsonDecl(c: FileContext, m: MessageModel): string {
 function jsonIn(c: FileContext, f: FieldModel, x: string): string {
   if (isMessage(f)) {
     const type = c.ref(f.message!, "type");
-    if (hasSpecialJson(f.message!.fullName)) return `$jsonIn.wellKnown($schema, ${f.message!.index}, ${x}, opts)${ts(` as ${type}`)}`;
+    // the message type itself, not its index: a bundler keeps what the code names, and drops the rest
+    if (hasSpecialJson(f.message!.fullName) || c.interpreted(f.message!.file)) return `$jsonIn.bySchema(${type}, ${x}, opts)${ts(` as ${type}`)}`;
     return `${c.ref(f.message!, "fromJson")}(${x}, opts, depth + 1)`;
   }
   if (f.type === FieldType.Enum) {
@@ -136,7 +137,7 @@ export function fromJsonDecl(c: FileContext, m: MessageModel): string {
   const n = c.names.get(m)!;
   if (hasSpecialJson(m.fullName)) {
     const type = `(json: $JsonValue, opts: $JsonReadOptions, depth: number) => ${n.type}`;
-    return `export ${decl("declare ")}const ${n.fromJson}${ts(`: ${type}`)}${impl(` = (json, opts) => $jsonIn.wellKnown($schema, ${m.index}, json, opts)${ts(` as ${n.type}`)}`)};\n`;
+    return `export ${decl("declare ")}const ${n.fromJson}${ts(`: ${type}`)}${impl(` = (json, opts) => $jsonIn.bySchema(${n.type}, json, opts)${ts(` as ${n.type}`)}`)};\n`;
   }
   // keys as the schema-driven reader matches them: json_name, then .proto name, a later field's winning
   const byKey = new Map<string, FieldModel>();

@@ -36,7 +36,7 @@ export function plainType(c: FileContext, f: FieldModel): string {
  * leaves 64-bit integers as bigint (for map keys, which plain objects hold as strings).
  */
 export function plainValue(c: FileContext, f: FieldModel, a: string, raw = false): string {
-  if (isMessage(f)) return `${c.ref(f.message!, "reader")}(m, m.u32[(${a}) >>> 2]${nonNull} || rt.zeroRecord, rt)`;
+  if (isMessage(f)) return `${c.value(f.message!, "reader")}(m, m.u32[(${a}) >>> 2]${nonNull} || rt.zeroRecord, rt)`;
   switch (f.type) {
     case FieldType.String: return `m.strAt(${a})`;
     case FieldType.Bytes: return `m.bytesAt(${a})`;
@@ -63,7 +63,7 @@ function plainField(c: FileContext, f: FieldModel): string {
       return `$plain.map(m, ${at}, ${k}, ${v})`;
     }
     case Label.Repeated: {
-      if (isMessage(f)) return `${c.ref(f.message!, "readAll")}(m, ${at}, rt)`;
+      if (isMessage(f)) return `${c.value(f.message!, "readAll")}(m, ${at}, rt)`;
       if (f.type === FieldType.String) return `$plain.strings(m, ${at})`;
       if (f.type === FieldType.Bytes) return `$plain.bytesList(m, ${at})`;
       if (f.type === FieldType.Bool) return `$plain.bools(m, ${at})`;
@@ -75,7 +75,7 @@ function plainField(c: FileContext, f: FieldModel): string {
       }
     }
     case Label.Explicit: {
-      if (isMessage(f)) return `$plain.sub(m, ${at}, ${c.ref(f.message!, "reader")}, rt)`;
+      if (isMessage(f)) return `$plain.sub(m, ${at}, ${c.value(f.message!, "reader")}, rt)`;
       return `${hasbit("m.u8", "p", f.presence)} ? ${plainValue(c, f, at)} : undefined`;
     }
     default:

@@ -1,6 +1,6 @@
 // Views: classes whose getters read a record in linear memory, and the list class of each message.
 import { FieldType, Label } from "../../ts/schema.js";
-import { isMessage, numberKinds, type FieldModel, type MessageModel } from "../model.js";
+import { isMessage, numberKinds, sourceDefault, type FieldModel, type MessageModel } from "../model.js";
 import { comment, literal } from "../names.js";
 import { decl, nonNull, ts } from "../syntax.js";
 import { docComment, member } from "./code.js";
@@ -14,7 +14,7 @@ export function viewValueType(c: FileContext, f: FieldModel): string {
 
 /** Expression reading one value from the slot at address `a` inside a view (m, arena in scope). */
 function viewValue(c: FileContext, f: FieldModel, a: string): string {
-  if (isMessage(f)) return `new ${c.ref(f.message!, "view")}(arena, m.u32[(${a}) >>> 2]${nonNull} || arena.rt.zeroRecord)`;
+  if (isMessage(f)) return `new ${c.value(f.message!, "view")}(arena, m.u32[(${a}) >>> 2]${nonNull} || arena.rt.zeroRecord)`;
   if (f.type === FieldType.Bytes) return `$plain.bytesView(m, ${a})`;
   return plainValue(c, f, a);
 }
@@ -32,7 +32,7 @@ export function viewGetter(c: FileContext, f: FieldModel): [string, string] {
     case Label.Repeated: {
       if (isMessage(f)) {
         return [`$ListView<${c.ref(f.message!, "view")}>`,
-          `const m = this.$mem(), w = (this.$ptr + ${o}) >>> 2; return new ${c.ref(f.message!, "list")}(this, m.u32[w]${nonNull}, m.u32[w + 1]${nonNull});`];
+          `const m = this.$mem(), w = (this.$ptr + ${o}) >>> 2; return new ${c.value(f.message!, "list")}(this, m.u32[w]${nonNull}, m.u32[w + 1]${nonNull});`];
       }
       if (f.type === FieldType.String) return ["$ListView<string>", `return this.$strings(${o});`];
       if (f.type === FieldType.Bytes) return ["$ListView<Uint8Array>", `return this.$bytesList(${o});`];
@@ -41,7 +41,7 @@ export function viewGetter(c: FileContext, f: FieldModel): [string, string] {
       return [k.array, `return this.$${k.read}s(${o});`];
     }
     default: {
-      if (isMessage(f)) return [`${c.ref(f.message!, "view")} | undefined`, `return this.$msg(${o}, ${c.ref(f.message!, "view")});`];
+      if (isMessage(f)) return [`${c.ref(f.message!, "view")} | undefined`, `return this.$msg(${o}, ${c.value(f.message!, "view")});`];
       // One small function per getter, reading memory directly, so that V8 inlines it whole.
       const read = viewValue(c, f, `this.$ptr + ${o}`);
       const def = f.label === Label.Explicit ? defaultLiteral(c, f) : undefined;
@@ -55,51 +55,46 @@ export function viewGetter(c: FileContext, f: FieldModel): [string, string] {
 
 /** The declared default where it differs from the zero a record holds, else undefined. */
 function defaultLiteral(c: FileContext, f: FieldModel): string | undefined {
-  let d = f.defaultValue;
-  if (f.type === FieldType.Enum) {
-    const values = f.enum!.values;
-    const n = typeof d === "string" ? values.find((v) => v.name === d)?.number : typeof d === "number" ? d : f.enum!.closed ? values[0]?.number : 0;
-    return n ? String(n) : undefined;
-  }
+  const d = sourceDefault(f);
   if (d === undefined) return undefined;
   switch (f.type) {
-    case FieldType.String: return d === "" ? undefined : literal(String(d));
-    case FieldType.Bytes: {
-      const s = String(d);
-      return s === "" ? undefined : `new Uint8Array([${[...s].map((c) => c.charCodeAt(0) & 0xff).join(", ")}])`;
-    }
-    case FieldType.Bool: return d === true || d === "true" ? "true" : undefined;
+    case FieldType.String: return literal(String(d));
+    case FieldType.Bytes: return `new Uint8Array([${[...String(d)].map((c) => c.charCodeAt(0) & 0xff).join(", ")}])`;
+    case FieldType.Bool: case FieldType.Enum: return String(d);
     default: {
-      const k = numberKinds[f.type]!;
-      if (k.ts === "bigint") {
-        let v = BigInt.asUintN(64, BigInt(typeof d === "number" ? Math.trunc(d) : String(d)));
-        if (v === 0n) return undefined;
-        if (k.read === "i64") v = BigInt.asIntN(64, v);
+      if (numberKinds[f.type]!.ts === "bigint") {
         switch (c.int64As(f)) {
-          case "string": return literal(String(v));
+          case "string": return literal(String(d));
           case "number":
-            if (!Number.isSafeInteger(Number(v))) throw new Error(`${f.name}: default ${v} is not exact as a JS number; use int64 bigint or string for it`);
-            return String(v);
-          default: return `${v}n`;
+            if (!Number.isSafeInteger(Number(d))) throw new Error(`${f.name}: default ${d} is not exact as a JS number; use int64 bigint or string for it`);
+            return String(d);
+          default: return `${d}n`;
         }
       }
-      let v = typeof d === "number" ? d : d === "inf" ? Infinity : d === "-inf" ? -Infinity : d === "nan" ? NaN : Number(d);
-      if (f.type === FieldType.Float) v = Math.fround(v); // what the field reads when set to it
-      if (Object.is(v, 0)) return undefined;
+      const v = d as number;
       return Number.isNaN(v) ? "NaN" : v === Infinity ? "Infinity" : v === -Infinity ? "-Infinity" : String(v);
     }
   }
 }
 
-export function viewDecl(c: FileContext, m: MessageModel): string {
+/** A member of a view class: a getter or a method. */
+export interface ViewMember {
+  doc?: string;
+  head: string;
+  params: [string, string][];
+  returns: string;
+  body: string[];
+  deprecated?: boolean;
+}
+
+/** Every member of m's view class: a getter per field and oneof, $has() for explicit presence, $toObject(). */
+export function viewMembers(c: FileContext, m: MessageModel): ViewMember[] {
   const n = c.names.get(m)!;
-  const lines = [
-    `${docComment(`${m.fullName}: a zero-copy view; valid until its arena is reset or released.`, m.deprecated)}export ${decl("declare ")}class ${n.view} extends $MessageView {`,
-  ];
+  const out: ViewMember[] = [];
   for (const f of m.fields) {
     if (f.oneof) continue;
     const [type, body] = viewGetter(c, f);
-    lines.push(member(undefined, `get ${f.prop}`, [], type, [body], f.deprecated));
+    out.push({ head: `get ${f.prop}`, params: [], returns: type, body: [body], deprecated: f.deprecated });
   }
   for (const o of m.oneofs) {
     const cases = o.fields.map((f) => `{ case: ${literal(f.prop)}; value: ${viewValueType(c, f)} }`);
@@ -109,16 +104,25 @@ export function viewDecl(c: FileContext, m: MessageModel): string {
       body.push(`  case ${f.number}: return { case: ${literal(f.prop)}, value: ${viewValue(c, f, `p + ${f.offset}`)} };`);
     }
     body.push("  default: return undefined;", "}");
-    lines.push(member(undefined, `get ${o.prop}`, [], `${cases.join(" | ")} | undefined`, body));
+    out.push({ head: `get ${o.prop}`, params: [], returns: `${cases.join(" | ")} | undefined`, body });
   }
   const explicit = m.fields.filter((f) => f.label === Label.Explicit);
   if (explicit.length > 0) {
     const body = ["switch (field) {", ...explicit.map((f) => `  case ${literal(f.prop)}: return this.$bit(${f.presence});`), "}"];
-    lines.push(member("Whether a field with explicit presence is set.", "$has", [["field", explicit.map((f) => literal(f.prop)).join(" | ")]], "boolean", body));
+    out.push({ doc: "Whether a field with explicit presence is set.", head: "$has", params: [["field", explicit.map((f) => literal(f.prop)).join(" | ")]], returns: "boolean", body });
   }
   if (c.parts.plain) {
-    lines.push(member("A plain-object copy that outlives the view.", "$toObject", [], n.type, [`return ${n.reader}(this.$mem(), this.$ptr, this.$arena.rt);`]));
+    out.push({ doc: "A plain-object copy that outlives the view.", head: "$toObject", params: [], returns: n.type, body: [`return ${n.reader}(this.$mem(), this.$ptr, this.$arena.rt);`] });
   }
+  return out;
+}
+
+export const viewDoc = (m: MessageModel) => `${m.fullName}: a zero-copy view; valid until its arena is reset or released.`;
+
+export function viewDecl(c: FileContext, m: MessageModel): string {
+  const n = c.names.get(m)!;
+  const lines = [`${docComment(viewDoc(m), m.deprecated)}export ${decl("declare ")}class ${n.view} extends $MessageView {`];
+  for (const v of viewMembers(c, m)) lines.push(member(v.doc, v.head, v.params, v.returns, v.body, v.deprecated));
   lines.push("}\n");
   lines.push(listDecl(c, m));
   return lines.join("\n");

@@ -8,7 +8,9 @@ import { fileURLToPath } from "node:url";
 import { generate } from "../../dist/codegen/cli.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const genDir = path.join(here, "gen");
+// HPPPROTO_OPTIMIZE_FOR=code_size runs the suite on code generated with --optimize_for code_size
+const optimizeFor = process.env.HPPPROTO_OPTIMIZE_FOR === "code_size" ? "code_size" : undefined;
+export const genDir = path.join(here, optimizeFor ? "gen-code_size" : "gen");
 const stamp = path.join(genDir, ".generated");
 const codegenDir = path.join(here, "../../dist/codegen");
 const protoPath = path.join(here, "../../testdata/protos/conformance");
@@ -38,6 +40,7 @@ export function prepare(force = false) {
     out: genDir,
     protoPaths: [protoPath],
     target: "js", // plain Node runs it as it is
+    optimizeFor,
   });
   writeFileSync(stamp, "");
 }

@@ -51,6 +51,16 @@ function expectSameOutput(got: Map<string, string>, want: Map<string, string>) {
 }
 
 describe("protoc-gen-hppproto", () => {
+  it("under protoc: optimize_for = CODE_SIZE from a file's descriptor, and optimize_for=code_size as an option, as hppproto-gen", () => {
+    const files = ["codesize_base.proto", "codesize_slow.proto", "codesize_top.proto"];
+    const r = viaProtoc(testProtos, files);
+    expect(r.stderr).toBe("");
+    expect(r.files.get("codesize_slow_pb.ts")).toContain("$interpretedJsonType($schema");
+    expectSameOutput(r.files, hppprotoGen(testProtos, files));
+    const all = viaProtoc(testProtos, ["wide.proto"], "optimize_for=code_size");
+    expectSameOutput(all.files, hppprotoGen(testProtos, ["wide.proto"], ["--optimize_for", "code_size"]));
+  });
+
   it("under protoc: the same modules as hppproto-gen (jstype, json_name, 64-bit and bytes defaults, __proto__ names)", () => {
     const files = ["wide.proto", ...schemaSets.names.files];
     const r = viaProtoc(testProtos, files);

@@ -35,5 +35,20 @@ export const schemaSets = {
   wide_plain: { protoPath: testProtos, files: ["wide.proto"], options: { facades: ["plain"] } },
   wide_builders: { protoPath: testProtos, files: ["wide.proto"], options: { facades: ["builders"] } },
   wide_js: { protoPath: testProtos, files: ["wide.proto"], options: { target: "js" } },
+  // optimize_for = CODE_SIZE: whole sets interpreted from the schema, and one file of a set
+  conformance_code_size: {
+    protoPath: conformanceProtos,
+    files: ["google/protobuf/test_messages_proto2.proto", "google/protobuf/test_messages_proto3.proto", "editions/golden/test_messages_proto2_editions.proto"],
+    options: { optimizeFor: "code_size" },
+  },
+  unittest_code_size: {
+    protoPath: protos,
+    files: ["google/protobuf/unittest.proto", "google/protobuf/unittest_proto3.proto", "google/protobuf/map_unittest.proto"],
+    options: { optimizeFor: "code_size" },
+  },
+  wide_code_size_string: { protoPath: testProtos, files: ["wide.proto"], options: { optimizeFor: "code_size", int64: "string" } },
+  wide_code_size_number: { protoPath: testProtos, files: ["wide.proto"], options: { optimizeFor: "code_size", int64: "number", target: "js" } },
+  code_size_mixed: { protoPath: testProtos, files: ["codesize_base.proto", "codesize_slow.proto", "codesize_top.proto"] },
+  code_size_mixed_speed: { protoPath: testProtos, files: ["codesize_base.proto", "codesize_slow.proto", "codesize_top.proto"], options: { optimizeFor: "speed" } },
 } as const;
 export type SchemaSet = keyof typeof schemaSets;

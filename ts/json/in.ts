@@ -4,7 +4,7 @@
 // the message is read the schema-driven way instead. Errors carry paths relative to the message,
 // completed on the way out.
 import { FieldType as T, type SchemaDef } from "../schema.js";
-import { JsonError, within } from "./common.js";
+import { JsonError, within, type TypeRef } from "./common.js";
 import { DecodeError, EncodeError } from "../errors.js";
 import type { JsonValue } from "./parse.js";
 import { isWellFormed } from "../fill.js";
@@ -76,9 +76,9 @@ interface Codec {
   encode(message: unknown): Uint8Array;
 }
 
-/** A well-known type with its own JSON form, through its message type so the result is decode()'s. */
-export function wellKnown(def: SchemaDef, index: number, v: JsonValue, opts: JsonReadOptions): unknown {
-  return throughCodec(def.types[index] as Codec, messageFromJson(def, index, v, opts, ""));
+/** The schema-driven reader of a message (well-known types with a JSON form of their own, CODE_SIZE messages), through its message type so the result is decode()'s. */
+export function bySchema(type: TypeRef, v: JsonValue, opts: JsonReadOptions): unknown {
+  return throughCodec(type, messageFromJson(type.schemaDef, type.index, v, opts, ""));
 }
 
 /**

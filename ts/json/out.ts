@@ -33,8 +33,8 @@ export function sub<T>(toJson: ToJson<T>, v: T, opts: JsonWriteOptions, key: str
   }
 }
 
-/** The writer of a well-known type with its own JSON form (Timestamp, Struct, Any, wrappers, ...). */
-export function wellKnownOf(def: SchemaDef, index: number): ToJson<unknown> {
+/** The schema-driven writer of a message: for well-known types with a JSON form of their own, and CODE_SIZE messages. */
+export function bySchema(def: SchemaDef, index: number): ToJson<unknown> {
   return (v, opts) => messageToJson(def, index, (v ?? {}) as Record<string, unknown>, opts, "");
 }
 

@@ -1,0 +1,87 @@
+// One value of a field, read from or written to its slot, as closures built once per field from
+// the schema: what generated code writes out inline (codegen/emit/plain.ts and fill.ts).
+import type { Fill, RecordWriter } from "../fill.js";
+import type { Memory } from "../memory.js";
+import { safeNumber } from "../plain.js";
+import type { Runtime } from "../runtime.js";
+import { FieldType, numberKind, type FieldInfo, type SchemaDef } from "../schema.js";
+
+export type Read = (m: Memory, addr: number, rt: Runtime) => unknown;
+export type Write = (w: RecordWriter, addr: number, v: unknown, name: string) => void;
+
+export const isMessage = (f: FieldInfo) => f.type === FieldType.Message || f.type === FieldType.Group;
+
+/** Where errors about a field point: "pkg.Msg.field". */
+export const fieldPath = (def: SchemaDef, message: number, f: FieldInfo) => `${def.messages[message]!.name}.${f.name}`;
+
+/**
+ * A scalar value at addr as plain objects hold it (64-bit integers in the field's form); `raw`
+ * keeps 64-bit integers as bigint. Messages are not scalars: see message readers.
+ */
+export function scalarReader(f: FieldInfo, path: string, raw = false): (m: Memory, addr: number) => unknown {
+  switch (f.type) {
+    case FieldType.String: return (m, a) => m.strAt(a);
+    case FieldType.Bytes: return (m, a) => m.bytesAt(a);
+    case FieldType.Bool: return (m, a) => m.u8[a] !== 0;
+  }
+  switch (numberKind(f.type)) {
+    case "i32": return (m, a) => m.i32[a >>> 2];
+    case "u32": return (m, a) => m.u32[a >>> 2];
+    case "f32": return (m, a) => m.f32[a >>> 2];
+    case "f64": return (m, a) => m.f64[a >>> 3];
+    case "i64": return int64Reader((m, a) => m.i64[a >>> 3]!, raw ? "bigint" : f.int64, path);
+    case "u64": return int64Reader((m, a) => m.u64[a >>> 3]!, raw ? "bigint" : f.int64, path);
+  }
+  throw new Error(`hppproto: field ${path} has no scalar type`);
+}
+
+function int64Reader(read: (m: Memory, a: number) => bigint, form: FieldInfo["int64"], path: string) {
+  switch (form) {
+    case "string": return (m: Memory, a: number) => String(read(m, a));
+    case "number": return (m: Memory, a: number) => safeNumber(read(m, a), path);
+    default: return read;
+  }
+}
+
+/** A field's declared default as its getter returns it, or undefined when that is the zero a record holds. */
+export function defaultOf(f: FieldInfo): unknown {
+  const d = f.defaultValue;
+  if (d === undefined) return undefined;
+  if (f.type === FieldType.Bytes) return Uint8Array.from(String(d), (c) => c.charCodeAt(0) & 0xff);
+  const kind = numberKind(f.type);
+  if (kind === "i64" || kind === "u64") return f.int64 === "string" ? String(d) : f.int64 === "number" ? Number(d) : BigInt(d);
+  return d;
+}
+
+/** The map key of plain objects (always a string) from an entry record at e. */
+export function mapKeyReader(key: FieldInfo): (m: Memory, e: number) => string {
+  const off = key.offset;
+  if (key.type === FieldType.String) return (m, e) => m.strAt(e + off);
+  const read = scalarReader(key, "", true);
+  return (m, e) => String(read(m, e + off));
+}
+
+/** Writes one value of f's type (not a map or list) into the slot at addr. */
+export function valueWriter(def: SchemaDef, f: FieldInfo, fillerOf: (index: number) => Fill<never>): Write {
+  if (isMessage(f)) {
+    const fill = fillerOf(f.ref), size = def.messages[f.ref]!.recordSize;
+    return (w, a, v, name) => w.msg(a, v, fill, size, name);
+  }
+  switch (f.type) {
+    case FieldType.String: return (w, a, v, name) => w.str(a, v, name);
+    case FieldType.Bytes: return (w, a, v, name) => w.bytes(a, v, name);
+    case FieldType.Bool: return (w, a, v, name) => w.bool(a, v, name);
+    case FieldType.Enum: {
+      const enumName = def.enums[f.ref]!.name;
+      return (w, a, v, name) => w.enumValue(a, v, name, enumName);
+    }
+  }
+  switch (numberKind(f.type)!) {
+    case "i32": return (w, a, v, name) => w.i32(a, v, name);
+    case "u32": return (w, a, v, name) => w.u32(a, v, name);
+    case "f32": return (w, a, v, name) => w.f32(a, v, name);
+    case "f64": return (w, a, v, name) => w.f64(a, v, name);
+    case "i64": return (w, a, v, name) => w.i64(a, v, name);
+    case "u64": return (w, a, v, name) => w.u64(a, v, name);
+  }
+}

@@ -1,0 +1,218 @@
+// View, list and builder classes interpreted from the schema: each field an accessor on the
+// class's prototype, built once per field. They read and write the records generated classes do,
+// and give the same values (sub-message views, typed arrays, lists, maps, oneof cases).
+import * as builder from "../builder.js";
+import type { Fill } from "../fill.js";
+import { valueSize } from "../layout.js";
+import type { Materializer } from "../message.js";
+import type { Memory } from "../memory.js";
+import { bytesView } from "../plain.js";
+import { FieldType, Label, numberKind, type FieldInfo, type SchemaDef } from "../schema.js";
+import { MessageList, MessageView, type ViewClass } from "../view.js";
+import { fieldWriter, oneofWriter } from "./plain.js";
+import { defaultOf, fieldPath, isMessage, scalarReader } from "./values.js";
+
+/** What a schema's interpreted classes are made from: found by message index, built on first use. */
+export interface ClassSource {
+  readonly def: SchemaDef;
+  view(index: number): ViewClass<MessageView>;
+  list(index: number): new (owner: MessageView, data: number, length: number) => MessageList<MessageView>;
+  builder(index: number): ViewClass<MessageView>;
+  reader(index: number): Materializer<unknown>;
+  filler(index: number): Fill<never>;
+}
+
+type Getter = (this: MessageView) => unknown;
+
+/** MessageView's protected readers, which generated subclasses call and these accessors call alike. */
+interface Readers {
+  $msg(off: number, cls: ViewClass<MessageView>): MessageView | undefined;
+  $i32s(off: number): Int32Array; $u32s(off: number): Uint32Array; $f32s(off: number): Float32Array;
+  $f64s(off: number): Float64Array; $i64s(off: number): BigInt64Array; $u64s(off: number): BigUint64Array;
+  $bools(off: number): boolean[]; $strings(off: number): unknown; $bytesList(off: number): unknown;
+  $map(off: number, key: (m: Memory, e: number) => unknown, value: (m: Memory, e: number) => unknown): unknown;
+}
+const r = (v: MessageView) => v as unknown as Readers;
+
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * Builder method names, per field: add<Prop> for repeated fields, mutable<Prop> for singular
+ * messages, with "$" appended while a name is taken (by a field, a oneof or another method).
+ */
+export function builderMethodNames(fields: readonly { prop: string; method: "add" | "mutable" | undefined }[], taken: Iterable<string>): (string | undefined)[] {
+  const used = new Set(taken);
+  return fields.map(({ prop, method }) => {
+    if (method === undefined) return undefined;
+    let name = method + cap(prop);
+    while (used.has(name)) name += "$";
+    used.add(name);
+    return name;
+  });
+}
+
+/** A value of f at addr as a view holds it: sub-messages as views, bytes aliasing memory. */
+function viewValue(src: ClassSource, message: number, f: FieldInfo): (m: Memory, a: number, view: MessageView) => unknown {
+  if (isMessage(f)) {
+    const ref = f.ref;
+    return (m, a, view) => new (src.view(ref))(view.$arena, m.u32[a >>> 2]! || view.$arena.rt.zeroRecord);
+  }
+  if (f.type === FieldType.Bytes) return (m, a) => bytesView(m, a);
+  const read = scalarReader(f, fieldPath(src.def, message, f));
+  return (m, a) => read(m, a);
+}
+
+function fieldGetter(src: ClassSource, message: number, f: FieldInfo): Getter {
+  const off = f.offset;
+  switch (f.label) {
+    case Label.Map: {
+      const [key, value] = src.def.messages[f.ref]!.fields as [FieldInfo, FieldInfo];
+      const readKey = scalarReader(key, `${fieldPath(src.def, message, f)} (map key)`), koff = key.offset;
+      const readValue = viewValue(src, message, value), voff = value.offset;
+      return function (this: MessageView) {
+        return r(this).$map(off, (m, e) => readKey(m, e + koff), (m, e) => readValue(m, e + voff, this));
+      };
+    }
+    case Label.Repeated: {
+      if (isMessage(f)) {
+        const ref = f.ref;
+        return function (this: MessageView) {
+          const m = this.$mem(), w = (this.$ptr + off) >>> 2;
+          return new (src.list(ref))(this, m.u32[w]!, m.u32[w + 1]!);
+        };
+      }
+      switch (f.type) {
+        case FieldType.String: return function (this: MessageView) { return r(this).$strings(off); };
+        case FieldType.Bytes: return function (this: MessageView) { return r(this).$bytesList(off); };
+        case FieldType.Bool: return function (this: MessageView) { return r(this).$bools(off); };
+      }
+      switch (numberKind(f.type)!) {
+        case "i32": return function (this: MessageView) { return r(this).$i32s(off); };
+        case "u32": return function (this: MessageView) { return r(this).$u32s(off); };
+        case "f32": return function (this: MessageView) { return r(this).$f32s(off); };
+        case "f64": return function (this: MessageView) { return r(this).$f64s(off); };
+        case "i64": return function (this: MessageView) { return r(this).$i64s(off); };
+        case "u64": return function (this: MessageView) { return r(this).$u64s(off); };
+      }
+    }
+  }
+  if (isMessage(f)) {
+    const ref = f.ref;
+    return function (this: MessageView) { return r(this).$msg(off, src.view(ref)); };
+  }
+  const read = viewValue(src, message, f);
+  const declared = f.label === Label.Explicit ? defaultOf(f) : undefined;
+  if (declared === undefined) return function (this: MessageView) { return read(this.$mem(), this.$ptr + off, this); };
+  const byte = f.presence >>> 3, mask = 1 << (f.presence & 7);
+  const fresh = f.type === FieldType.Bytes; // a new array per read, as generated code gives
+  return function (this: MessageView) {
+    const m = this.$mem();
+    return (m.u8[this.$ptr + byte]! & mask) !== 0 ? read(m, this.$ptr + off, this) : fresh ? defaultOf(f) : declared;
+  };
+}
+
+function oneofGetter(src: ClassSource, message: number, o: SchemaDef["messages"][number]["oneofs"][number]): Getter {
+  const members = new Map(o.fields.map((f) => [f.number, { prop: f.prop, off: f.offset, read: viewValue(src, message, f) }]));
+  const caseOffset = o.caseOffset;
+  return function (this: MessageView) {
+    const m = this.$mem();
+    const member = members.get(m.u32[(this.$ptr + caseOffset) >>> 2]!);
+    return member === undefined ? undefined : { case: member.prop, value: member.read(m, this.$ptr + member.off, this) };
+  };
+}
+
+const accessor = (get: Getter, set?: (this: MessageView, v: unknown) => void): PropertyDescriptor => ({ get, set, configurable: true, enumerable: false });
+
+/** The view class of a message: a getter per field and oneof, $has(), $toObject(). */
+export function viewClass(src: ClassSource, index: number): ViewClass<MessageView> {
+  const info = src.def.messages[index]!;
+  const cls = class extends MessageView {};
+  Object.defineProperty(cls, "name", { value: `${info.name.slice(info.name.lastIndexOf(".") + 1)}View` });
+  const proto = cls.prototype as unknown as Record<string, unknown>;
+  for (const f of info.fields) if (f.oneof < 0) Object.defineProperty(proto, f.prop, accessor(fieldGetter(src, index, f)));
+  for (const o of info.oneofs) Object.defineProperty(proto, o.prop, accessor(oneofGetter(src, index, o)));
+  const bits = new Map(info.fields.filter((f) => f.label === Label.Explicit).map((f) => [f.prop, f.presence]));
+  proto["$has"] = function (this: MessageView, field: string): boolean {
+    const bit = bits.get(field);
+    if (bit === undefined) throw new Error(`${info.name} has no field ${JSON.stringify(field)} with explicit presence`);
+    return ((this.$mem().u8[this.$ptr + (bit >>> 3)]! >>> (bit & 7)) & 1) !== 0;
+  };
+  proto["$toObject"] = function (this: MessageView) {
+    return src.reader(index)(this.$mem(), this.$ptr, this.$arena.rt);
+  };
+  return cls;
+}
+
+/** The list class of repeated fields of a message type. */
+export function listClass(src: ClassSource, index: number): new (owner: MessageView, data: number, length: number) => MessageList<MessageView> {
+  return class extends MessageList<MessageView> {
+    get(i: number): MessageView {
+      const o = this.owner;
+      if (!(i >= 0 && i < this.length) || o.$gen !== o.$arena.generation) this.$invalid(i);
+      return new (src.view(index))(o.$arena, o.$m.u32[(this.data >>> 2) + i]!);
+    }
+  };
+}
+
+/** The builder class of a message: its view class with setters, add/mutable methods, $clear(), $release(). */
+export function builderClass(src: ClassSource, index: number): ViewClass<MessageView> {
+  const { def } = src;
+  const info = def.messages[index]!;
+  const cls = class extends src.view(index) {};
+  Object.defineProperty(cls, "name", { value: `${info.name.slice(info.name.lastIndexOf(".") + 1)}Builder` });
+  const proto = cls.prototype as unknown as Record<string, unknown>;
+  const viewProto = src.view(index).prototype;
+  const getter = (prop: string) => Object.getOwnPropertyDescriptor(viewProto, prop)!.get as Getter;
+  const own = info.fields.filter((f) => f.oneof < 0);
+  const methods = builderMethodNames(
+    own.map((f) => ({ prop: f.prop, method: f.label === Label.Repeated ? "add" : f.label !== Label.Map && isMessage(f) ? "mutable" : undefined })),
+    [...own.map((f) => f.prop), ...info.oneofs.map((o) => o.prop)],
+  );
+  own.forEach((f, i) => {
+    const write = fieldWriter(def, f, (ref) => src.filler(ref));
+    const off = f.offset;
+    let set: (this: MessageView, v: unknown) => void;
+    if (f.label === Label.Map) set = function (v) { write(builder.writer(this), this.$ptr, v ?? {}); };
+    else if (f.label === Label.Repeated) set = function (v) { write(builder.writer(this), this.$ptr, v ?? []); };
+    else {
+      const width = valueSize(f.type);
+      const [byte, mask] = f.label === Label.Explicit ? [f.presence >>> 3, 1 << (f.presence & 7)] : [0, 0];
+      set = function (v) {
+        const w = builder.writer(this);
+        if (v != null) return write(w, this.$ptr, v);
+        w.zero(this.$ptr + off, width);
+        if (mask !== 0) w.unbit(this.$ptr + byte, mask);
+      };
+    }
+    Object.defineProperty(proto, f.prop, accessor(getter(f.prop), set));
+    const method = methods[i];
+    if (method === undefined) return;
+    if (isMessage(f)) {
+      const ref = f.ref, size = def.messages[ref]!.recordSize;
+      const sub = () => src.builder(ref);
+      if (f.label === Label.Repeated) proto[method] = function (this: MessageView) { return builder.add(this, off, size, sub()); };
+      else proto[method] = function (this: MessageView) { return builder.mutable(this, off, size, sub(), f.presence >>> 3, 1 << (f.presence & 7)); };
+    } else {
+      const element: FieldInfo = { ...f, label: Label.Implicit, offset: 0 }; // one value, written where push() puts it
+      const writeOne = fieldWriter(def, element, (ref) => src.filler(ref));
+      const width = valueSize(f.type);
+      proto[method] = function (this: MessageView, v: unknown) {
+        const w = builder.writer(this);
+        writeOne(w, w.push(this.$ptr + off, width), v);
+      };
+    }
+  });
+  for (const o of info.oneofs) {
+    const write = oneofWriter(def, o, (ref) => src.filler(ref));
+    const width = Math.max(...o.fields.map((f) => valueSize(f.type)));
+    Object.defineProperty(proto, o.prop, accessor(getter(o.prop), function (this: MessageView, v: unknown) {
+      const w = builder.writer(this);
+      w.zero(this.$ptr + o.caseOffset, 4);
+      w.zero(this.$ptr + o.valueOffset, width);
+      if (v != null) write(w, this.$ptr, v);
+    }));
+  }
+  proto["$clear"] = function (this: MessageView) { builder.clear(this, info.recordSize); };
+  proto["$release"] = function (this: MessageView) { this.$arena.release(); };
+  return cls;
+}

@@ -1,0 +1,95 @@
+// Record layouts: where each field of a message lives in its record. Decided here only: the code
+// generator bakes these offsets into generated code, the runtime computes the same ones for the
+// schema table it hands to the codec (which checks them), and schema-driven types read them.
+import { ARRAY_SLOT_SIZE, BYTES_SLOT_SIZE, UNKNOWN_FIELDS } from "./abi.js";
+import { FieldType, Label } from "./schema.js";
+
+/** What the layout of a field depends on. oneof: the index of its oneof, for Label.Oneof fields. */
+export interface LayoutField {
+  readonly type: FieldType;
+  readonly label: Label;
+  readonly oneof: number;
+}
+
+export interface RecordLayout {
+  /** Per field, in the order given: its slot's offset. */
+  readonly offsets: number[];
+  /** Per field: the hasbit position for Label.Explicit, the case slot offset for Label.Oneof, else 0. */
+  readonly presence: number[];
+  /** Per oneof: the offset of the u32 holding the set member's number, and of the shared value slot. */
+  readonly oneofs: { caseOffset: number; valueOffset: number }[];
+  readonly recordSize: number;
+}
+
+// every record starts with its unknown fields' ArraySlot; a record pointer is 4 bytes (wasm32)
+const HEADER = UNKNOWN_FIELDS + ARRAY_SLOT_SIZE;
+const POINTER = 4;
+
+/** The size of one value of type t: a scalar, a string/bytes slot, or a record pointer. */
+export function valueSize(t: FieldType): number {
+  switch (t) {
+    case FieldType.Double: case FieldType.Int64: case FieldType.Uint64: case FieldType.Fixed64:
+    case FieldType.Sfixed64: case FieldType.Sint64:
+      return 8;
+    case FieldType.Bool:
+      return 1;
+    case FieldType.String: case FieldType.Bytes:
+      return BYTES_SLOT_SIZE;
+    case FieldType.Message: case FieldType.Group:
+      return POINTER;
+    default:
+      return 4;
+  }
+}
+
+const isArray = (f: LayoutField) => f.label === Label.Repeated || f.label === Label.Map;
+/** The bytes a field's slot takes: an ArraySlot for repeated and map fields, else one value. */
+export const slotSize = (f: LayoutField): number => (isArray(f) ? ARRAY_SLOT_SIZE : valueSize(f.type));
+const slotAlign = (f: LayoutField): number => {
+  if (isArray(f)) return 4;
+  switch (f.type) {
+    case FieldType.String: case FieldType.Bytes: case FieldType.Message: case FieldType.Group:
+      return 4; // pointer-sized members
+    default:
+      return valueSize(f.type);
+  }
+};
+const alignUp = (v: number, a: number) => Math.ceil(v / a) * a;
+
+/** Header, hasbits, oneof case slots, oneof value slots, then slots by falling alignment: the record stays compact. */
+export function layoutRecord(fields: readonly LayoutField[], oneofCount: number): RecordLayout {
+  const offsets = fields.map(() => 0);
+  const presence = fields.map(() => 0);
+  let pos = HEADER;
+  let bits = 0;
+  fields.forEach((f, i) => {
+    if (f.label === Label.Explicit) presence[i] = pos * 8 + bits++;
+  });
+  pos += Math.ceil(bits / 8);
+  const oneofs: { caseOffset: number; valueOffset: number }[] = [];
+  for (let o = 0; o < oneofCount; o++) {
+    pos = alignUp(pos, 4);
+    oneofs.push({ caseOffset: pos, valueOffset: 0 });
+    pos += 4;
+  }
+  for (let o = 0; o < oneofCount; o++) {
+    const members = fields.map((f, i) => [f, i] as const).filter(([f]) => f.label === Label.Oneof && f.oneof === o);
+    if (members.length === 0) continue;
+    pos = alignUp(pos, Math.max(...members.map(([f]) => slotAlign(f))));
+    oneofs[o]!.valueOffset = pos;
+    for (const [, i] of members) {
+      offsets[i] = pos;
+      presence[i] = oneofs[o]!.caseOffset;
+    }
+    pos += Math.max(...members.map(([f]) => slotSize(f)));
+  }
+  for (const align of [8, 4, 1]) {
+    fields.forEach((f, i) => {
+      if (f.label === Label.Oneof || slotAlign(f) !== align) return;
+      pos = alignUp(pos, align);
+      offsets[i] = pos;
+      pos += slotSize(f);
+    });
+  }
+  return { offsets, presence, oneofs, recordSize: alignUp(pos, 8) };
+}
