@@ -8,6 +8,7 @@ import { crossCheck, loadSet } from "./support/protos.js";
 import * as p3 from "./gen/unittest/google/protobuf/unittest_proto3_pb.js";
 import * as p2 from "./gen/unittest/google/protobuf/unittest_pb.js";
 import * as maps from "./gen/unittest/google/protobuf/map_unittest_pb.js";
+import * as imp from "./gen/unittest/google/protobuf/unittest_import_pb.js";
 import { SmallOneofs } from "./gen/names/limits_pb.js";
 import { repoRoot } from "./support/paths.js";
 
@@ -53,6 +54,19 @@ describe("builders", () => {
     expect(bytes).toEqual(All3.encode(plain));
     crossCheck(loaded, "proto3_unittest.TestAllTypes", bytes);
     expect(All3.encodedSize(b)).toBe(bytes.length);
+  });
+
+  it("are the generated classes: a builder is an instance of its class and its view class, sub-builders of theirs (across files too)", () => {
+    const b = All3.builder();
+    expect(b).toBeInstanceOf(p3.TestAllTypesBuilder);
+    expect(b).toBeInstanceOf(p3.TestAllTypesView);
+    expect(b.mutableOptionalNestedMessage()).toBeInstanceOf(p3.TestAllTypes_NestedMessageBuilder);
+    expect(b.addRepeatedNestedMessage()).toBeInstanceOf(p3.TestAllTypes_NestedMessageBuilder);
+    const imported = b.mutableOptionalImportMessage(); // declared in unittest_import.proto's module
+    expect(imported).toBeInstanceOf(imp.ImportMessageBuilder);
+    imported.d = 4;
+    expect(All3.decode(All3.encode(b)).optionalImportMessage).toEqual({ d: 4 });
+    b.$release();
   });
 
   it("maps and groups from plain values", () => {

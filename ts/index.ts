@@ -4,7 +4,7 @@ export { runtime, type Runtime, type Limits } from "./runtime.js";
 export { Arena, type ArenaOptions } from "./arena.js";
 export { MessageType, type MessageParts, type Materializer, type Init } from "./message.js";
 export { JsonMessageType } from "./json/type.js";
-export { interpretedType, interpretedParts, type InterpretedParts } from "./interpreted/index.js";
+export { interpretedType, interpretedParts, interpretedBuilder, type InterpretedParts } from "./interpreted/index.js";
 export { interpretedJsonType } from "./interpreted/json.js";
 export * as jsonOut from "./json/out.js";
 export * as jsonIn from "./json/in.js";

@@ -122,9 +122,9 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
     messages.length > 0 && `${typeClass.slice(1)} as ${typeClass}`,
     c.usesInterpretedParts && "interpretedParts as $interpretedParts",
     views && "MessageView as $MessageView", views && "ListView as $ListView", views && "MessageList as $MessageList", views && "MapView as $MapView",
-    (plain || views) && "plain as $plain", builders && "builder as $builder", (plain || builders) && "mapKey as $mapKey",
+    (plain || views) && "plain as $plain", builders && "interpretedBuilder as $interpretedBuilder", (plain || builders) && "mapKey as $mapKey",
     (plain || views) && "type Memory as $Memory", plain && "type Runtime as $Runtime",
-    (plain || builders) && "type RecordWriter as $RecordWriter", (plain || builders) && "type Init as $Init",
+    (plain || builders) && "type RecordWriter as $RecordWriter", (plain || builders) && "type Init as $Init", builders && "type ViewClass as $ViewClass",
     json && "jsonOut as $jsonOut", json && "type JsonWriteOptions as $JsonWriteOptions",
     json && "jsonIn as $jsonIn", json && "type JsonReadOptions as $JsonReadOptions", json && "type JsonValue as $JsonValue",
   ].filter(Boolean);

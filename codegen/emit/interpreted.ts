@@ -3,25 +3,17 @@
 // (ts/interpreted), so that the module holds no code per field.
 import type { MessageModel } from "../model.js";
 import { decl, impl, signature, ts } from "../syntax.js";
-import { builderDoc, builderMembers } from "./builders.js";
+import { builderInterface } from "./builders.js";
 import { docComment } from "./code.js";
 import type { FileContext } from "./context.js";
 import { interfaceDecl } from "./plain.js";
-import { viewDoc, viewMembers } from "./views.js";
+import { viewDoc, viewMembers, type ViewMember } from "./views.js";
 
-interface Signature {
-  doc?: string;
-  head: string;
-  params: [string, string][];
-  returns?: string;
-  deprecated?: boolean;
-}
-
-/** An interface member: `readonly x: T` for a view's getter, else the accessor or method signature. */
-function signatureOf(s: Signature, getterAsProperty: boolean): string {
-  const doc = docComment(s.doc, s.deprecated ?? false, "  ");
-  if (getterAsProperty && s.head.startsWith("get ")) return `${doc}  readonly ${s.head.slice(4)}: ${s.returns};`;
-  return `${doc}  ${s.head}${signature(s.params, s.returns)};`;
+/** A view interface member: `readonly x: T` for a getter, else the method's signature. */
+function viewSignature(v: ViewMember): string {
+  const doc = docComment(v.doc, v.deprecated ?? false, "  ");
+  if (v.head.startsWith("get ")) return `${doc}  readonly ${v.head.slice(4)}: ${v.returns};`;
+  return `${doc}  ${v.head}${signature(v.params, v.returns)};`;
 }
 
 export function interpretedDecl(c: FileContext, m: MessageModel): string {
@@ -30,13 +22,10 @@ export function interpretedDecl(c: FileContext, m: MessageModel): string {
   const out: string[] = [];
   if (plain || builders) out.push(interfaceDecl(c, m));
   if (views) {
-    const members = viewMembers(c, m).map((v) => signatureOf(v, true));
+    const members = viewMembers(c, m).map(viewSignature);
     out.push(ts(`${docComment(viewDoc(m), m.deprecated)}export interface ${n.view} extends $MessageView {\n${members.join("\n")}\n}\n`));
   }
-  if (builders) {
-    const members = builderMembers(c, m).map((b) => signatureOf(b, false));
-    out.push(ts(`${docComment(builderDoc(c, m), m.deprecated)}export interface ${n.builder} extends ${n.view} {\n${members.join("\n")}\n}\n`));
-  }
+  if (builders) out.push(builderInterface(c, m));
   const typeClass = json ? "$JsonMessageType" : "$MessageType";
   const make = json ? "$interpretedJsonType" : "$interpretedType";
   const does = [views && "views", plain && "plain objects", builders && "builders", json && "ProtoJSON"].filter(Boolean).join(", ");

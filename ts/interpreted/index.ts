@@ -66,6 +66,16 @@ export function interpretedParts<T, V, B>(def: SchemaDef, index: number): Interp
   return p as InterpretedParts<T, V, B>;
 }
 
+/**
+ * Called by generated code: the builder class of message `index`, extending the generated view
+ * class with setters and methods interpreted from the schema. subBuilders gives the builder
+ * classes of its message fields by field number (a function: they may be declared later).
+ */
+export function interpretedBuilder<B>(view: ViewClass<MessageView>, def: SchemaDef, index: number, subBuilders?: () => Record<number, ViewClass<MessageView>>): ViewClass<B> {
+  const src = classSource(def);
+  return builderClass(src, index, view, (field, ref) => subBuilders?.()[field] ?? src.builder(ref)) as unknown as ViewClass<B>;
+}
+
 /** Called by generated code (CODE_SIZE): message `index` of a schema, without ProtoJSON. */
 export function interpretedType<T, V, B extends V>(def: SchemaDef, index: number): MessageType<T, V, B> {
   const info = def.messages[index]!;

@@ -154,14 +154,21 @@ export function listClass(src: ClassSource, index: number): new (owner: MessageV
   };
 }
 
-/** The builder class of a message: its view class with setters, add/mutable methods, $clear(), $release(). */
-export function builderClass(src: ClassSource, index: number): ViewClass<MessageView> {
+/**
+ * The builder class of a message: a view class (the interpreted one, or generated code's) with
+ * setters, add/mutable methods, $clear() and $release(). subBuilder gives the builder class of a
+ * message field, by field number and message index.
+ */
+export function builderClass(
+  src: ClassSource, index: number, base: ViewClass<MessageView> = src.view(index),
+  subBuilder: (field: number, ref: number) => ViewClass<MessageView> = (_, ref) => src.builder(ref),
+): ViewClass<MessageView> {
   const { def } = src;
   const info = def.messages[index]!;
-  const cls = class extends src.view(index) {};
+  const cls = class extends base {};
   Object.defineProperty(cls, "name", { value: `${info.name.slice(info.name.lastIndexOf(".") + 1)}Builder` });
   const proto = cls.prototype as unknown as Record<string, unknown>;
-  const viewProto = src.view(index).prototype;
+  const viewProto = base.prototype;
   const getter = (prop: string) => Object.getOwnPropertyDescriptor(viewProto, prop)!.get as Getter;
   const own = info.fields.filter((f) => f.oneof < 0);
   const methods = builderMethodNames(
@@ -189,7 +196,8 @@ export function builderClass(src: ClassSource, index: number): ViewClass<Message
     if (method === undefined) return;
     if (isMessage(f)) {
       const ref = f.ref, size = def.messages[ref]!.recordSize;
-      const sub = () => src.builder(ref);
+      const number = f.number;
+      const sub = () => subBuilder(number, ref);
       if (f.label === Label.Repeated) proto[method] = function (this: MessageView) { return builder.add(this, off, size, sub()); };
       else proto[method] = function (this: MessageView) { return builder.mutable(this, off, size, sub(), f.presence >>> 3, 1 << (f.presence & 7)); };
     } else {
