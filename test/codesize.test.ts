@@ -23,6 +23,7 @@ describe.each([
   ["conformance_code_size", "conformance"],
   ["unittest_code_size", "unittest"],
   ["wide_code_size_string", "wide_string"],
+  ["names_code_size", "names"],
   ["code_size_mixed", "code_size_mixed_speed"],
 ] as [SchemaSet, SchemaSet][])("%s against %s, generated for speed", (set, baseline) => {
   const loaded = loadSet(set);

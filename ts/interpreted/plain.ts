@@ -81,13 +81,15 @@ export function messageReader(def: SchemaDef, index: number, readerOf: (index: n
   const info = def.messages[index]!;
   const entries: [string, FieldRead][] = info.fields.filter((f) => f.oneof < 0).map((f) => [f.prop, fieldReader(def, index, f, readerOf)]);
   for (const o of info.oneofs) entries.push([o.prop, oneofReader(def, index, o, readerOf)]);
+  // Every object starts as a copy of one with all the properties (a "__proto__" one as an own
+  // property), so that reading fills properties in place: adding them one by one through a
+  // computed key is slow in V8 (a generic store per property, about 10x generated code's decode).
+  const template: Plain = {};
+  for (const [prop] of entries) Object.defineProperty(template, prop, { value: undefined, enumerable: true, writable: true, configurable: true });
+  const props = entries.map(([prop]) => prop), reads = entries.map(([, read]) => read);
   return (m, p, rt) => {
-    const out: Plain = {};
-    for (const [prop, read] of entries) {
-      // a "__proto__" property must be an own property, not the object's prototype
-      if (prop === "__proto__") Object.defineProperty(out, prop, { value: read(m, p, rt), enumerable: true, writable: true, configurable: true });
-      else out[prop] = read(m, p, rt);
-    }
+    const out: Plain = { ...template };
+    for (let i = 0; i < props.length; i++) out[props[i]!] = reads[i]!(m, p, rt);
     if (plain.hasUnknown(m, p)) out["$unknown"] = plain.unknown(m, p);
     return out;
   };
