@@ -6,7 +6,10 @@ import { defineConfig } from "vitest/config";
 // bundlers end to end, which takes longer. CI runs both.
 const shared = {
   // tests use the built runtime, as generated code in a user's project would
-  alias: { hppproto: fileURLToPath(new URL("./dist/ts/index.js", import.meta.url)) },
+  alias: [
+    { find: /^hppproto$/, replacement: fileURLToPath(new URL("./dist/ts/index.js", import.meta.url)) },
+    { find: /^hppproto\/generated$/, replacement: fileURLToPath(new URL("./dist/ts/generated.js", import.meta.url)) },
+  ],
 };
 export default defineConfig({
   test: {

@@ -22,7 +22,7 @@ if (!process.argv.includes("--child")) {
 const { generate } = await import(pathToFileURL(join(root, "dist/codegen/cli.js")).href);
 const { init, Writer } = await import(pathToFileURL(join(root, "dist/ts/index.js")).href);
 const out = mkdtempSync(join(tmpdir(), "hppproto-alloc-"));
-generate({ files: [join(root, "bench/protos/tick.proto")], out, protoPaths: [join(root, "bench/protos")], target: "js", runtimeImport: pathToFileURL(join(root, "dist/ts/index.js")).href });
+generate({ files: [join(root, "bench/protos/tick.proto")], out, protoPaths: [join(root, "bench/protos")], target: "js", runtimeImport: pathToFileURL(join(root, "dist/ts/generated.js")).href });
 const { Tick } = await import(pathToFileURL(join(out, "tick_pb.js")).href);
 await init();
 

@@ -17,7 +17,7 @@ const out = join(bench, "gen", "sizes");
 
 const entries = {
   // the whole runtime without generated code: what the 16 KB budget is about
-  "hppproto runtime": `export * from "hppproto";`,
+  "hppproto runtime": `export * from "hppproto"; export * from "hppproto/generated";`,
   hppproto: `import { init } from "hppproto";
 import { GoogleMessage1 } from "./hppproto/benchmark_messages_proto3_pb.js";
 await init();
@@ -25,6 +25,11 @@ export const decode = (bytes) => GoogleMessage1.decode(bytes);`,
   // the same program generated with only what it uses: no views, builders or ProtoJSON
   "hppproto --facades plain": `import { init } from "hppproto";
 import { GoogleMessage1 } from "./hppproto-plain/benchmark_messages_proto3_pb.js";
+await init();
+export const decode = (bytes) => GoogleMessage1.decode(bytes);`,
+  // the same program generated with optimize_for = CODE_SIZE: the facades come from the runtime
+  "hppproto --optimize_for code_size": `import { init } from "hppproto";
+import { GoogleMessage1 } from "./hppproto-code-size/benchmark_messages_proto3_pb.js";
 await init();
 export const decode = (bytes) => GoogleMessage1.decode(bytes);`,
   // tree shaking: one message of test_messages_proto3's 22 (ForeignMessage, one int32), against
@@ -52,6 +57,7 @@ export const decode = (bytes) => readGoogleMessage1(new PbfReader(bytes));`,
 export async function sizes() {
   generate(out, ["benchmark_messages_proto3.proto"]);
   execFileSync(process.execPath, [join(root, "bin", "hppproto-gen.mjs"), "--out", join(out, "hppproto-plain"), "--facades", "plain", "-I", join(out, "protos"), join(out, "protos", "benchmark_messages_proto3.proto")], { stdio: "pipe" });
+  execFileSync(process.execPath, [join(root, "bin", "hppproto-gen.mjs"), "--out", join(out, "hppproto-code-size"), "--optimize_for", "code_size", "-I", join(out, "protos"), join(out, "protos", "benchmark_messages_proto3.proto")], { stdio: "pipe" });
   const conformance = join(root, "testdata", "protos", "conformance");
   execFileSync(process.execPath, [join(root, "bin", "hppproto-gen.mjs"), "--out", join(out, "hppproto-tm3"), "-I", conformance, join(conformance, "google", "protobuf", "test_messages_proto3.proto")], { stdio: "pipe" });
   mkdirSync(join(out, "alone"), { recursive: true });
@@ -116,14 +122,15 @@ async function generatedCode() {
     const gen = (name, args) => execFileSync(process.execPath, [join(root, "bin", "hppproto-gen.mjs"), "--out", join(dir, name), "--target", "js", ...args, "-I", include, ...paths], { stdio: "pipe" });
     gen("hppproto", []);
     gen("hppproto-plain", ["--facades", "plain"]);
+    gen("hppproto-code-size", ["--optimize_for", "code_size"]);
     mkdirSync(join(dir, "es"), { recursive: true });
     execFileSync("protoc", [`--plugin=protoc-gen-es=${join(root, "node_modules", ".bin", "protoc-gen-es")}`, `--es_out=${join(dir, "es")}`, "--es_opt=target=js", "-I", include, ...paths], { stdio: "pipe" });
-    for (const [generator, sub, suffix] of [["hppproto", "hppproto", "_pb.js"], ["hppproto --facades plain", "hppproto-plain", "_pb.js"], ["protoc-gen-es", "es", "_pb.js"]]) {
+    for (const [generator, sub, suffix] of [["hppproto", "hppproto", "_pb.js"], ["hppproto --facades plain", "hppproto-plain", "_pb.js"], ["hppproto --optimize_for code_size", "hppproto-code-size", "_pb.js"], ["protoc-gen-es", "es", "_pb.js"]]) {
       const entry = files.map((f) => `export * from "./${sub}/${f.replace(/\.proto$/, suffix)}";`).join("\n");
       const result = await esbuild.build({
         stdin: { contents: entry, resolveDir: dir, sourcefile: "entry.js", loader: "js" },
         bundle: true, minify: true, format: "esm", platform: "browser", target: "es2022", write: false, logLevel: "warning",
-        external: ["hppproto", "@bufbuild/protobuf", "@bufbuild/protobuf/*"],
+        external: ["hppproto", "hppproto/generated", "@bufbuild/protobuf", "@bufbuild/protobuf/*"],
       });
       const js = result.outputFiles[0].contents;
       rows.push({ schemas, generator, js: js.length, js_gzip: gzipSync(js, { level: 9 }).length });

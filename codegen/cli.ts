@@ -30,7 +30,7 @@ Options:
   --proto_path DIR, -I DIR    where imports are looked up; repeatable (default: the working
                               directory, as with protoc). Files named on the command
                               line are found through the include path that contains them.
-  --runtime_import SPEC       module specifier of the runtime (default: hppproto)
+  --runtime_import SPEC       the module generated code imports (default: hppproto/generated)
 
 Output options:
   --target ts|js              ts: TypeScript modules (default); js: JavaScript modules with .d.ts

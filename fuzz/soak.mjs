@@ -14,7 +14,7 @@ const seconds = Number(process.argv[2] ?? 60);
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 const out = path.join(root, "build/soak");
 mkdirSync(out, { recursive: true });
-generate({ files: [path.join(root, "bench/protos/tick.proto")], out: path.join(out, "gen"), protoPaths: [path.join(root, "bench/protos")], runtimeImport: "hppproto" });
+generate({ files: [path.join(root, "bench/protos/tick.proto")], out: path.join(out, "gen"), protoPaths: [path.join(root, "bench/protos")], runtimeImport: "hppproto/generated" });
 await build({
   entryPoints: [path.join(out, "gen/tick_pb.ts")], bundle: true, format: "esm", platform: "node",
   external: ["hppproto"], outfile: path.join(out, "tick.mjs"), logLevel: "error",

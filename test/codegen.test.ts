@@ -35,7 +35,7 @@ describe("generated code", () => {
       compilerOptions: {
         target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, erasableSyntaxOnly: true, verbatimModuleSyntax: true,
         noUncheckedIndexedAccess: true, noImplicitOverride: true, exactOptionalPropertyTypes: false, lib: ["ES2022", "DOM"], types: [],
-        paths: { hppproto: [`${repoRoot}dist/ts/index.d.ts`] },
+        paths: { hppproto: [`${repoRoot}dist/ts/index.d.ts`], "hppproto/generated": [`${repoRoot}dist/ts/generated.d.ts`] },
       },
       include: ["**/*.ts"],
     };
@@ -109,7 +109,7 @@ describe("hppproto-gen", () => {
       const files = [`${dir}/main.ts`];
       const options: ts.CompilerOptions = {
         target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
-        strict: true, noEmit: true, allowImportingTsExtensions: true, types: [], paths: { hppproto: [`${repoRoot}dist/ts/index.d.ts`] },
+        strict: true, noEmit: true, allowImportingTsExtensions: true, types: [], paths: { hppproto: [`${repoRoot}dist/ts/index.d.ts`], "hppproto/generated": [`${repoRoot}dist/ts/generated.d.ts`] },
       };
       const host: ts.LanguageServiceHost = {
         getScriptFileNames: () => files, getScriptVersion: () => "1", getCompilationSettings: () => options,
@@ -165,7 +165,7 @@ describe("hppproto-gen", () => {
       '  optional string url = 1 [default = "https://api.example.com/v1"]; // a comment',
       '  optional string note = 2 [default = "/* all */"];', "  optional int32 after = 3 [default = 7]; /* 8 */", "}", ""].join("\n"));
     const out = `${dir}/out`;
-    const r = run(["--out", out, "--target", "js", "--runtime_import", `${repoRoot}dist/ts/index.js`, "d.proto"], dir);
+    const r = run(["--out", out, "--target", "js", "--runtime_import", `${repoRoot}dist/ts/generated.js`, "d.proto"], dir);
     expect(r.status).toBe(0);
     const { D } = (await import(`${out}/d_pb.js`)) as { D: { view(b: Uint8Array): { url: string; note: string; after: number } } };
     const v = D.view(new Uint8Array(0));
@@ -179,7 +179,7 @@ describe("hppproto-gen", () => {
     const folder = "x\u2028globalThis.hppprotoInjected = true; /*";
     mkdirSync(`${dir}/${folder}`, { recursive: true });
     writeFileSync(`${dir}/${folder}/e.proto`, 'syntax = "proto3";\npackage evil;\nmessage E { int32 x = 1; }\n');
-    const r = run(["--out", `${dir}/out`, "--target", "js", "--runtime_import", `${repoRoot}dist/ts/index.js`, `${folder}/e.proto`], dir);
+    const r = run(["--out", `${dir}/out`, "--target", "js", "--runtime_import", `${repoRoot}dist/ts/generated.js`, `${folder}/e.proto`], dir);
     expect(r.status).toBe(0);
     const { E } = (await import(`${dir}/out/${folder}/e_pb.js`)) as { E: { typeName: string } };
     expect(E.typeName).toBe("evil.E");
@@ -335,7 +335,7 @@ describe("hppproto-gen decode / encode", () => {
     const dir = mkdtempSync(`${tmpdir()}/hppproto-gen-`);
     const fields = Array.from({ length: 10_000 }, (_, i) => `  int32 f${i} = ${i < 18999 ? i + 1 : i + 1001};`);
     writeFileSync(`${dir}/big.proto`, `syntax = "proto3";\nmessage Big {\n${fields.join("\n")}\n}\n`);
-    const r = run(["--out", `${dir}/out`, "--target", "js", "--runtime_import", `${repoRoot}dist/ts/index.js`, "big.proto"], dir);
+    const r = run(["--out", `${dir}/out`, "--target", "js", "--runtime_import", `${repoRoot}dist/ts/generated.js`, "big.proto"], dir);
     expect(r.status).toBe(0);
     const { Big } = (await import(`${dir}/out/big_pb.js`)) as { Big: { decode(b: Uint8Array): Record<string, number> } };
     expect(Big.decode(new Wire().tag(10_000, 0).varint(5).finish()).f9999).toBe(5);

@@ -2,7 +2,8 @@
 // and field path, and the runtime keeps working afterwards.
 import { spawnSync } from "node:child_process";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Arena, DecodeError, defineSchema, EncodeError, init, MessageType, MessageView, runtime, SchemaError, type SchemaDef } from "hppproto";
+import { Arena, DecodeError, EncodeError, init, MessageType, MessageView, runtime, SchemaError, type SchemaDef } from "hppproto";
+import { defineSchema } from "hppproto/generated";
 import { Node } from "./gen/names/limits_pb.js";
 import { NestedTestAllTypes, TestAllTypes } from "./gen/unittest/google/protobuf/unittest_proto3_pb.js";
 import { TestAllTypes as TestAllTypes2 } from "./gen/unittest/google/protobuf/unittest_pb.js";

@@ -197,7 +197,7 @@ describe("--facades", () => {
       const r = await build({
         stdin: { contents: `import { Wide } from "./${variant}/wide_pb.ts"; console.log(Wide.view(new Uint8Array(0)).i64);`, resolveDir: genDir, loader: "ts" },
         bundle: true, minify: true, write: false, format: "esm", platform: "browser",
-        alias: { hppproto: `${repoRoot}dist/ts/index.js` }, external: ["*.wasm"], logLevel: "silent",
+        alias: { hppproto: `${repoRoot}dist/ts/index.js`, "hppproto/generated": `${repoRoot}dist/ts/generated.js` }, external: ["*.wasm"], logLevel: "silent",
       });
       return r.outputFiles[0]!.text;
     };
@@ -215,7 +215,7 @@ describe("--facades", () => {
     const r = await build({
       stdin: { contents: `import { ForeignMessage } from "./${file}"; console.log(ForeignMessage.decode(new Uint8Array(0)).c);`, resolveDir: genDir, loader: "ts" },
       bundle: true, minify: true, write: false, format: "esm", platform: "browser", metafile: true,
-      alias: { hppproto: `${repoRoot}dist/ts/index.js` }, external: ["*.wasm"], logLevel: "silent",
+      alias: { hppproto: `${repoRoot}dist/ts/index.js`, "hppproto/generated": `${repoRoot}dist/ts/generated.js` }, external: ["*.wasm"], logLevel: "silent",
     });
     const inputs = Object.values(r.metafile.outputs)[0]!.inputs;
     const kept = (name: string) => Object.entries(inputs).find(([path]) => path.endsWith(name))?.[1].bytesInOutput ?? 0;
@@ -236,7 +236,7 @@ describe("--facades", () => {
           const m = T.fromJsonString(${JSON.stringify(json)}); console.log(String(m.optionalTimestamp.seconds), m.optionalDuration.nanos, T.toJsonString(m));`,
         resolveDir: genDir, loader: "ts",
       },
-      bundle: true, minify: true, write: false, format: "esm", platform: "node", alias: { hppproto: `${repoRoot}dist/ts/index.js` }, logLevel: "silent",
+      bundle: true, minify: true, write: false, format: "esm", platform: "node", alias: { hppproto: `${repoRoot}dist/ts/index.js`, "hppproto/generated": `${repoRoot}dist/ts/generated.js` }, logLevel: "silent",
     });
     const dir = mkdtempSync(`${tmpdir()}/hppproto-wkt-bundle-`);
     writeFileSync(`${dir}/bundle.mjs`, r.outputFiles[0]!.text);
@@ -256,7 +256,7 @@ describe("--target js", () => {
     const config = {
       compilerOptions: {
         target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, types: [],
-        lib: ["ES2022", "DOM"], paths: { hppproto: [`${repoRoot}dist/ts/index.d.ts`] },
+        lib: ["ES2022", "DOM"], paths: { hppproto: [`${repoRoot}dist/ts/index.d.ts`], "hppproto/generated": [`${repoRoot}dist/ts/generated.d.ts`] },
       },
       files: ["main.ts"],
     };
@@ -294,7 +294,7 @@ describe("--import_extension", () => {
   };
   const typecheck = (dir: string, options: object) => {
     writeFileSync(`${dir}/tsconfig.json`, JSON.stringify({
-      compilerOptions: { target: "ES2022", strict: true, noEmit: true, types: [], lib: ["ES2022", "DOM"], paths: { hppproto: [`${repoRoot}dist/ts/index.d.ts`] }, ...options },
+      compilerOptions: { target: "ES2022", strict: true, noEmit: true, types: [], lib: ["ES2022", "DOM"], paths: { hppproto: [`${repoRoot}dist/ts/index.d.ts`], "hppproto/generated": [`${repoRoot}dist/ts/generated.d.ts`] }, ...options },
       include: ["**/*.ts"],
     }));
     const r = spawnSync(process.execPath, [tsc, "-p", dir], { encoding: "utf8" });
@@ -307,7 +307,7 @@ describe("--import_extension", () => {
     expect(typecheck(dir, { module: "ESNext", moduleResolution: "Bundler" })).toBe("");
     const r = await build({
       stdin: { contents: 'import { Top } from "./top_pb"; console.log(Top.typeName);', resolveDir: dir, loader: "ts" },
-      bundle: true, write: false, format: "esm", platform: "node", alias: { hppproto: `${repoRoot}dist/ts/index.js` }, logLevel: "silent",
+      bundle: true, write: false, format: "esm", platform: "node", alias: { hppproto: `${repoRoot}dist/ts/index.js`, "hppproto/generated": `${repoRoot}dist/ts/generated.js` }, logLevel: "silent",
     });
     writeFileSync(`${dir}/bundle.mjs`, r.outputFiles[0]!.text);
     expect(execFileSync(process.execPath, [`${dir}/bundle.mjs`], { encoding: "utf8" }).trim()).toBe("Top");

@@ -1,21 +1,14 @@
 // The hppproto runtime: load the codec, decode with generated message types, read views.
+// (What generated code itself imports is in "hppproto/generated": ts/generated.ts.)
 export { init, initSync, type InitOptions, type InitSyncOptions } from "./loader.js";
 export { runtime, type Runtime, type Limits } from "./runtime.js";
 export { Arena, type ArenaOptions } from "./arena.js";
-export { MessageType, type MessageParts, type Materializer, type Init } from "./message.js";
+export { MessageType, type Init } from "./message.js";
 export { JsonMessageType } from "./json/type.js";
-export { interpretedType, interpretedParts, interpretedBuilder, type InterpretedParts } from "./interpreted/index.js";
-export { interpretedJsonType } from "./interpreted/json.js";
-export * as jsonOut from "./json/out.js";
-export * as jsonIn from "./json/in.js";
 export type { JsonValue } from "./json/parse.js";
-export { RecordWriter, mapKey, type Fill } from "./fill.js";
-export { MessageView, ListView, MessageList, MapView, type ViewClass, type SlotReader } from "./view.js";
+export { MessageView, ListView, MapView } from "./view.js";
 export { DecodeError, EncodeError, NotInitializedError, SchemaError, StaleViewError, type ErrorCode, type EncodeErrorCode } from "./errors.js";
-export { defineSchema, type SchemaDef, type SchemaSource, type MessageInfo, type FieldInfo, type OneofInfo, type EnumInfo } from "./schema.js";
-export type { Memory } from "./memory.js";
-export * as plain from "./plain.js";
-export * as builder from "./builder.js";
+export type { SchemaDef, MessageInfo, FieldInfo, OneofInfo, EnumInfo } from "./schema.js";
 export { Writer } from "./writer.js";
 export type { BinaryInput } from "./input.js";
 export { DelimitedReader, decodeStream, type ChunkSource } from "./stream.js";

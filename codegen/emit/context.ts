@@ -24,7 +24,7 @@ export interface EmitOptions {
 }
 
 export const defaultEmitOptions: EmitOptions = {
-  runtimeImport: "hppproto",
+  runtimeImport: "hppproto/generated",
   importExtension: ".js",
   int64: "bigint",
   facades: new Set(facades),

@@ -58,7 +58,7 @@ describe("the npm package", () => {
   it("holds the runtime, the CLI, types, the WASM and the README, nothing else", () => {
     const paths = packed.files.map((f) => f.path).sort();
     for (const p of paths) expect(p).toMatch(/^(package\.json|README\.md|LICENSE|bin\/(hppproto-gen|protoc-gen-hppproto)\.mjs|dist\/(ts|codegen)\/.+\.(js|d\.ts)|wasm\/dist\/hppproto\.wasm)$/);
-    for (const needed of ["dist/ts/index.js", "dist/ts/index.d.ts", "dist/ts/index.browser.js", "dist/ts/wasm-inline.js", "dist/codegen/cli.js", "bin/protoc-gen-hppproto.mjs", "wasm/dist/hppproto.wasm", "README.md"]) {
+    for (const needed of ["dist/ts/index.js", "dist/ts/index.d.ts", "dist/ts/generated.js", "dist/ts/generated.d.ts", "dist/ts/index.browser.js", "dist/ts/wasm-inline.js", "dist/codegen/cli.js", "bin/protoc-gen-hppproto.mjs", "wasm/dist/hppproto.wasm", "README.md"]) {
       expect(paths).toContain(needed);
     }
     expect(paths).toContain("LICENSE");
@@ -140,7 +140,7 @@ webpack({ mode: "production", target: "web", entry: "./out/main.js", output: { p
   it("CDN style: the unbundled ES modules fetch the WASM from next to themselves", async () => {
     // as from unpkg or jsDelivr: the package's own files over HTTP, an import map naming it
     writeFileSync(`${project}/cdn.html`, `<!doctype html><body></body>
-<script type="importmap">{ "imports": { "hppproto": "/node_modules/hppproto/dist/ts/index.js" } }</script>
+<script type="importmap">{ "imports": { "hppproto": "/node_modules/hppproto/dist/ts/index.js", "hppproto/generated": "/node_modules/hppproto/dist/ts/generated.js" } }</script>
 <script type="module" src="/out/main.js"></script>`);
     const { server, base } = await serveDir(project);
     const wasmRequests: string[] = [];
