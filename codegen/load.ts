@@ -284,7 +284,8 @@ export function loadProtos(files: string[], protoPaths: string[]): LoadedFiles {
     throw origin ? at(origin, new RegExp(`"${escape(target)}"`), problem) : new ProtoLoadError(problem);
   };
   try {
-    root.loadSync(entryPoints, { keepCase: true });
+    // comments: the one before an element, else the one after it on its line (as protoc's leading and trailing comments)
+    root.loadSync(entryPoints, { keepCase: true, alternateCommentMode: true });
     root.resolveAll();
   } catch (e) {
     if (e instanceof ProtoLoadError) throw e;

@@ -10,10 +10,12 @@ export interface EnumModel {
   file: string;
   /** Name within its file: nested names joined with "_". */
   localName: string;
-  values: { name: string; number: number; deprecated: boolean }[];
+  values: { name: string; number: number; deprecated: boolean; comment?: string }[];
   closed: boolean;
   /** The deprecated option: generated as @deprecated. */
   deprecated: boolean;
+  /** Its comment in the .proto: generated as JSDoc. */
+  comment?: string;
   /** Index among the table's enums, for closed enums. */
   tableIndex: number;
 }
@@ -50,6 +52,8 @@ export interface FieldModel {
   presence: number;
   /** The deprecated option: generated as @deprecated. */
   deprecated: boolean;
+  /** Its comment in the .proto: generated as JSDoc. */
+  comment?: string;
 }
 
 export interface MessageModel {
@@ -65,6 +69,8 @@ export interface MessageModel {
   messageSet: boolean;
   /** The deprecated option: generated as @deprecated. */
   deprecated: boolean;
+  /** Its comment in the .proto: generated as JSDoc. */
+  comment?: string;
 }
 
 export interface SchemaModel {
@@ -94,6 +100,19 @@ function builtinFile(o: protobuf.ReflectionObject): string {
   const file = top.fullName.startsWith(".google.protobuf.") ? builtinFiles[top.name] : undefined;
   if (!file) throw new Error(`cannot tell which file declares ${o.fullName}`);
   return `google/protobuf/${file}.proto`;
+}
+
+/**
+ * A comment as generated code shows it: each line trimmed, a block comment's leading "*" dropped,
+ * blank lines at either end dropped. protobufjs's comments (hppproto-gen) and protoc's (the plugin)
+ * come out the same.
+ */
+export function docText(raw: string | null | undefined): string | undefined {
+  if (raw == null) return undefined;
+  const lines = raw.split(/\r?\n/).map((l) => l.trim().replace(/^\*(?: |$)/, "").trimEnd());
+  while (lines.length > 0 && lines[0] === "") lines.shift();
+  while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  return lines.length === 0 ? undefined : lines.join("\n");
 }
 
 const declaringField = (f: protobuf.Field): protobuf.Field | undefined =>
@@ -137,16 +156,18 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
           fullName: fullNameOf(nested), file, localName: localName(nested),
           fields: [], oneofs: [], index: messages.length, recordSize: 0, isMapEntry: false,
           messageSet: nested.options?.["message_set_wire_format"] === true, deprecated: nested.options?.["deprecated"] === true,
+          comment: docText(nested.comment),
         };
         messages.push(m);
         byType.set(nested, m);
       } else if (nested instanceof protobuf.Enum) {
         const file = fileOf(nested);
         const values = Object.entries(nested.values).map(([name, number]) =>
-          ({ name: realName(name), number, deprecated: nested.valuesOptions?.[name]?.["deprecated"] === true }));
+          ({ name: realName(name), number, deprecated: nested.valuesOptions?.[name]?.["deprecated"] === true, comment: docText(nested.comments[name]) }));
         byEnum.set(nested, {
           fullName: fullNameOf(nested), file, localName: localName(nested), values,
           closed: features(nested).enum_type === "CLOSED", tableIndex: -1, deprecated: nested.options?.["deprecated"] === true,
+          comment: docText(nested.comment),
         });
         enums.push(byEnum.get(nested)!);
       }
@@ -225,7 +246,7 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
     let flags = 0;
     const field: FieldModel = {
       name: realName(f.name), jsonName: camelCase(realName(f.name)), prop, number: f.id, type: FieldType.Int32, label: Label.Implicit, flags: 0, offset: 0, presence: 0,
-      deprecated: f.options?.["deprecated"] === true,
+      deprecated: f.options?.["deprecated"] === true, comment: docText(f.comment),
     };
     const resolve = (typeName: string, resolved: protobuf.ReflectionObject | null) => {
       if (Object.hasOwn(scalarTypes, typeName)) return { type: scalarTypes[typeName]! };

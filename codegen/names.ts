@@ -1,6 +1,5 @@
 // Identifiers for generated code that are safe whatever a .proto names things. Protobuf names are
 // [A-Za-z_][A-Za-z0-9_]*, so a "$" suffix can never collide with another protobuf name.
-export { camelCase, propertyName } from "../ts/schema.js";
 
 /** Words that cannot name a module-level binding, plus globals the generated code refers to. */
 const reservedTopLevel = new Set([

@@ -23,12 +23,61 @@ const EDITION_2023 = 1000;
 /** FileOptions.OptimizeMode.CODE_SIZE. */
 const OPTIMIZE_CODE_SIZE = 2;
 
+interface EnumDescriptor {
+  name: string;
+  value?: { name: string }[];
+}
+interface MessageDescriptor {
+  name: string;
+  field?: { name: string }[];
+  nestedType?: MessageDescriptor[];
+  enumType?: EnumDescriptor[];
+}
 interface FileDescriptor {
   name: string;
   options?: { optimizeFor?: number };
   package?: string;
-  messageType?: { name: string }[];
-  enumType?: { name: string }[];
+  messageType?: MessageDescriptor[];
+  enumType?: EnumDescriptor[];
+  sourceCodeInfo?: { location?: { path?: number[]; leadingComments?: string; trailingComments?: string }[] };
+}
+
+// Paths in SourceCodeInfo: field numbers of descriptor.proto's messages
+const Path = { fileMessage: 4, fileEnum: 5, messageField: 2, messageNested: 3, messageEnum: 4, enumValue: 2 } as const;
+
+/**
+ * protoc's comments (a file's SourceCodeInfo) on the elements fromDescriptor made, as the .proto
+ * parser leaves them: the leading comment, else the trailing one.
+ */
+function attachComments(root: protobuf.Root, files: FileDescriptor[]): void {
+  for (const file of files) {
+    const byPath = new Map<string, string>();
+    for (const loc of file.sourceCodeInfo?.location ?? []) {
+      const text = loc.leadingComments || loc.trailingComments;
+      if (text) byPath.set((loc.path ?? []).join("."), text);
+    }
+    if (byPath.size === 0) continue;
+    const onEnum = (e: EnumDescriptor, path: string, scope: string) => {
+      const en = root.lookupEnum(`${scope}.${e.name}`);
+      en.comment = byPath.get(path) ?? null;
+      e.value?.forEach((v, i) => (en.comments[v.name] = byPath.get(`${path}.${Path.enumValue}.${i}`) ?? null));
+    };
+    const onMessage = (m: MessageDescriptor, path: string, scope: string) => {
+      const name = `${scope}.${m.name}`;
+      const type = root.lookup(name);
+      if (!(type instanceof protobuf.Type)) return; // a map entry: no type of its own
+      type.comment = byPath.get(path) ?? null;
+      m.field?.forEach((f, i) => {
+        const field = type.fields[f.name];
+        if (field) field.comment = byPath.get(`${path}.${Path.messageField}.${i}`) ?? null;
+      });
+      m.nestedType?.forEach((n, i) => onMessage(n, `${path}.${Path.messageNested}.${i}`, name));
+      m.enumType?.forEach((e, i) => onEnum(e, `${path}.${Path.messageEnum}.${i}`, name));
+    };
+    const scope = file.package ? `.${file.package}` : "";
+    file.messageType?.forEach((m, i) => onMessage(m, `${Path.fileMessage}.${i}`, scope));
+    file.enumType?.forEach((e, i) => onEnum(e, `${Path.fileEnum}.${i}`, scope));
+  }
 }
 
 /** The request's parameter, and the descriptors of every file to generate and of their imports. */
@@ -119,6 +168,7 @@ export function generateResponse(request: Uint8Array): Uint8Array {
       }
     }
     keepJsonNames(root);
+    attachComments(root, files);
     for (const warning of serviceWarnings(root)) process.stderr.write(`protoc-gen-hppproto: ${warning}\n`); // protoc shows it
     const codeSize = new Set(files.filter((f) => f.options?.optimizeFor === OPTIMIZE_CODE_SIZE).map((f) => f.name));
     for (const out of buildOutputs(root, new Map(), opts, codeSize).outputs) {

@@ -125,6 +125,40 @@ describe("hppproto-gen", () => {
     }
   });
 
+  it(".proto comments become JSDoc that editors show, in .ts and in --target js's .d.ts", () => {
+    for (const target of ["ts", "js"]) {
+      const dir = scratch();
+      expect(run(["--out", `${dir}/gen`, "--target", target, "-I", `${repoRoot}test/protos`, `${repoRoot}test/protos/comments.proto`]).status).toBe(0);
+      const consumer = [
+        `import { Person, Person_Kind, type PersonView } from "./gen/comments_pb${target === "ts" ? ".ts" : ".js"}";`,
+        "declare const v: PersonView;",
+        "const p = Person.decode(new Uint8Array(0));",
+        "export const uses = [p.name, v.id, p.emails, Person_Kind.KIND_FRIEND, v.manager, Person.builder().scores];",
+      ].join("\n");
+      writeFileSync(`${dir}/main.ts`, consumer);
+      const options: ts.CompilerOptions = {
+        target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        strict: true, noEmit: true, allowImportingTsExtensions: true, types: [], paths: { hppproto: [`${repoRoot}dist/ts/index.d.ts`], "hppproto/generated": [`${repoRoot}dist/ts/generated.d.ts`] },
+      };
+      const files = [`${dir}/main.ts`];
+      const service = ts.createLanguageService({
+        getScriptFileNames: () => files, getScriptVersion: () => "1", getCompilationSettings: () => options,
+        getScriptSnapshot: (f) => (ts.sys.fileExists(f) ? ts.ScriptSnapshot.fromString(ts.sys.readFile(f)!) : undefined),
+        getCurrentDirectory: () => dir, getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
+        fileExists: ts.sys.fileExists, readFile: ts.sys.readFile, readDirectory: ts.sys.readDirectory, directoryExists: ts.sys.directoryExists,
+      });
+      expect(service.getSemanticDiagnostics(files[0]!).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"))).toEqual([]);
+      const doc = (word: string) => ts.displayPartsToString(service.getQuickInfoAtPosition(files[0]!, consumer.lastIndexOf(word) + 1)?.documentation);
+      expect(doc("name")).toBe("Their full name."); // leading comment
+      expect(doc("id")).toBe("Unique within the book."); // trailing comment on the same line
+      expect(doc("emails")).toBe("A block comment,\nover two lines.");
+      expect(doc("KIND_FRIEND")).toBe("A friend.");
+      expect(doc("manager")).toBe('Sub-message, with a "*\\/" inside the comment.'); // the comment cannot end early
+      expect(doc("scores")).toBe("Points by game.");
+      expect(doc("PersonView")).toBe("A person in the address book.\nTwo lines.\n\ncomments.Person: a zero-copy view; valid until its arena is reset or released.");
+    }
+  });
+
   it("usage errors exit 2", () => {
     expect(run([]).status).toBe(2);
     expect(run(["--out"]).status).toBe(2);

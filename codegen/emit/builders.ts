@@ -18,6 +18,8 @@ interface BuilderMember {
   params: [string, string][];
   returns?: string;
   deprecated?: boolean;
+  /** The field's comment in the .proto (on the getter). */
+  source?: string;
 }
 
 /** Every member of m's builder, in order: per field its getter, setter and add/mutable method, then $clear and $release. */
@@ -31,7 +33,7 @@ function builderMembers(c: FileContext, m: MessageModel): BuilderMember[] {
   own.forEach((f, i) => {
     const [getType] = viewGetter(c, f);
     const { deprecated } = f;
-    out.push({ head: `get ${f.prop}`, params: [], returns: getType, deprecated });
+    out.push({ head: `get ${f.prop}`, params: [], returns: getType, deprecated, source: f.comment });
     const setter = (type: string) => out.push({ head: `set ${f.prop}`, params: [["v", `${type} | null | undefined`]], deprecated });
     const method = methods[i]!;
     switch (f.label) {
@@ -65,8 +67,8 @@ function builderMembers(c: FileContext, m: MessageModel): BuilderMember[] {
 export function builderInterface(c: FileContext, m: MessageModel): string {
   const n = c.names.get(m)!;
   const doc = `${m.fullName} as a mutable record in linear memory: set fields in place, encode with ${n.type}.encode(builder).`;
-  const members = builderMembers(c, m).map((b) => `${docComment(b.doc, b.deprecated ?? false, "  ")}  ${b.head}${signature(b.params, b.returns)};`);
-  return ts(`${docComment(doc, m.deprecated)}export interface ${n.builder} extends ${n.view} {\n${members.join("\n")}\n}\n`);
+  const members = builderMembers(c, m).map((b) => `${docComment(b.doc, b.deprecated ?? false, "  ", b.source)}  ${b.head}${signature(b.params, b.returns)};`);
+  return ts(`${docComment(doc, m.deprecated, "", m.comment)}export interface ${n.builder} extends ${n.view} {\n${members.join("\n")}\n}\n`);
 }
 
 /** The builder's type, and its class: the view class with setters the runtime makes from the schema. */

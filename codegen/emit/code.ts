@@ -1,7 +1,7 @@
 // Pieces of generated code every facade writes: declarations that render to .ts, .js and .d.ts
 // (see syntax.ts), class members, property keys, and where a field's bits and bytes are.
 import { valueSize } from "../../ts/layout.js";
-import { isMessage, numberKinds, type FieldModel } from "../model.js";
+import type { FieldModel } from "../model.js";
 import { comment, literal } from "../names.js";
 import { decl, impl, nonNull, signature } from "../syntax.js";
 
@@ -42,13 +42,19 @@ export function moduleFunction(name: string, params: [string, string][], returns
 }
 
 /** A class member (`get x`, `set x`, a method) with its body indented, or `;` in a declaration file. */
-export function member(doc: string | undefined, head: string, params: [string, string][], returns: string | undefined, body: string[], deprecated = false): string {
-  return `${docComment(doc, deprecated, "  ")}  ${head}${signature(params, returns)}${impl(` {\n${body.map((l) => `    ${l}`).join("\n")}\n  }`)}${decl(";")}`;
+export function member(doc: string | undefined, head: string, params: [string, string][], returns: string | undefined, body: string[], deprecated = false, source?: string): string {
+  return `${docComment(doc, deprecated, "  ", source)}  ${head}${signature(params, returns)}${impl(` {\n${body.map((l) => `    ${l}`).join("\n")}\n  }`)}${decl(";")}`;
 }
 
-/** A doc comment of `text` (if any), with @deprecated when the element has the deprecated option; "" for neither. */
-export function docComment(text: string | undefined, deprecated: boolean, indent = ""): string {
-  if (!deprecated) return text === undefined ? "" : `${indent}/** ${comment(text)} */\n`;
-  if (text === undefined) return `${indent}/** @deprecated */\n`;
-  return `${indent}/**\n${indent} * ${comment(text)}\n${indent} * @deprecated\n${indent} */\n`;
+/**
+ * A doc comment: the element's comment in the .proto (`source`, any number of lines), then `text`
+ * (one line of the generator's own), then @deprecated when the element has the deprecated option;
+ * "" for none of them.
+ */
+export function docComment(text: string | undefined, deprecated: boolean, indent = "", source?: string): string {
+  const lines = [...(source === undefined ? [] : source.split("\n")), ...(source !== undefined && text !== undefined ? [""] : []), ...(text === undefined ? [] : [text])];
+  if (deprecated) lines.push("@deprecated");
+  if (lines.length === 0) return "";
+  if (lines.length === 1) return `${indent}/** ${comment(lines[0]!)} */\n`;
+  return `${indent}/**\n${lines.map((l) => `${indent} *${l === "" ? "" : ` ${comment(l)}`}`).join("\n")}\n${indent} */\n`;
 }

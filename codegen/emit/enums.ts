@@ -9,10 +9,10 @@ export function enumDecl(c: FileContext, e: EnumModel): string {
   const name = c.names.get(e)!.type;
   // "__proto__" as a key would set the object's prototype
   const keys = e.values.map((v) => (v.name === "__proto__" ? "__proto__$" : propertyKey(v.name)));
-  const tag = (i: number) => (e.values[i]!.deprecated ? "/** @deprecated */ " : "");
-  const object = keys.map((k, i) => `  ${tag(i)}${k}: ${e.values[i]!.number},`).join("\n");
-  const type = keys.map((k, i) => `  ${tag(i)}readonly ${k}: ${e.values[i]!.number};`).join("\n");
-  return docComment(`${e.fullName} (${e.closed ? "closed" : "open"})`, e.deprecated) +
+  const doc = (i: number) => docComment(undefined, e.values[i]!.deprecated, "  ", e.values[i]!.comment);
+  const object = keys.map((k, i) => `${doc(i)}  ${k}: ${e.values[i]!.number},`).join("\n");
+  const type = keys.map((k, i) => `${doc(i)}  readonly ${k}: ${e.values[i]!.number};`).join("\n");
+  return docComment(`${e.fullName} (${e.closed ? "closed" : "open"})`, e.deprecated, "", e.comment) +
     `export ${decl("declare ")}const ${name}${decl(`: {\n${type}\n}`)}${impl(` = {\n${object}\n}${ts(" as const")}`)};\n` +
     // any number too: open enums keep values the schema does not declare, and `number & {}` keeps the named values in editors
     ts(`${docComment(undefined, e.deprecated)}export type ${name} = (typeof ${name})[keyof typeof ${name}] | (number & {});\n`);

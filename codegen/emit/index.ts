@@ -107,7 +107,7 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
     const params = c.typeParams(m);
     const parts = [views && `view: ${n.view}`, plain && `read: ${n.reader}`, (plain || builders) && `fill: ${n.fill}`, builders && `builder: ${n.builder}`, json && `toJson: ${n.toJson}`, json && `fromJson: ${n.fromJson}`].filter(Boolean);
     body.push(
-      docComment(`${m.fullName}: ${does}.`, m.deprecated) +
+      docComment(`${m.fullName}: ${does}.`, m.deprecated, "", m.comment) +
         `export ${decl("declare ")}const ${n.type}${ts(`: ${typeClass}<${params}>`)}${impl(` = /* @__PURE__ */ new ${typeClass}${ts(`<${params}>`)}(${literal(m.fullName)}, $schema, ${m.index}, ${m.recordSize}, { ${parts.join(", ")} })`)};\n`,
     );
   }

@@ -11,7 +11,7 @@ import { viewDoc, viewMembers, type ViewMember } from "./views.js";
 
 /** A view interface member: `readonly x: T` for a getter, else the method's signature. */
 function viewSignature(v: ViewMember): string {
-  const doc = docComment(v.doc, v.deprecated ?? false, "  ");
+  const doc = docComment(v.doc, v.deprecated ?? false, "  ", v.source);
   if (v.head.startsWith("get ")) return `${doc}  readonly ${v.head.slice(4)}: ${v.returns};`;
   return `${doc}  ${v.head}${signature(v.params, v.returns)};`;
 }
@@ -23,14 +23,14 @@ export function interpretedDecl(c: FileContext, m: MessageModel): string {
   if (plain || builders) out.push(interfaceDecl(c, m));
   if (views) {
     const members = viewMembers(c, m).map(viewSignature);
-    out.push(ts(`${docComment(viewDoc(m), m.deprecated)}export interface ${n.view} extends $MessageView {\n${members.join("\n")}\n}\n`));
+    out.push(ts(`${docComment(viewDoc(m), m.deprecated, "", m.comment)}export interface ${n.view} extends $MessageView {\n${members.join("\n")}\n}\n`));
   }
   if (builders) out.push(builderInterface(c, m));
   const typeClass = json ? "$JsonMessageType" : "$MessageType";
   const make = json ? "$interpretedJsonType" : "$interpretedType";
   const does = [views && "views", plain && "plain objects", builders && "builders", json && "ProtoJSON"].filter(Boolean).join(", ");
   out.push(
-    docComment(`${m.fullName}: ${does}, interpreted from the schema (optimize_for = CODE_SIZE).`, m.deprecated) +
+    docComment(`${m.fullName}: ${does}, interpreted from the schema (optimize_for = CODE_SIZE).`, m.deprecated, "", m.comment) +
       `export ${decl("declare ")}const ${n.type}${ts(`: ${typeClass}<${c.typeParams(m)}>`)}${impl(` = /* @__PURE__ */ ${make}($schema, ${m.index})`)};\n`,
   );
   return out.join("\n");

@@ -8,10 +8,10 @@ import type { FileContext } from "./context.js";
 
 export function interfaceDecl(c: FileContext, m: MessageModel): string {
   const n = c.names.get(m)!;
-  const lines = [`${docComment(`${m.fullName} as a plain object.`, m.deprecated)}export interface ${n.type} {`];
+  const lines = [`${docComment(`${m.fullName} as a plain object.`, m.deprecated, "", m.comment)}export interface ${n.type} {`];
   for (const f of m.fields) {
     if (f.oneof) continue;
-    lines.push(`${docComment(undefined, f.deprecated, "  ")}  ${f.prop}${f.label === Label.Explicit ? "?" : ""}: ${plainType(c, f)};`);
+    lines.push(`${docComment(undefined, f.deprecated, "  ", f.comment)}  ${f.prop}${f.label === Label.Explicit ? "?" : ""}: ${plainType(c, f)};`);
   }
   for (const o of m.oneofs) {
     const cases = o.fields.map((f) => `{ case: ${literal(f.prop)}; value: ${c.valueType(f)} }`);

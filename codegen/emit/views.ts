@@ -85,6 +85,8 @@ export interface ViewMember {
   returns: string;
   body: string[];
   deprecated?: boolean;
+  /** The field's comment in the .proto. */
+  source?: string;
 }
 
 /** Every member of m's view class: a getter per field and oneof, $has() for explicit presence, $toObject(). */
@@ -94,7 +96,7 @@ export function viewMembers(c: FileContext, m: MessageModel): ViewMember[] {
   for (const f of m.fields) {
     if (f.oneof) continue;
     const [type, body] = viewGetter(c, f);
-    out.push({ head: `get ${f.prop}`, params: [], returns: type, body: [body], deprecated: f.deprecated });
+    out.push({ head: `get ${f.prop}`, params: [], returns: type, body: [body], deprecated: f.deprecated, source: f.comment });
   }
   for (const o of m.oneofs) {
     const cases = o.fields.map((f) => `{ case: ${literal(f.prop)}; value: ${viewValueType(c, f)} }`);
@@ -121,8 +123,8 @@ export const viewDoc = (m: MessageModel) => `${m.fullName}: a zero-copy view; va
 
 export function viewDecl(c: FileContext, m: MessageModel): string {
   const n = c.names.get(m)!;
-  const lines = [`${docComment(viewDoc(m), m.deprecated)}export ${decl("declare ")}class ${n.view} extends $MessageView {`];
-  for (const v of viewMembers(c, m)) lines.push(member(v.doc, v.head, v.params, v.returns, v.body, v.deprecated));
+  const lines = [`${docComment(viewDoc(m), m.deprecated, "", m.comment)}export ${decl("declare ")}class ${n.view} extends $MessageView {`];
+  for (const v of viewMembers(c, m)) lines.push(member(v.doc, v.head, v.params, v.returns, v.body, v.deprecated, v.source));
   lines.push("}\n");
   lines.push(listDecl(c, m));
   return lines.join("\n");
