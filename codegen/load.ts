@@ -165,6 +165,10 @@ const simpleEscapes: Record<string, string> = { n: "\n", r: "\r", t: "\t", a: "\
  * rest of the well-known types are built into protobufjs under their import names. */
 const bundledProtos = path.dirname(createRequire(import.meta.url).resolve("protobufjs/package.json"));
 
+/** A well-known type file protobufjs supplies (built in, or shipped with it): its copies carry no comments. */
+export const isBundledWellKnown = (importName: string): boolean =>
+  Object.hasOwn(protobuf.common, importName) || (importName.startsWith("google/protobuf/") && existsSync(path.join(bundledProtos, importName)));
+
 export interface LoadedFiles {
   root: protobuf.Root;
   /** Import name (path relative to its include directory) by absolute or built-in file name. */

@@ -3,7 +3,7 @@
 import { layoutRecord } from "../ts/layout.js";
 import protobuf from "protobufjs";
 import { camelCase, FieldFlag, FieldType, hasRef, Label, numberKind, propertyName, SourceBits, type Int64As, type NumberKind } from "../ts/schema.js";
-import { declaringFile, defaultBytes, exactIntegerDefault, realName } from "./load.js";
+import { declaringFile, defaultBytes, exactIntegerDefault, isBundledWellKnown, realName } from "./load.js";
 
 export interface EnumModel {
   fullName: string;
@@ -115,6 +115,13 @@ export function docText(raw: string | null | undefined): string | undefined {
   return lines.length === 0 ? undefined : lines.join("\n");
 }
 
+/**
+ * An element's comment, but none for the well-known types protobufjs supplies (google/protobuf/any.proto,
+ * api.proto ...): hppproto-gen reads its copies, which have none, and protoc and buf hand the
+ * plugin their own, which have; leaving them out keeps both outputs the same.
+ */
+const commentOf = (file: string, raw: string | null | undefined) => (isBundledWellKnown(file) ? undefined : docText(raw));
+
 const declaringField = (f: protobuf.Field): protobuf.Field | undefined =>
   (f as unknown as { declaringField?: protobuf.Field | null }).declaringField ?? undefined;
 
@@ -156,18 +163,18 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
           fullName: fullNameOf(nested), file, localName: localName(nested),
           fields: [], oneofs: [], index: messages.length, recordSize: 0, isMapEntry: false,
           messageSet: nested.options?.["message_set_wire_format"] === true, deprecated: nested.options?.["deprecated"] === true,
-          comment: docText(nested.comment),
+          comment: commentOf(file, nested.comment),
         };
         messages.push(m);
         byType.set(nested, m);
       } else if (nested instanceof protobuf.Enum) {
         const file = fileOf(nested);
         const values = Object.entries(nested.values).map(([name, number]) =>
-          ({ name: realName(name), number, deprecated: nested.valuesOptions?.[name]?.["deprecated"] === true, comment: docText(nested.comments[name]) }));
+          ({ name: realName(name), number, deprecated: nested.valuesOptions?.[name]?.["deprecated"] === true, comment: commentOf(file, nested.comments[name]) }));
         byEnum.set(nested, {
           fullName: fullNameOf(nested), file, localName: localName(nested), values,
           closed: features(nested).enum_type === "CLOSED", tableIndex: -1, deprecated: nested.options?.["deprecated"] === true,
-          comment: docText(nested.comment),
+          comment: commentOf(file, nested.comment),
         });
         enums.push(byEnum.get(nested)!);
       }
@@ -246,7 +253,7 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
     let flags = 0;
     const field: FieldModel = {
       name: realName(f.name), jsonName: camelCase(realName(f.name)), prop, number: f.id, type: FieldType.Int32, label: Label.Implicit, flags: 0, offset: 0, presence: 0,
-      deprecated: f.options?.["deprecated"] === true, comment: docText(f.comment),
+      deprecated: f.options?.["deprecated"] === true, comment: commentOf(owner.file, f.comment),
     };
     const resolve = (typeName: string, resolved: protobuf.ReflectionObject | null) => {
       if (Object.hasOwn(scalarTypes, typeName)) return { type: scalarTypes[typeName]! };

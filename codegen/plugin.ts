@@ -30,6 +30,7 @@ interface EnumDescriptor {
 interface MessageDescriptor {
   name: string;
   field?: { name: string }[];
+  extension?: { name: string }[];
   nestedType?: MessageDescriptor[];
   enumType?: EnumDescriptor[];
 }
@@ -39,11 +40,12 @@ interface FileDescriptor {
   package?: string;
   messageType?: MessageDescriptor[];
   enumType?: EnumDescriptor[];
+  extension?: { name: string }[];
   sourceCodeInfo?: { location?: { path?: number[]; leadingComments?: string; trailingComments?: string }[] };
 }
 
 // Paths in SourceCodeInfo: field numbers of descriptor.proto's messages
-const Path = { fileMessage: 4, fileEnum: 5, messageField: 2, messageNested: 3, messageEnum: 4, enumValue: 2 } as const;
+const Path = { fileMessage: 4, fileEnum: 5, fileExtension: 7, messageField: 2, messageNested: 3, messageEnum: 4, messageExtension: 6, enumValue: 2 } as const;
 
 /**
  * protoc's comments (a file's SourceCodeInfo) on the elements fromDescriptor made, as the .proto
@@ -62,6 +64,10 @@ function attachComments(root: protobuf.Root, files: FileDescriptor[]): void {
       en.comment = byPath.get(path) ?? null;
       e.value?.forEach((v, i) => (en.comments[v.name] = byPath.get(`${path}.${Path.enumValue}.${i}`) ?? null));
     };
+    const onExtension = (e: { name: string }, path: string, scope: string) => {
+      const field = root.lookup(`${scope}.${e.name}`);
+      if (field instanceof protobuf.Field) field.comment = byPath.get(path) ?? null;
+    };
     const onMessage = (m: MessageDescriptor, path: string, scope: string) => {
       const name = `${scope}.${m.name}`;
       const type = root.lookup(name);
@@ -73,10 +79,12 @@ function attachComments(root: protobuf.Root, files: FileDescriptor[]): void {
       });
       m.nestedType?.forEach((n, i) => onMessage(n, `${path}.${Path.messageNested}.${i}`, name));
       m.enumType?.forEach((e, i) => onEnum(e, `${path}.${Path.messageEnum}.${i}`, name));
+      m.extension?.forEach((e, i) => onExtension(e, `${path}.${Path.messageExtension}.${i}`, name));
     };
     const scope = file.package ? `.${file.package}` : "";
     file.messageType?.forEach((m, i) => onMessage(m, `${Path.fileMessage}.${i}`, scope));
     file.enumType?.forEach((e, i) => onEnum(e, `${Path.fileEnum}.${i}`, scope));
+    file.extension?.forEach((e, i) => onExtension(e, `${Path.fileExtension}.${i}`, scope));
   }
 }
 
