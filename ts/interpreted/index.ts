@@ -27,7 +27,7 @@ function classSource(def: SchemaDef): ClassSource {
     def,
     view: (i) => (views[i] ??= viewClass(src!, i)),
     list: (i) => (lists[i] ??= listClass(src!, i)),
-    builder: (i) => (builders[i] ??= builderClass(src!, i)),
+    builder: (i) => (builders[i] ??= builderClass(def, i, src!.view(i), src!)),
     reader: (i) => (readers[i] ??= messageReader(def, i, readerOf)),
     filler: (i) => (fillers[i] ??= messageFiller(def, i, fillerOf) as Fill<never>),
   };
@@ -68,12 +68,20 @@ export function interpretedParts<T, V, B>(def: SchemaDef, index: number): Interp
 
 /**
  * Called by generated code: the builder class of message `index`, extending the generated view
- * class with setters and methods interpreted from the schema. subBuilders gives the builder
- * classes of its message fields by field number (a function: they may be declared later).
+ * class with setters and methods interpreted from the schema. `messages` gives, by message index,
+ * the builder class and filler of each message its fields hold (a function: they may be declared
+ * later). Only builders come in: a program's readers and views stay its generated ones.
  */
-export function interpretedBuilder<B>(view: ViewClass<MessageView>, def: SchemaDef, index: number, subBuilders?: () => Record<number, ViewClass<MessageView>>): ViewClass<B> {
-  const src = classSource(def);
-  return builderClass(src, index, view, (field, ref) => subBuilders?.()[field] ?? src.builder(ref)) as unknown as ViewClass<B>;
+export function interpretedBuilder<B>(
+  view: ViewClass<MessageView>, def: SchemaDef, index: number,
+  messages: () => Record<number, readonly [ViewClass<MessageView>, Fill<never>]> = () => ({}),
+): ViewClass<B> {
+  const of = (i: number) => {
+    const m = messages()[i];
+    if (m === undefined) throw new Error(`hppproto: generated code gave no builder for message ${def.messages[i]?.name}`);
+    return m;
+  };
+  return builderClass(def, index, view, { builder: (i) => of(i)[0], filler: (i) => (w, o, p) => of(i)[1](w, o, p) }) as unknown as ViewClass<B>;
 }
 
 /** Called by generated code (CODE_SIZE): message `index` of a schema, without ProtoJSON. */

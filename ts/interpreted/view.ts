@@ -154,16 +154,17 @@ export function listClass(src: ClassSource, index: number): new (owner: MessageV
   };
 }
 
+/** What a builder class is made from besides its view class: the builders and fillers of other messages, by index. */
+export interface BuilderParts {
+  builder(index: number): ViewClass<MessageView>;
+  filler(index: number): Fill<never>;
+}
+
 /**
- * The builder class of a message: a view class (the interpreted one, or generated code's) with
- * setters, add/mutable methods, $clear() and $release(). subBuilder gives the builder class of a
- * message field, by field number and message index.
+ * The builder class of message `index`: a view class (the interpreted one, or generated code's)
+ * with setters, add/mutable methods, $clear() and $release().
  */
-export function builderClass(
-  src: ClassSource, index: number, base: ViewClass<MessageView> = src.view(index),
-  subBuilder: (field: number, ref: number) => ViewClass<MessageView> = (_, ref) => src.builder(ref),
-): ViewClass<MessageView> {
-  const { def } = src;
+export function builderClass(def: SchemaDef, index: number, base: ViewClass<MessageView>, parts: BuilderParts): ViewClass<MessageView> {
   const info = def.messages[index]!;
   const cls = class extends base {};
   Object.defineProperty(cls, "name", { value: `${info.name.slice(info.name.lastIndexOf(".") + 1)}Builder` });
@@ -176,7 +177,7 @@ export function builderClass(
     [...own.map((f) => f.prop), ...info.oneofs.map((o) => o.prop)],
   );
   own.forEach((f, i) => {
-    const write = fieldWriter(def, f, (ref) => src.filler(ref));
+    const write = fieldWriter(def, f, (ref) => parts.filler(ref));
     const off = f.offset;
     let set: (this: MessageView, v: unknown) => void;
     if (f.label === Label.Map) set = function (v) { write(builder.writer(this), this.$ptr, v ?? {}); };
@@ -196,13 +197,12 @@ export function builderClass(
     if (method === undefined) return;
     if (isMessage(f)) {
       const ref = f.ref, size = def.messages[ref]!.recordSize;
-      const number = f.number;
-      const sub = () => subBuilder(number, ref);
+      const sub = () => parts.builder(ref);
       if (f.label === Label.Repeated) proto[method] = function (this: MessageView) { return builder.add(this, off, size, sub()); };
       else proto[method] = function (this: MessageView) { return builder.mutable(this, off, size, sub(), f.presence >>> 3, 1 << (f.presence & 7)); };
     } else {
       const element: FieldInfo = { ...f, label: Label.Implicit, offset: 0 }; // one value, written where push() puts it
-      const writeOne = fieldWriter(def, element, (ref) => src.filler(ref));
+      const writeOne = fieldWriter(def, element, (ref) => parts.filler(ref));
       const width = valueSize(f.type);
       proto[method] = function (this: MessageView, v: unknown) {
         const w = builder.writer(this);
@@ -211,7 +211,7 @@ export function builderClass(
     }
   });
   for (const o of info.oneofs) {
-    const write = oneofWriter(def, o, (ref) => src.filler(ref));
+    const write = oneofWriter(def, o, (ref) => parts.filler(ref));
     const width = Math.max(...o.fields.map((f) => valueSize(f.type)));
     Object.defineProperty(proto, o.prop, accessor(getter(o.prop), function (this: MessageView, v: unknown) {
       const w = builder.writer(this);
