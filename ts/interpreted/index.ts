@@ -76,8 +76,9 @@ export function interpretedBuilder<B>(
   view: ViewClass<MessageView>, def: SchemaDef, index: number,
   messages: () => Record<number, readonly [ViewClass<MessageView>, Fill<never>]> = () => ({}),
 ): ViewClass<B> {
+  let table: Record<number, readonly [ViewClass<MessageView>, Fill<never>]> | undefined; // made once: add() and mutable() allocate nothing
   const of = (i: number) => {
-    const m = messages()[i];
+    const m = (table ??= messages())[i];
     if (m === undefined) throw new Error(`hppproto: generated code gave no builder for message ${def.messages[i]?.name}`);
     return m;
   };
