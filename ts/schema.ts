@@ -67,9 +67,6 @@ export interface OneofInfo {
   readonly fields: readonly FieldInfo[];
 }
 
-/** A field as ProtoJSON sees it: [number, name, jsonName, prop, type, label, message or enum index (-1), oneof prop]. */
-export type JsonField = readonly [number, string, string, string, FieldType, Label, number, string?];
-
 export interface MessageInfo {
   /** Fully qualified name, e.g. "pkg.Person". */
   readonly name: string;
@@ -80,8 +77,6 @@ export interface MessageInfo {
   readonly mapEntry: boolean;
   /** proto2 message_set_wire_format: its extensions are written as message set items. */
   readonly messageSet: boolean;
-  /** The fields, for ProtoJSON. */
-  readonly json: readonly JsonField[];
 }
 
 export interface EnumInfo {
@@ -193,11 +188,7 @@ export function defineSchema(source: SchemaSource): SchemaDef {
     const oneofs = oneofNames.map(([oneofName, prop], o): OneofInfo => ({
       name: oneofName, prop, ...layout.oneofs[o]!, fields: fields.filter((f) => f.oneof === o),
     }));
-    const json = fields.map((f): JsonField => {
-      const row = [f.number, f.name, f.jsonName, f.prop, f.type, f.label, f.ref] as const;
-      return f.oneof >= 0 ? [...row, oneofs[f.oneof]!.prop] : row;
-    });
-    messages.push({ name, fields, oneofs, recordSize: layout.recordSize, mapEntry: (flags & 2) !== 0, json, messageSet: (flags & 1) !== 0 });
+    messages.push({ name, fields, oneofs, recordSize: layout.recordSize, mapEntry: (flags & 2) !== 0, messageSet: (flags & 1) !== 0 });
   }
   if (at !== source.length) throw new Error(`hppproto: schema source has ${source.length - at} values left over`);
   const table = encodeTable(messages, enums);

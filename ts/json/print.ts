@@ -1,6 +1,6 @@
 // Plain objects to ProtoJSON values (the canonical JSON mapping): field names, 64-bit integers as
 // strings, bytes as base64, enum names, non-finite floats as strings, and the well-known types.
-import { FieldType as T, Label as L, type JsonField, type SchemaDef } from "../schema.js";
+import { FieldType as T, Label as L, type FieldInfo, type SchemaDef } from "../schema.js";
 import { JsonError, base64Encode, hasSpecialJson, fieldMaskToJson, formatDuration, formatTimestamp, resolveAny, wrapperTypes, type TypeRef } from "./common.js";
 
 export interface JsonWriteOptions {
@@ -22,8 +22,9 @@ export function messageToJson(def: SchemaDef, mi: number, obj: Plain, opts: Json
   const special = wellKnownToJson(def, info.name, obj, opts, path);
   if (special !== undefined) return special;
   const out: Record<string, Json> = {};
-  for (const f of info.json ?? []) {
-    const [, name, jsonName, prop, type, label, ref, oneof] = f;
+  for (const f of info.fields) {
+    const { name, jsonName, prop, type, label, ref } = f;
+    const oneof = f.oneof >= 0 ? info.oneofs[f.oneof]!.prop : undefined;
     let v: unknown;
     if (oneof !== undefined) {
       const c = obj[oneof] as { case?: string; value?: unknown } | undefined;
@@ -43,7 +44,7 @@ export function messageToJson(def: SchemaDef, mi: number, obj: Plain, opts: Json
     } else if (label === L.Map) {
       const entries = Object.keys((v ?? {}) as object);
       if (entries.length === 0 && !opts.emitDefaults) continue;
-      const valueField = def.messages[ref]!.json![1]!;
+      const valueField = def.messages[ref]!.fields[1]!;
       const m: Record<string, Json> = {};
       for (const k of entries) define(m, k, valueToJson(def, valueField, (v as Plain)[k], opts, `${at}[${JSON.stringify(k)}]`));
       out[key] = m;
@@ -86,13 +87,13 @@ function defaultOf(type: T): unknown {
   }
 }
 
-export function valueToJson(def: SchemaDef, f: JsonField, v: unknown, opts: JsonWriteOptions, path: string): Json {
-  const type = f[4];
+export function valueToJson(def: SchemaDef, f: FieldInfo, v: unknown, opts: JsonWriteOptions, path: string): Json {
+  const type = f.type;
   switch (type) {
     case T.Message: case T.Group:
-      return messageToJson(def, f[6], (v ?? {}) as Plain, opts, path);
+      return messageToJson(def, f.ref, (v ?? {}) as Plain, opts, path);
     case T.Enum: {
-      const e = def.enums[f[6]]!;
+      const e = def.enums[f.ref]!;
       if (e.name === "google.protobuf.NullValue") return null;
       if (opts.enumsAsInts) return v;
       const hit = e.values.find(([n]) => n === v);

@@ -1,7 +1,7 @@
 // ProtoJSON values to plain objects (what encode() takes): every value checked against its field's
 // type, with the JSON path in errors. Keys are matched by json_name or .proto name; a field given
 // twice, or two members of one oneof, are errors.
-import { FieldType as T, Label as L, type JsonField, type MessageInfo, type SchemaDef } from "../schema.js";
+import { FieldType as T, Label as L, type FieldInfo, type MessageInfo, type SchemaDef } from "../schema.js";
 import { JsonError, base64Decode, hasSpecialJson, fieldMaskFromJson, parseDuration, parseTimestamp, resolveAny, wrapperTypes, type TypeRef } from "./common.js";
 import { JsonNumber, type JsonValue } from "./parse.js";
 import { isWellFormed } from "../fill.js";
@@ -15,15 +15,15 @@ export interface JsonReadOptions {
 
 type Plain = Record<string, unknown>;
 
-const keyIndex = new WeakMap<MessageInfo, Map<string, JsonField>>();
+const keyIndex = new WeakMap<MessageInfo, Map<string, FieldInfo>>();
 
-function fieldByKey(info: MessageInfo): Map<string, JsonField> {
+function fieldByKey(info: MessageInfo): Map<string, FieldInfo> {
   let m = keyIndex.get(info);
   if (m === undefined) {
     m = new Map();
-    for (const f of info.json ?? []) {
-      m.set(f[2], f);
-      m.set(f[1], f);
+    for (const f of info.fields) {
+      m.set(f.jsonName, f);
+      m.set(f.name, f);
     }
     keyIndex.set(info, m);
   }
@@ -50,7 +50,8 @@ export function messageFromJson(def: SchemaDef, mi: number, json: JsonValue, opt
       if (opts.ignoreUnknownFields) continue;
       throw new JsonError("UNKNOWN_FIELD", at, `${info.name} has no field ${JSON.stringify(key)}`);
     }
-    const [number, , , prop, , label, ref, oneof] = f;
+    const { number, prop, label, ref } = f;
+    const oneof = f.oneof >= 0 ? info.oneofs[f.oneof]!.prop : undefined;
     if (seen.has(number)) throw new JsonError("DUPLICATE_FIELD", at, "the field is given twice (by json_name and by .proto name)");
     seen.add(number);
     if (v === null && !acceptsNull(def, f)) continue; // null: the field is absent
@@ -65,11 +66,11 @@ export function messageFromJson(def: SchemaDef, mi: number, json: JsonValue, opt
       out[prop] = list;
     } else if (label === L.Map) {
       if (!(v instanceof Map)) throw new JsonError("INVALID_VALUE", at, `${describe(v)} is not an object`);
-      const [keyField, valueField] = def.messages[ref]!.json as [JsonField, JsonField];
+      const [keyField, valueField] = def.messages[ref]!.fields as [FieldInfo, FieldInfo];
       const m: Plain = {};
       for (const [k, x] of v) {
         const kat = `${at}[${JSON.stringify(k)}]`;
-        checkMapKey(keyField[4], k, kat);
+        checkMapKey(keyField.type, k, kat);
         if (x === null && !acceptsNull(def, valueField)) throw new JsonError("INVALID_VALUE", kat, "null is not a valid map value");
         const val = valueFromJson(def, valueField, x, opts, kat);
         if (val === SKIP) continue;
@@ -92,22 +93,22 @@ export function messageFromJson(def: SchemaDef, mi: number, json: JsonValue, opt
 }
 
 /** google.protobuf.Value takes null as its null_value; NullValue fields take null as 0. */
-function acceptsNull(def: SchemaDef, f: JsonField): boolean {
-  const type = f[4];
-  if (type === T.Message) return def.messages[f[6]]!.name === "google.protobuf.Value";
-  if (type === T.Enum) return def.enums[f[6]]!.name === "google.protobuf.NullValue";
+function acceptsNull(def: SchemaDef, f: FieldInfo): boolean {
+  const type = f.type;
+  if (type === T.Message) return def.messages[f.ref]!.name === "google.protobuf.Value";
+  if (type === T.Enum) return def.enums[f.ref]!.name === "google.protobuf.NullValue";
   return false;
 }
 
 /** An enum name the message does not know, under ignoreUnknownFields: the field is left out. */
 export const SKIP = Symbol("skip");
 
-function valueFromJson(def: SchemaDef, f: JsonField, v: JsonValue, opts: JsonReadOptions, path: string): unknown {
-  const type = f[4];
+function valueFromJson(def: SchemaDef, f: FieldInfo, v: JsonValue, opts: JsonReadOptions, path: string): unknown {
+  const type = f.type;
   switch (type) {
-    case T.Message: case T.Group: return messageFromJson(def, f[6], v, opts, path);
+    case T.Message: case T.Group: return messageFromJson(def, f.ref, v, opts, path);
     case T.Enum: {
-      const e = def.enums[f[6]]!;
+      const e = def.enums[f.ref]!;
       if (e.name === "google.protobuf.NullValue" && v === null) return 0;
       if (typeof v === "string") {
         const hit = e.values.find(([, name]) => name === v);
