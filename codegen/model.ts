@@ -122,9 +122,10 @@ export function docText(raw: string | null | undefined): string | undefined {
  */
 const commentOf = (file: string, raw: string | null | undefined) => (isBundledWellKnown(file) ? undefined : docText(raw));
 
-const declaringField = (f: protobuf.Field): protobuf.Field | undefined =>
-  (f as unknown as { declaringField?: protobuf.Field | null }).declaringField ?? undefined;
+/** For a copy of an extension protobufjs adds to the type it extends: the extension as declared. */
+const declaringField = (f: protobuf.Field): protobuf.Field | undefined => f.declaringField ?? undefined;
 
+// protobufjs resolves editions features (with their proto2/proto3 meaning) but keeps them private
 type Features = Record<string, string | undefined>;
 const features = (o: protobuf.ReflectionObject): Features => ((o as unknown as { _features?: Features })._features ?? {});
 
@@ -191,8 +192,7 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
   const protoName = (f: protobuf.Field): string => {
     if (declaringFile(f) === undefined) return f.name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
     const t = f.resolvedType;
-    const delimited = (f as unknown as { delimited?: boolean }).delimited === true;
-    if (delimited && t instanceof protobuf.Type && f.name === t.name.charAt(0).toLowerCase() + t.name.slice(1) && t.parent === f.parent)
+    if (f.delimited && t instanceof protobuf.Type && f.name === t.name.charAt(0).toLowerCase() + t.name.slice(1) && t.parent === f.parent)
       return realName(t.name.toLowerCase());
     return realName(f.name);
   };
@@ -259,8 +259,7 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
       if (Object.hasOwn(scalarTypes, typeName)) return { type: scalarTypes[typeName]! };
       if (resolved instanceof protobuf.Enum) return { type: FieldType.Enum, enum: byEnum.get(resolved)! };
       if (resolved instanceof protobuf.Type) {
-        const delimited = (f as unknown as { delimited?: boolean }).delimited === true;
-        return { type: delimited ? FieldType.Group : FieldType.Message, message: byType.get(resolved)! };
+        return { type: f.delimited ? FieldType.Group : FieldType.Message, message: byType.get(resolved)! };
       }
       throw new Error(`${owner.fullName}.${f.name}: cannot resolve type ${typeName}`);
     };
