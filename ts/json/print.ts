@@ -1,7 +1,8 @@
 // Plain objects to ProtoJSON values (the canonical JSON mapping): field names, 64-bit integers as
 // strings, bytes as base64, enum names, non-finite floats as strings, and the well-known types.
-import { FieldType as T, Label as L, type FieldInfo, type SchemaDef } from "../schema.js";
-import { JsonError, base64Encode, hasSpecialJson, fieldMaskToJson, formatDuration, formatTimestamp, resolveAny, wrapperTypes, type TypeRef } from "./common.js";
+import { FieldType as T, type SchemaDef } from "../schema.js";
+import { interpretedToJson } from "../interpreted/tojson.js";
+import { JsonError, base64Encode, within, hasSpecialJson, fieldMaskToJson, formatDuration, formatTimestamp, resolveAny, wrapperTypes, type TypeRef } from "./common.js";
 
 export interface JsonWriteOptions {
   /** Also write fields without presence that hold their default (0, "", false, [], {}). */
@@ -17,64 +18,24 @@ export interface JsonWriteOptions {
 type Plain = Record<string, unknown>;
 type Json = unknown;
 
+/**
+ * A message as ProtoJSON, path naming it in errors: the well-known types' own forms here, other
+ * messages by the writer interpreted from the schema (what generated toJson functions do).
+ */
 export function messageToJson(def: SchemaDef, mi: number, obj: Plain, opts: JsonWriteOptions, path: string): Json {
-  const info = def.messages[mi]!;
-  const special = wellKnownToJson(def, info.name, obj, opts, path);
+  const special = wellKnownToJson(def, def.messages[mi]!.name, obj, opts, path);
   if (special !== undefined) return special;
-  const out: Record<string, Json> = {};
-  for (const f of info.fields) {
-    const { name, jsonName, prop, type, label, ref } = f;
-    const oneof = f.oneof >= 0 ? info.oneofs[f.oneof]!.prop : undefined;
-    let v: unknown;
-    if (oneof !== undefined) {
-      const c = obj[oneof] as { case?: string; value?: unknown } | undefined;
-      if (c?.case !== prop) continue;
-      v = c.value;
-    } else {
-      v = obj[prop];
-    }
-    const key = opts.useProtoNames ? name : jsonName;
-    const at = `${path}.${key}`;
-    if (label === L.Repeated) {
-      const list = (v ?? []) as ArrayLike<unknown>;
-      if (list.length === 0 && !opts.emitDefaults) continue;
-      const arr = new Array<Json>(list.length);
-      for (let i = 0; i < list.length; i++) arr[i] = valueToJson(def, f, list[i], opts, `${at}[${i}]`);
-      out[key] = arr;
-    } else if (label === L.Map) {
-      const entries = Object.keys((v ?? {}) as object);
-      if (entries.length === 0 && !opts.emitDefaults) continue;
-      const valueField = def.messages[ref]!.fields[1]!;
-      const m: Record<string, Json> = {};
-      for (const k of entries) define(m, k, valueToJson(def, valueField, (v as Plain)[k], opts, `${at}[${JSON.stringify(k)}]`));
-      out[key] = m;
-    } else if (label === L.Implicit) {
-      if (!opts.emitDefaults && isDefault(type, v)) continue;
-      out[key] = valueToJson(def, f, v ?? defaultOf(type), opts, at);
-    } else {
-      if (v === undefined || v === null) continue; // fields with presence are written only when set
-      out[key] = valueToJson(def, f, v, opts, at);
-    }
+  try {
+    return interpretedToJson(def, mi)(obj, opts);
+  } catch (e) {
+    throw within(e, path);
   }
-  return out;
 }
 
 /** Own data properties only: a "__proto__" key must not become the object's prototype. */
 export function define(o: Record<string, Json>, k: string, v: Json): void {
   if (k === "__proto__") Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   else o[k] = v;
-}
-
-function isDefault(type: T, v: unknown): boolean {
-  if (v === undefined || v === null) return true;
-  switch (type) {
-    case T.String: return v === "";
-    case T.Bytes: return (v as Uint8Array).length === 0;
-    case T.Bool: return v === false;
-    case T.Message: case T.Group: return false;
-    // 64-bit integers come as bigint, or as strings or numbers from code generated with --int64
-    default: return typeof v === "bigint" ? v === 0n : typeof v === "string" ? v === "0" : Object.is(v, 0);
-  }
 }
 
 function defaultOf(type: T): unknown {
@@ -84,23 +45,6 @@ function defaultOf(type: T): unknown {
     case T.Bool: return false;
     case T.Int64: case T.Uint64: case T.Sint64: case T.Fixed64: case T.Sfixed64: return 0n;
     default: return 0;
-  }
-}
-
-export function valueToJson(def: SchemaDef, f: FieldInfo, v: unknown, opts: JsonWriteOptions, path: string): Json {
-  const type = f.type;
-  switch (type) {
-    case T.Message: case T.Group:
-      return messageToJson(def, f.ref, (v ?? {}) as Plain, opts, path);
-    case T.Enum: {
-      const e = def.enums[f.ref]!;
-      if (e.name === "google.protobuf.NullValue") return null;
-      if (opts.enumsAsInts) return v;
-      const hit = e.values.find(([n]) => n === v);
-      return hit ? hit[1] : v;
-    }
-    default:
-      return scalarToJson(type, v);
   }
 }
 
