@@ -1,8 +1,7 @@
 // The schema model the emitters work from: every message (map entries included) and enum of the
 // loaded files, with field types, presence, packedness, and the record layout for wasm32.
-import { layoutRecord } from "../ts/layout.js";
 import protobuf from "protobufjs";
-import { camelCase, FieldFlag, FieldType, hasRef, Label, numberKind, propertyName, SourceBits, type Int64As, type NumberKind } from "../ts/schema.js";
+import { camelCase, defineSchema, FieldFlag, FieldType, hasRef, Label, numberKind, propertyName, SourceBits, type Int64As, type NumberKind } from "../ts/schema.js";
 import { declaringFile, defaultBytes, exactIntegerDefault, isBundledWellKnown, realName } from "./load.js";
 
 export interface EnumModel {
@@ -317,20 +316,29 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
   enums.sort(byFile);
   let closedCount = 0;
   for (const e of enums) if (e.closed) e.tableIndex = closedCount++;
-  for (const m of messages) layout(m);
-  return { messages, enums, files };
+  const model = { messages, enums, files };
+  placeFields(model);
+  return model;
 }
 
-/** Slot offsets, presence and record size, as the runtime's layout code decides them. */
-function layout(m: MessageModel): void {
-  const fields = m.fields.map((f) => ({ type: f.type, label: f.label, oneof: f.oneof ? m.oneofs.indexOf(f.oneof) : -1 }));
-  const l = layoutRecord(fields, m.oneofs.length);
-  m.fields.forEach((f, i) => {
-    f.offset = l.offsets[i]!;
-    f.presence = l.presence[i]!;
+/**
+ * Slot offsets, presence and record sizes as the runtime has them: read back from the schema this
+ * model declares, as defineSchema makes it, so generated code and the runtime cannot disagree.
+ */
+function placeFields(model: SchemaModel): void {
+  const schema = defineSchema(schemaSource(model).flat());
+  model.messages.forEach((m, i) => {
+    const info = schema.messages[i]!;
+    m.fields.forEach((f, j) => {
+      f.offset = info.fields[j]!.offset;
+      f.presence = info.fields[j]!.presence;
+    });
+    m.oneofs.forEach((o, j) => {
+      o.caseOffset = info.oneofs[j]!.caseOffset;
+      o.valueOffset = info.oneofs[j]!.valueOffset;
+    });
+    m.recordSize = info.recordSize;
   });
-  m.oneofs.forEach((o, i) => Object.assign(o, l.oneofs[i]!));
-  m.recordSize = l.recordSize;
 }
 
 /**

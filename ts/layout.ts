@@ -1,6 +1,7 @@
-// Record layouts: where each field of a message lives in its record. Decided here only: the code
-// generator bakes these offsets into generated code, the runtime computes the same ones for the
-// schema table it hands to the codec (which checks them), and schema-driven types read them.
+// Record layouts: where each field of a message lives in its record. Decided here only, when
+// defineSchema reads a schema: the runtime hands the result to the codec (which checks it) and
+// interpreted types read it, and the code generator bakes into generated code what it reads back
+// from defineSchema of the schema it emits.
 import { ARRAY_SLOT_SIZE, BYTES_SLOT_SIZE, UNKNOWN_FIELDS } from "./abi.js";
 import { FieldType, Label } from "./schema.js";
 
