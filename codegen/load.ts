@@ -103,12 +103,18 @@ export function declaringFile(o: protobuf.ReflectionObject): string | undefined 
 
 const sources = new Map<string, string>();
 
+/** A .proto file's text with its comments blanked (string literals kept), read once. */
+function codeOf(file: string): string {
+  let source = sources.get(file);
+  if (source === undefined) sources.set(file, (source = withoutComments(fs.readFileSync(file, "utf8"))));
+  return source;
+}
+
 /** The `default = ...` literal of a field's declaration as written, or undefined (no file, not found). */
 function defaultLiteral(f: protobuf.Field): string | undefined {
   const file = declaringFile(f);
   if (!file || !existsSync(file)) return undefined;
-  let source = sources.get(file);
-  if (source === undefined) sources.set(file, (source = withoutComments(fs.readFileSync(file, "utf8"))));
+  const source = codeOf(file);
   const literal = String.raw`(-?\s*(?:0[xX][0-9a-fA-F]+|\d+)|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')`;
   const declaration = new RegExp(String.raw`\b${escape(realName(f.name))}\s*=\s*${f.id}\s*\[[^\]]*?\bdefault\s*=\s*` + literal).exec(source);
   return declaration?.[1];
@@ -177,10 +183,9 @@ export interface LoadedFiles {
   codeSize: Set<string>;
 }
 
-/** Whether .proto source says option optimize_for = CODE_SIZE (protobufjs keeps file options per package, not per file). */
-export function optimizesForCodeSize(source: string): boolean {
-  const code = source.replace(/\/\*[\s\S]*?\*\//g, " ").replace(/\/\/[^\n]*/g, " ");
-  return /(?:^|[;}\s])option\s+optimize_for\s*=\s*CODE_SIZE\s*;/.test(code);
+/** Whether a .proto file says option optimize_for = CODE_SIZE (protobufjs keeps file options per package, not per file). */
+function optimizesForCodeSize(file: string): boolean {
+  return /(?:^|[;}\s])option\s+optimize_for\s*=\s*CODE_SIZE\s*;/.test(codeOf(file));
 }
 
 /** protobufjs's errors, placed in their file: syntax errors carry a line; unresolved types are found by name. */
@@ -296,6 +301,6 @@ export function loadProtos(files: string[], protoPaths: string[]): LoadedFiles {
     throw placed(e as Error, root);
   }
   checkDeclarations(root);
-  const codeSize = new Set([...importNames].filter(([file]) => path.isAbsolute(file) && optimizesForCodeSize(fs.readFileSync(file, "utf8"))).map(([, name]) => name));
+  const codeSize = new Set([...importNames].filter(([file]) => path.isAbsolute(file) && optimizesForCodeSize(file)).map(([, name]) => name));
   return { root, importNames, codeSize };
 }

@@ -1,7 +1,7 @@
 // The schema model the emitters work from: every message (map entries included) and enum of the
 // loaded files, with field types, presence, packedness, and the record layout for wasm32.
 import protobuf from "protobufjs";
-import { camelCase, defineSchema, FieldFlag, FieldType, hasRef, Label, numberKind, propertyName, SourceBits, type Int64As, type NumberKind } from "../ts/schema.js";
+import { camelCase, defineSchema, FieldFlag, FieldType, hasRef, int64Forms, Label, numberKind, propertyName, SourceBits, SourceFlags, type Int64As, type NumberKind } from "../ts/schema.js";
 import { declaringFile, defaultBytes, exactIntegerDefault, isBundledWellKnown, realName } from "./load.js";
 
 export interface EnumModel {
@@ -359,14 +359,14 @@ export function schemaSource(model: SchemaModel, int64: Int64As = "bigint"): (st
   for (const m of model.messages) {
     const out: Part = [];
     parts.push(out);
-    out.push(m.fullName, (m.messageSet ? 1 : 0) | (m.isMapEntry ? 2 : 0), m.oneofs.length);
+    out.push(m.fullName, (m.messageSet ? SourceFlags.MessageSet : 0) | (m.isMapEntry ? SourceFlags.MapEntry : 0), m.oneofs.length);
     for (const o of m.oneofs) out.push(o.name, o.prop === propertyName(o.name) ? "" : o.prop);
     out.push(m.fields.length);
     for (const f of m.fields) {
       const jsonName = f.jsonName !== camelCase(f.name), prop = f.prop !== propertyName(f.name);
       const def = sourceDefault(f);
       const jsType = f.jsType ? int64Forms.indexOf(f.jsType) : 0;
-      const code = f.type | (f.label << 5) | (f.flags << 8) | (jsonName ? SourceBits.JsonName : 0) | (prop ? SourceBits.Prop : 0) |
+      const code = f.type | (f.label << SourceBits.LabelShift) | (f.flags << SourceBits.FlagsShift) | (jsonName ? SourceBits.JsonName : 0) | (prop ? SourceBits.Prop : 0) |
         (def !== undefined ? SourceBits.Default : 0) | (jsType << SourceBits.Int64Shift);
       out.push(f.number, code, f.name);
       if (jsonName) out.push(f.jsonName);
@@ -378,8 +378,6 @@ export function schemaSource(model: SchemaModel, int64: Int64As = "bigint"): (st
   }
   return parts;
 }
-
-const int64Forms: Int64As[] = ["bigint", "string", "number"];
 
 /**
  * A field's declared default where it is not the zero a record holds: numbers as numbers, 64-bit

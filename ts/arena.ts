@@ -89,7 +89,7 @@ export class Arena {
     const need = n + shift;
     // checked before rounding: at 2^31 the 32-bit rounding below turns negative and would "fit"
     if (need > MAX_INPUT) throw new DecodeError("MESSAGE_TOO_LARGE", 0, "");
-    const size = ((need + 7) & ~7) || 8; // never 0: a null pointer means failure
+    const size = blockBytes(need);
     if (mem.isDetached(bytes)) throw new TypeError(`input is ${DETACHED_ALIAS}`);
     const p = bump(mem.u32, this.ptr, size);
     if (p !== 0) {
@@ -110,6 +110,9 @@ export class Arena {
     if (this.released) throw new Error("hppproto: arena used after release()");
   }
 }
+
+/** An allocation's size as the C++ Arena makes it: rounded up to 8, never 0 (a null pointer means failure). */
+export const blockBytes = (n: number): number => ((n + 7) & ~7) || 8;
 
 /**
  * size bytes (a multiple of 8) bump-allocated in JS from the current block of the C++ Arena at

@@ -2,7 +2,7 @@
 // and builders call before the C++ encoder serializes the record. Every value is checked against its
 // field's type here, so a bad value fails before anything is encoded.
 import { ARENA_CUR, BYTES_SLOT_SIZE, UNKNOWN_FIELDS } from "./abi.js";
-import { bump } from "./arena.js";
+import { blockBytes, bump } from "./arena.js";
 import { EncodeError } from "./errors.js";
 import { DETACHED_ALIAS, type Memory } from "./memory.js";
 import { MAX_BLOCK, type Runtime } from "./runtime.js";
@@ -76,8 +76,7 @@ export class RecordWriter {
   /** Gives back the end of the newest allocation [p, p+reserved), keeping `used` bytes. */
   private trim(p: number, reserved: number, used: number): void {
     const cur = (this.arena + ARENA_CUR) >>> 2;
-    const end = p + (((reserved + 7) & ~7) || 8);
-    if (this.m.u32[cur] === end) this.m.u32[cur] = p + (((used + 7) & ~7) || 8);
+    if (this.m.u32[cur] === p + blockBytes(reserved)) this.m.u32[cur] = p + blockBytes(used);
   }
 
   // ---- scalars: one slot at addr ----
@@ -169,8 +168,7 @@ export class RecordWriter {
       return;
     }
     const p = this.allocFor(v, n);
-    if (this.moved < 0) this.m.u8.set(v, p);
-    else this.m.u8.copyWithin(p, this.moved, this.moved + n);
+    this.m.copyIn(v, this.moved, n, p);
     this.slot(addr, p, n);
   }
 
@@ -420,11 +418,11 @@ export class RecordWriter {
   }
 }
 
-/** An allocation of size bytes rounded up to 8 (never 0: a null pointer means failure), or MESSAGE_TOO_LARGE. */
+/** blockBytes(size), or MESSAGE_TOO_LARGE. */
 function blockSize(size: number): number {
   // checked before rounding: at 2^31 the 32-bit rounding turns negative and would "fit"
   if (!(size >= 0 && size <= MAX_BLOCK)) throw new EncodeError("MESSAGE_TOO_LARGE", "", `${size} bytes is more than one allocation can hold (${MAX_BLOCK})`);
-  return ((size + 7) & ~7) || 8;
+  return blockBytes(size);
 }
 
 /** A map key as its field type wants it: map keys of plain objects are strings. */

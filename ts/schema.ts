@@ -17,7 +17,8 @@ export enum FieldFlag { Packed = 1, ValidateUtf8 = 2, Required = 4, ClosedEnum =
 
 /** How plain objects and views hold a 64-bit integer field. */
 export type Int64As = "bigint" | "string" | "number";
-const int64Forms: readonly Int64As[] = ["bigint", "string", "number"];
+/** The int64 forms by their number in a SchemaSource. */
+export const int64Forms: readonly Int64As[] = ["bigint", "string", "number"];
 
 /**
  * A schema as generated code declares it: one flat array, read front to back.
@@ -31,8 +32,10 @@ const int64Forms: readonly Int64As[] = ["bigint", "string", "number"];
  */
 export type SchemaSource = readonly (string | number | boolean)[];
 
-/** The code word of a field in a SchemaSource: type | label << 5 | flags << 8 | these. */
-export const SourceBits = { JsonName: 1 << 12, Prop: 1 << 13, Default: 1 << 14, Int64Shift: 15 } as const;
+/** The code word of a field in a SchemaSource: type | label << LabelShift | flags << FlagsShift | these. */
+export const SourceBits = { LabelShift: 5, FlagsShift: 8, JsonName: 1 << 12, Prop: 1 << 13, Default: 1 << 14, Int64Shift: 15 } as const;
+/** A message's flags in a SchemaSource. */
+export const SourceFlags = { MessageSet: 1, MapEntry: 2 } as const;
 
 export interface FieldInfo {
   readonly number: number;
@@ -140,7 +143,11 @@ export function numberKind(t: FieldType): NumberKind | undefined {
   }
 }
 
-const isInt64 = (t: FieldType) => { const k = numberKind(t); return k === "i64" || k === "u64"; };
+/** Whether values of this type are 64-bit integers (held as bigint, or as --int64 / jstype say). */
+export function isInt64(t: FieldType): boolean {
+  const k = numberKind(t);
+  return k === "i64" || k === "u64";
+}
 /** Whether a field's SchemaSource entry carries a message or enum index. */
 export const hasRef = (type: FieldType, label: Label) =>
   label === Label.Map || type === FieldType.Message || type === FieldType.Group || type === FieldType.Enum;
@@ -173,7 +180,7 @@ export function defineSchema(source: SchemaSource): SchemaDef {
     const rows: Omit<FieldInfo, "offset" | "presence">[] = [];
     for (let f = num(); f > 0; f--) {
       const number = num(), code = num(), fieldName = str();
-      const type = (code & 31) as FieldType, label = ((code >>> 5) & 7) as Label;
+      const type = (code & 31) as FieldType, label = ((code >>> SourceBits.LabelShift) & 7) as Label;
       const jsonName = code & SourceBits.JsonName ? str() : camelCase(fieldName);
       const prop = code & SourceBits.Prop ? str() : propertyName(fieldName);
       const ref = hasRef(type, label) ? num() : -1;
@@ -181,18 +188,18 @@ export function defineSchema(source: SchemaSource): SchemaDef {
       const defaultValue = code & SourceBits.Default ? (next() as string | number | boolean) : undefined;
       const jsType = (code >>> SourceBits.Int64Shift) & 3; // the field's jstype: 0 none, else an int64Forms index
       const int64 = isInt64(type) && jsType !== 0 ? int64Forms[jsType]! : int64Default;
-      rows.push({ number, name: fieldName, jsonName, prop, type, label, flags: (code >>> 8) & 15, ref, oneof, int64, defaultValue });
+      rows.push({ number, name: fieldName, jsonName, prop, type, label, flags: (code >>> SourceBits.FlagsShift) & 15, ref, oneof, int64, defaultValue });
     }
     const layout = layoutRecord(rows, oneofNames.length);
     const fields: FieldInfo[] = rows.map((r, i) => ({ ...r, offset: layout.offsets[i]!, presence: layout.presence[i]! }));
     const oneofs = oneofNames.map(([oneofName, prop], o): OneofInfo => ({
       name: oneofName, prop, ...layout.oneofs[o]!, fields: fields.filter((f) => f.oneof === o),
     }));
-    messages.push({ name, fields, oneofs, recordSize: layout.recordSize, mapEntry: (flags & 2) !== 0, messageSet: (flags & 1) !== 0 });
+    messages.push({ name, fields, oneofs, recordSize: layout.recordSize, mapEntry: (flags & SourceFlags.MapEntry) !== 0, messageSet: (flags & SourceFlags.MessageSet) !== 0 });
   }
   if (at !== source.length) throw new Error(`hppproto: schema source has ${source.length - at} values left over`);
   const table = encodeTable(messages, enums);
-  return { table, messages, enums, maxRecordSize: Math.max(8, ...messages.map((m) => m.recordSize)), types: [] };
+  return { table, messages, enums, maxRecordSize: messages.reduce((max, m) => Math.max(max, m.recordSize), 8), types: [] };
 }
 
 /** The binary table of cpp/include/hppproto/schema.hpp. */

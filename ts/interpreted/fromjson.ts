@@ -8,9 +8,9 @@ import * as jsonIn from "../json/in.js";
 import type { JsonValue } from "../json/parse.js";
 import type { JsonReadOptions } from "../json/read.js";
 import { safeNumber } from "../plain.js";
-import { FieldFlag, FieldType, Label, numberKind, type FieldInfo, type SchemaDef } from "../schema.js";
+import { FieldFlag, FieldType, isInt64, Label, type FieldInfo, type SchemaDef } from "../schema.js";
 import { interpretedType } from "./index.js";
-import { fieldPath, isMessage } from "./values.js";
+import { fieldPath, isMessage, zeroOf } from "./values.js";
 
 type Plain = Record<string, unknown>;
 export type FromJson = (json: JsonValue, opts: JsonReadOptions, depth: number) => Plain;
@@ -53,8 +53,7 @@ function valueReader(def: SchemaDef, message: number, f: FieldInfo): Value {
   }
   const type = f.type;
   if (type === FieldType.Float) return (x) => Math.fround(jsonIn.scalar(type, x, "") as number);
-  const kind = numberKind(type);
-  if (kind === "i64" || kind === "u64") {
+  if (isInt64(type)) {
     if (f.int64 === "string") return (x) => String(jsonIn.scalar(type, x, ""));
     if (f.int64 === "number") {
       const path = fieldPath(def, message, f);
@@ -62,21 +61,6 @@ function valueReader(def: SchemaDef, message: number, f: FieldInfo): Value {
     }
   }
   return (x) => jsonIn.scalar(type, x, "");
-}
-
-/** The plain object's value of an absent field, as the reader gives it for an empty record. */
-function emptyValue(f: FieldInfo): unknown {
-  if (f.label === Label.Map) return undefined; // a fresh {} per object: set when the object is made
-  if (f.label === Label.Repeated) return undefined; // a fresh [] likewise
-  if (f.label !== Label.Implicit) return undefined;
-  switch (f.type) {
-    case FieldType.String: return "";
-    case FieldType.Bytes: return undefined; // a fresh Uint8Array
-    case FieldType.Bool: return false;
-  }
-  const kind = numberKind(f.type);
-  if (kind === "i64" || kind === "u64") return f.int64 === "bigint" ? 0n : f.int64 === "string" ? "0" : 0;
-  return 0;
 }
 
 interface Member {
@@ -138,9 +122,10 @@ function messageReader(def: SchemaDef, index: number): FromJson {
   const template: Plain = {};
   const fresh: [string, () => unknown][] = [];
   const define = (prop: string, value: unknown) => Object.defineProperty(template, prop, { value, enumerable: true, writable: true, configurable: true });
+  // the value of an absent field, as the reader gives it for an empty record; maps, lists and bytes fresh per object
   for (const f of info.fields) {
     if (f.oneof >= 0) continue;
-    define(f.prop, emptyValue(f));
+    define(f.prop, f.label === Label.Implicit && f.type !== FieldType.Bytes ? zeroOf(f) : undefined);
     if (f.label === Label.Map) fresh.push([f.prop, () => ({})]);
     else if (f.label === Label.Repeated) fresh.push([f.prop, () => []]);
     else if (f.label === Label.Implicit && f.type === FieldType.Bytes) fresh.push([f.prop, () => new Uint8Array(0)]);

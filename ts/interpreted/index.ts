@@ -12,29 +12,6 @@ import type { MessageList, MessageView, ViewClass } from "../view.js";
 import { messageFiller, messageReader } from "./plain.js";
 import { builderClass, listClass, viewClass, type ClassSource } from "./view.js";
 
-const sources = new WeakMap<SchemaDef, ClassSource>();
-
-/** The interpreted parts of a schema's messages, each built on first use and kept with the schema. */
-function classSource(def: SchemaDef): ClassSource {
-  let src = sources.get(def);
-  if (src !== undefined) return src;
-  const views: ViewClass<MessageView>[] = [], lists: (new (o: MessageView, d: number, n: number) => MessageList<MessageView>)[] = [];
-  const builders: ViewClass<MessageView>[] = [], readers: Materializer<unknown>[] = [], fillers: Fill<never>[] = [];
-  // sub-messages are reached through these, so recursive schemas need no ordering
-  const readerOf = (i: number): Materializer<never> => (m, p, rt) => (readers[i] ??= messageReader(def, i, readerOf))(m, p, rt) as never;
-  const fillerOf = (i: number): Fill<never> => (w, o, p) => (fillers[i] ??= messageFiller(def, i, fillerOf) as Fill<never>)(w, o, p);
-  src = {
-    def,
-    view: (i) => (views[i] ??= viewClass(src!, i)),
-    list: (i) => (lists[i] ??= listClass(src!, i)),
-    builder: (i) => (builders[i] ??= builderClass(def, i, src!.view(i), src!)),
-    reader: (i) => (readers[i] ??= messageReader(def, i, readerOf)),
-    filler: (i) => (fillers[i] ??= messageFiller(def, i, fillerOf) as Fill<never>),
-  };
-  sources.set(def, src);
-  return src;
-}
-
 /** What generated code uses of another message: the same parts as generated code's, interpreted. */
 export interface InterpretedParts<T, V, B> {
   readonly view: ViewClass<V>;
@@ -45,25 +22,39 @@ export interface InterpretedParts<T, V, B> {
   readonly builder: ViewClass<B>;
 }
 
-const parts = new WeakMap<SchemaDef, InterpretedParts<unknown, unknown, unknown>[]>();
+const sources = new WeakMap<SchemaDef, ClassSource & { parts(index: number): InterpretedParts<unknown, unknown, unknown> }>();
+
+/** The interpreted parts of a schema's messages, each built on first use and kept with the schema. */
+function classSource(def: SchemaDef) {
+  let src = sources.get(def);
+  if (src !== undefined) return src;
+  const views: ViewClass<MessageView>[] = [], lists: (new (o: MessageView, d: number, n: number) => MessageList<MessageView>)[] = [];
+  const builders: ViewClass<MessageView>[] = [], readers: Materializer<unknown>[] = [], fillers: Fill<never>[] = [];
+  const parts: InterpretedParts<unknown, unknown, unknown>[] = [];
+  // sub-messages are reached through calls that look their part up when first called, so recursive schemas need no ordering
+  const reader = (i: number): Materializer<unknown> => (readers[i] ??= messageReader(def, i, (j) => (m, p, rt) => reader(j)(m, p, rt) as never));
+  const filler = (i: number): Fill<never> => (fillers[i] ??= messageFiller(def, i, (j) => (w, o, p) => filler(j)(w, o, p)) as Fill<never>);
+  const made = (i: number): InterpretedParts<unknown, unknown, unknown> => {
+    const read = reader(i);
+    return { view: self.view(i), list: self.list(i), read, fill: filler(i) as Fill<unknown>, builder: self.builder(i), readAll: (m, addr, rt) => plain.messages(m, addr, read, rt) };
+  };
+  const self = {
+    def, reader, filler,
+    view: (i: number): ViewClass<MessageView> => (views[i] ??= viewClass(self, i)),
+    list: (i: number) => (lists[i] ??= listClass(self, i)),
+    builder: (i: number): ViewClass<MessageView> => (builders[i] ??= builderClass(def, i, self.view(i), self)),
+    parts: (i: number) => (parts[i] ??= made(i)),
+  };
+  sources.set(def, self);
+  return self;
+}
 
 /**
  * Called by generated code: the parts of message `index` of a schema. Generated modules reach the
  * messages of CODE_SIZE files this way, and interpreted message types are made of them.
  */
 export function interpretedParts<T, V, B>(def: SchemaDef, index: number): InterpretedParts<T, V, B> {
-  let all = parts.get(def);
-  if (all === undefined) parts.set(def, (all = []));
-  let p = all[index];
-  if (p === undefined) {
-    const src = classSource(def);
-    const read = src.reader(index);
-    p = all[index] = {
-      view: src.view(index), list: src.list(index), read, fill: src.filler(index) as Fill<unknown>, builder: src.builder(index),
-      readAll: (m, addr, rt) => plain.messages(m, addr, read, rt),
-    };
-  }
-  return p as InterpretedParts<T, V, B>;
+  return classSource(def).parts(index) as InterpretedParts<T, V, B>;
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Materializer } from "../message.js";
 import type { Memory } from "../memory.js";
 import * as plain from "../plain.js";
 import type { Runtime } from "../runtime.js";
-import { FieldType, Label, numberKind, type FieldInfo, type OneofInfo, type SchemaDef } from "../schema.js";
+import { FieldType, isInt64, Label, numberKind, type FieldInfo, type OneofInfo, type SchemaDef } from "../schema.js";
 import { fieldPath, isMessage, mapKeyReader, scalarReader, valueWriter, type Read } from "./values.js";
 
 type Plain = Record<string, unknown>;
@@ -43,7 +43,7 @@ function fieldReader(def: SchemaDef, message: number, f: FieldInfo, readerOf: (i
         case FieldType.Bool: return (m, p) => plain.bools(m, p + off);
       }
       const kind = numberKind(f.type)!;
-      if ((kind === "i64" || kind === "u64") && f.int64 !== "bigint") {
+      if (isInt64(f.type) && f.int64 !== "bigint") {
         const heap = (m: Memory) => (kind === "i64" ? m.i64 : m.u64);
         return f.int64 === "string" ? (m, p) => plain.int64Strings(m, p + off, heap(m)) : (m, p) => plain.int64Numbers(m, p + off, heap(m), path);
       }

@@ -4,8 +4,8 @@
 import { hasSpecialJson } from "../json/common.js";
 import * as jsonOut from "../json/out.js";
 import type { JsonWriteOptions } from "../json/print.js";
-import { FieldType, Label, numberKind, type FieldInfo, type SchemaDef } from "../schema.js";
-import { isMessage } from "./values.js";
+import { FieldType, isInt64, Label, type FieldInfo, type SchemaDef } from "../schema.js";
+import { isMessage, zeroOf } from "./values.js";
 
 type Plain = Record<string, unknown>;
 export type ToJson = (o: Plain, opts: JsonWriteOptions) => unknown;
@@ -39,8 +39,7 @@ function valueWriter(def: SchemaDef, f: FieldInfo, key: (opts: JsonWriteOptions)
     case FieldType.Float: return (x) => jsonOut.float(x as number);
     case FieldType.Bytes: return (x) => jsonOut.bytes(x as Uint8Array);
   }
-  const kind = numberKind(f.type);
-  return kind === "i64" || kind === "u64" ? (x) => String(x) : (x) => x;
+  return isInt64(f.type) ? (x) => String(x) : (x) => x;
 }
 
 /** An implicit-presence value that differs from its type's default is written (unless emitDefaults). */
@@ -50,18 +49,7 @@ function nonDefault(f: FieldInfo): (v: unknown) => boolean {
     case FieldType.Bytes: return (v) => v != null && (v as Uint8Array).length !== 0;
     case FieldType.Bool: return (v) => v != null && v !== false;
   }
-  const kind = numberKind(f.type);
-  return kind === "i64" || kind === "u64" ? (v) => v != null && jsonOut.nonZero64(v as bigint) : (v) => v != null && !Object.is(v, 0);
-}
-
-function zero(f: FieldInfo): unknown {
-  switch (f.type) {
-    case FieldType.String: return "";
-    case FieldType.Bytes: return new Uint8Array(0);
-    case FieldType.Bool: return false;
-  }
-  const kind = numberKind(f.type);
-  return kind === "i64" || kind === "u64" ? (f.int64 === "bigint" ? 0n : f.int64 === "string" ? "0" : 0) : 0;
+  return isInt64(f.type) ? (v) => v != null && jsonOut.nonZero64(v as bigint) : (v) => v != null && !Object.is(v, 0);
 }
 
 function fieldWriter(def: SchemaDef, f: FieldInfo, oneofProp: string | undefined): Field {
@@ -107,7 +95,7 @@ function fieldWriter(def: SchemaDef, f: FieldInfo, oneofProp: string | undefined
       };
     }
     case Label.Implicit: {
-      const write = valueWriter(def, f, key), written = nonDefault(f), empty = zero(f);
+      const write = valueWriter(def, f, key), written = nonDefault(f), empty = zeroOf(f);
       return (o, j, opts) => {
         const v = o[prop];
         if (opts.emitDefaults || written(v)) set(j, opts, write(v ?? empty, opts));

@@ -4,7 +4,7 @@ import type { Fill, RecordWriter } from "../fill.js";
 import type { Memory } from "../memory.js";
 import { safeNumber } from "../plain.js";
 import type { Runtime } from "../runtime.js";
-import { FieldType, numberKind, type FieldInfo, type SchemaDef } from "../schema.js";
+import { FieldType, isInt64, numberKind, type FieldInfo, type SchemaDef } from "../schema.js";
 
 export type Read = (m: Memory, addr: number, rt: Runtime) => unknown;
 export type Write = (w: RecordWriter, addr: number, v: unknown, name: string) => void;
@@ -48,9 +48,19 @@ export function defaultOf(f: FieldInfo): unknown {
   const d = f.defaultValue;
   if (d === undefined) return undefined;
   if (f.type === FieldType.Bytes) return Uint8Array.from(String(d), (c) => c.charCodeAt(0) & 0xff);
-  const kind = numberKind(f.type);
-  if (kind === "i64" || kind === "u64") return f.int64 === "string" ? String(d) : f.int64 === "number" ? Number(d) : BigInt(d);
+  if (isInt64(f.type)) return f.int64 === "string" ? String(d) : f.int64 === "number" ? Number(d) : BigInt(d);
   return d;
+}
+
+/** The zero of a scalar field's type, in the form plain objects hold it (a fresh array for bytes). */
+export function zeroOf(f: FieldInfo): unknown {
+  switch (f.type) {
+    case FieldType.String: return "";
+    case FieldType.Bytes: return new Uint8Array(0);
+    case FieldType.Bool: return false;
+  }
+  if (isInt64(f.type)) return f.int64 === "bigint" ? 0n : f.int64 === "string" ? "0" : 0;
+  return 0;
 }
 
 /** The map key of plain objects (always a string) from an entry record at e. */
