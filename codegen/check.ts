@@ -28,9 +28,13 @@ export function checkDeclarations(root: protobuf.Root): void {
 export function serviceWarnings(root: protobuf.Root): string[] {
   return everything(root).filter((o): o is protobuf.Service => o instanceof protobuf.Service).map((o) => {
     const where = o.filename ? place(o.filename, new RegExp(`\\bservice\\s+${escape(o.name)}\\b`)) : o.fullName;
-    return `${where}: service ${o.fullName.replace(/^\./, "")} is not generated (hppproto-gen does not generate services yet); its messages are`;
+    return serviceWarning(where, o.fullName.replace(/^\./, ""));
   });
 }
+
+/** The warning for a service: services are not generated (their messages are). */
+export const serviceWarning = (where: string, fullName: string): string =>
+  `${where}: service ${fullName} is not generated (hppproto-gen does not generate services yet); its messages are`;
 
 /** Every object declared under ns, at any depth, parents before their nested objects. */
 function everything(ns: protobuf.NamespaceBase): protobuf.ReflectionObject[] {

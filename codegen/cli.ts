@@ -4,12 +4,13 @@ import * as path from "node:path";
 import { init } from "../ts/loader.js";
 import type { JsonWriteOptions } from "../ts/json/print.js";
 import { loadSchema } from "./dynamic.js";
-import type protobuf from "protobufjs";
 import { defaultEmitOptions, emit, facades, type EmitOptions, type OutputFile } from "./emit/index.js";
 import { loadProtos } from "./load.js";
 import { serviceWarnings } from "./check.js";
 import { decodeRaw } from "./raw.js";
 import { buildModel } from "./model.js";
+import { describeFiles } from "./describe.js";
+import { OptimizeMode, type FileDescriptorProto } from "./descriptor.js";
 
 const usage = `Usage: hppproto-gen --out DIR [--proto_path DIR ...] [OUTPUT OPTIONS] FILE.proto ...
        hppproto-gen decode --type NAME [--proto_path DIR ...] [JSON OPTIONS] FILE.proto ... < payload.bin
@@ -169,8 +170,8 @@ export class UsageError extends Error {}
 
 /** Generates into opts.out. Output is written to a temporary folder first, so a failure leaves nothing half-written. */
 export function generate(opts: GenerateOptions): { files: number; messages: number; warnings: string[] } {
-  const { root, importNames, codeSize } = loadProtos(opts.files, opts.protoPaths);
-  const { outputs, modules, messages } = buildOutputs(root, importNames, opts, codeSize);
+  const loaded = loadProtos(opts.files, opts.protoPaths);
+  const { outputs, modules, messages } = buildOutputs(describeFiles(loaded), opts);
   mkdirSync(opts.out, { recursive: true });
   const tmp = mkdtempSync(path.join(opts.out, ".hppproto-gen-"));
   try {
@@ -183,14 +184,15 @@ export function generate(opts: GenerateOptions): { files: number; messages: numb
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-  return { files: modules, messages, warnings: serviceWarnings(root) };
+  return { files: modules, messages, warnings: serviceWarnings(loaded.root) };
 }
 
 /** The files to write for a parsed schema: one module per .proto file and the schema module. */
-/** codeSize: the files that say option optimize_for = CODE_SIZE (by import name). */
-export function buildOutputs(root: protobuf.Root, importNames: Map<string, string>, opts: OutputOptions, codeSize: ReadonlySet<string>): { outputs: OutputFile[]; modules: number; messages: number } {
+export function buildOutputs(files: readonly FileDescriptorProto[], opts: OutputOptions): { outputs: OutputFile[]; modules: number; messages: number } {
   checkOutputOptions(opts);
-  const model = buildModel(root, importNames);
+  const model = buildModel(files);
+  // the files that say option optimize_for = CODE_SIZE
+  const codeSize = new Set(files.filter((f) => f.options?.optimizeFor === OptimizeMode.CodeSize).map((f) => f.name));
   const d = defaultEmitOptions;
   const modules = emit(model, opts.target ?? "ts", {
     runtimeImport: opts.runtimeImport ?? d.runtimeImport,

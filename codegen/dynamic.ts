@@ -5,6 +5,7 @@ import { defineSchema, type SchemaDef } from "../ts/schema.js";
 import { interpretedJsonType } from "../ts/interpreted/json.js";
 import type { JsonMessageType } from "../ts/json/type.js";
 import type { MessageView } from "../ts/view.js";
+import { describeFiles } from "./describe.js";
 import { loadProtos } from "./load.js";
 import { buildModel, schemaSource } from "./model.js";
 
@@ -20,8 +21,7 @@ export interface DynamicSchema {
 
 /** Parses .proto files (as hppproto-gen does) and builds a message type for each of their messages. */
 export function loadSchema(files: string[], protoPaths: string[] = []): DynamicSchema {
-  const { root, importNames } = loadProtos(files, protoPaths);
-  const model = buildModel(root, importNames);
+  const model = buildModel(describeFiles(loadProtos(files, protoPaths)));
   const schema = defineSchema(schemaSource(model).flat());
   const types = new Map<string, DynamicType>();
   for (const mm of model.messages) {

@@ -7,43 +7,9 @@ import * as path from "node:path";
 import protobuf from "protobufjs";
 import { at, escape, fieldDeclaration, ProtoLoadError, withoutComments } from "./located.js";
 import { checkDeclarations } from "./check.js";
+import { unescapeBytes } from "./descriptor.js";
 
 export { ProtoLoadError };
-
-// protobufjs 8 parses a `group` inside a `oneof` by adding the group's type to the OneOf, which
-// throws "field must be a Field". Hold such types on the oneof and hand them to the message the
-// oneof joins, which is where protoc puts them.
-type OneOfWithGroups = protobuf.OneOf & { pendingTypes?: protobuf.Type[] };
-const oneofAdd = protobuf.OneOf.prototype.add;
-protobuf.OneOf.prototype.add = function (this: OneOfWithGroups, obj: protobuf.Field | protobuf.Type) {
-  if (obj instanceof protobuf.Type) {
-    (this.pendingTypes ??= []).push(obj);
-    return this;
-  }
-  return oneofAdd.call(this, obj);
-};
-const oneofOnAdd = protobuf.OneOf.prototype.onAdd;
-protobuf.OneOf.prototype.onAdd = function (this: OneOfWithGroups, parent: protobuf.ReflectionObject) {
-  oneofOnAdd.call(this, parent);
-  for (const t of this.pendingTypes ?? []) (parent as protobuf.Type).add(t);
-  this.pendingTypes = undefined;
-};
-
-// protobufjs 8's Type.add checks for a duplicate field number through fieldsById, a cache that
-// every add clears and the next add rebuilds from all fields: quadratic in a message's fields
-// (5,000 fields took 4 s). The cache is kept up to date across each add instead.
-type TypeCaches = protobuf.Type & { _fieldsById: { [id: number]: protobuf.Field } | null };
-const typeAdd = protobuf.Type.prototype.add;
-protobuf.Type.prototype.add = function (this: TypeCaches, obj: protobuf.ReflectionObject) {
-  const field = obj instanceof protobuf.Field && obj.extend === undefined;
-  const byId = field ? this.fieldsById : null; // built once, then kept below
-  const result = typeAdd.call(this, obj);
-  if (byId !== null && this.fields[(obj as protobuf.Field).name] === obj) {
-    byId[(obj as protobuf.Field).id] = obj as protobuf.Field;
-    this._fieldsById = byId;
-  }
-  return result;
-};
 
 // protobufjs 8 cannot parse `extensions N;` inside a group body either. Extension ranges carry
 // nothing the codec uses (only the extension fields themselves do), so such statements are blanked out
@@ -63,17 +29,6 @@ export function blankGroupExtensions(source: string): string {
   }
   return out;
 }
-// protobufjs clears parse.filename when a speculative parse inside a try/catch fails (editions
-// files hit this), and every message after that loses its file. Root.load sets the name before
-// each file, so ignoring the clears keeps it right.
-let parsingFile: string | null = null;
-Object.defineProperty(protobuf.parse, "filename", {
-  get: () => parsingFile,
-  set: (name: string | null) => {
-    if (name !== null) parsingFile = name;
-  },
-});
-
 // protobufjs knows the numbered editions only; the edition in development ("UNSTABLE", which
 // protobuf's own tests use) has the newest edition's features, so it is read as that one.
 const NEWEST_EDITION = "2026";
@@ -93,7 +48,83 @@ export const parsedName = (name: string): string => name.replaceAll(dunderProto,
 
 const readProto = (file: string) =>
   blankGroupExtensions(renameDunderProto(unstableEdition(fs.readFileSync(file, "utf8"))));
-(protobuf.util as unknown as { fs: unknown }).fs = { ...fs, readFileSync: (file: string) => readProto(file) };
+
+// protobufjs's parser needs the fixes below. They are installed on protobufjs's classes only while
+// loadProtos parses (synchronously), then removed: a program's own use of protobufjs never sees them.
+type Fix = [target: object, key: string, value: PropertyDescriptor];
+
+// protobufjs 8 parses a `group` inside a `oneof` by adding the group's type to the OneOf, which
+// throws "field must be a Field". Hold such types on the oneof and hand them to the message the
+// oneof joins, which is where protoc puts them.
+type OneOfWithGroups = protobuf.OneOf & { pendingTypes?: protobuf.Type[] };
+const oneofAdd = protobuf.OneOf.prototype.add;
+const oneofOnAdd = protobuf.OneOf.prototype.onAdd;
+const groupsInOneofs: Fix[] = [
+  [protobuf.OneOf.prototype, "add", {
+    value(this: OneOfWithGroups, obj: protobuf.Field | protobuf.Type) {
+      if (!(obj instanceof protobuf.Type)) return oneofAdd.call(this, obj);
+      (this.pendingTypes ??= []).push(obj);
+      return this;
+    },
+  }],
+  [protobuf.OneOf.prototype, "onAdd", {
+    value(this: OneOfWithGroups, parent: protobuf.ReflectionObject) {
+      oneofOnAdd.call(this, parent);
+      for (const t of this.pendingTypes ?? []) (parent as protobuf.Type).add(t);
+      this.pendingTypes = undefined;
+    },
+  }],
+];
+
+// protobufjs 8's Type.add checks for a duplicate field number through fieldsById, a cache that
+// every add clears and the next add rebuilds from all fields: quadratic in a message's fields
+// (5,000 fields took 4 s). The cache is kept up to date across each add instead.
+type TypeCaches = protobuf.Type & { _fieldsById: { [id: number]: protobuf.Field } | null };
+const typeAdd = protobuf.Type.prototype.add;
+const linearTypeAdd: Fix = [protobuf.Type.prototype, "add", {
+  value(this: TypeCaches, obj: protobuf.ReflectionObject) {
+    const field = obj instanceof protobuf.Field && obj.extend === undefined;
+    const byId = field ? this.fieldsById : null; // built once, then kept below
+    const result = typeAdd.call(this, obj);
+    if (byId !== null && this.fields[(obj as protobuf.Field).name] === obj) {
+      byId[(obj as protobuf.Field).id] = obj as protobuf.Field;
+      this._fieldsById = byId;
+    }
+    return result;
+  },
+}];
+
+// protobufjs clears parse.filename when a speculative parse inside a try/catch fails (editions
+// files hit this), and every message after that loses its file. Root.load sets the name before
+// each file, so ignoring the clears keeps it right. Errors are placed in it too.
+let parsingFile: string | null = null;
+
+/** Runs parse with the fixes installed, and removes them after. */
+function withParserFixes<T>(parse: () => T): T {
+  parsingFile = null;
+  const fixes: Fix[] = [
+    ...groupsInOneofs, linearTypeAdd,
+    [protobuf.parse, "filename", {
+      get: () => parsingFile,
+      set: (name: string | null) => {
+        if (name !== null) parsingFile = name;
+      },
+    }],
+    // every file protobufjs reads goes through readProto
+    [protobuf.util, "fs", { value: { ...fs, readFileSync: (file: string) => readProto(file) } }],
+  ];
+  const saved = fixes.map(([target, key]) => Object.getOwnPropertyDescriptor(target, key));
+  for (const [target, key, value] of fixes) Object.defineProperty(target, key, { ...value, configurable: true });
+  try {
+    return parse();
+  } finally {
+    fixes.forEach(([target, key], i) => {
+      const before = saved[i];
+      if (before) Object.defineProperty(target, key, before);
+      else delete (target as Record<string, unknown>)[key];
+    });
+  }
+}
 
 /** The file that declares o: its own or its nearest parent's (protobufjs's built-in well-known types have none). */
 export function declaringFile(o: protobuf.ReflectionObject): string | undefined {
@@ -104,7 +135,7 @@ export function declaringFile(o: protobuf.ReflectionObject): string | undefined 
 const sources = new Map<string, string>();
 
 /** A .proto file's text with its comments blanked (string literals kept), read once. */
-function codeOf(file: string): string {
+export function sourceOf(file: string): string {
   let source = sources.get(file);
   if (source === undefined) sources.set(file, (source = withoutComments(fs.readFileSync(file, "utf8"))));
   return source;
@@ -114,7 +145,7 @@ function codeOf(file: string): string {
 function defaultLiteral(f: protobuf.Field): string | undefined {
   const file = declaringFile(f);
   if (!file || !existsSync(file)) return undefined;
-  const source = codeOf(file);
+  const source = sourceOf(file);
   const literal = String.raw`(-?\s*(?:0[xX][0-9a-fA-F]+|\d+)|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')`;
   const declaration = new RegExp(String.raw`\b${escape(realName(f.name))}\s*=\s*${f.id}\s*\[[^\]]*?\bdefault\s*=\s*` + literal).exec(source);
   return declaration?.[1];
@@ -143,29 +174,6 @@ export function defaultBytes(f: protobuf.Field): Uint8Array | undefined {
   return unescapeBytes(text.slice(1, -1));
 }
 
-/** The bytes of a C-escaped string (a .proto string literal's body, or a descriptor's bytes default). */
-export function unescapeBytes(body: string): Uint8Array {
-  const out: number[] = [];
-  const utf8 = new TextEncoder();
-  for (let i = 0; i < body.length; ) {
-    const c = body[i]!;
-    if (c !== "\\") {
-      const cp = body.codePointAt(i)!;
-      out.push(...utf8.encode(String.fromCodePoint(cp)));
-      i += cp > 0xffff ? 2 : 1;
-      continue;
-    }
-    const e = /^(x[0-9a-fA-F]{1,2}|[0-7]{1,3}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)/.exec(body.slice(i + 1))![1]!;
-    i += 1 + e.length;
-    if (e[0] === "x") out.push(parseInt(e.slice(1), 16));
-    else if (/^[0-7]/.test(e)) out.push(parseInt(e, 8) & 0xff);
-    else if (e[0] === "u" || e[0] === "U") out.push(...utf8.encode(String.fromCodePoint(parseInt(e.slice(1), 16))));
-    else out.push((simpleEscapes[e] ?? e).charCodeAt(0));
-  }
-  return Uint8Array.from(out);
-}
-
-const simpleEscapes: Record<string, string> = { n: "\n", r: "\r", t: "\t", a: "\x07", b: "\b", f: "\f", v: "\v" };
 
 /** protobufjs ships descriptor.proto, api.proto, type.proto and source_context.proto here; the
  * rest of the well-known types are built into protobufjs under their import names. */
@@ -179,13 +187,6 @@ export interface LoadedFiles {
   root: protobuf.Root;
   /** Import name (path relative to its include directory) by absolute or built-in file name. */
   importNames: Map<string, string>;
-  /** Import names of the files that say option optimize_for = CODE_SIZE. */
-  codeSize: Set<string>;
-}
-
-/** Whether a .proto file says option optimize_for = CODE_SIZE (protobufjs keeps file options per package, not per file). */
-function optimizesForCodeSize(file: string): boolean {
-  return /(?:^|[;}\s])option\s+optimize_for\s*=\s*CODE_SIZE\s*;/.test(codeOf(file));
 }
 
 /** protobufjs's errors, placed in their file: syntax errors carry a line; unresolved types are found by name. */
@@ -294,13 +295,11 @@ export function loadProtos(files: string[], protoPaths: string[]): LoadedFiles {
   };
   try {
     // comments: the one before an element, else the one after it on its line (as protoc's leading and trailing comments)
-    root.loadSync(entryPoints, { keepCase: true, alternateCommentMode: true });
-    root.resolveAll();
+    withParserFixes(() => root.loadSync(entryPoints, { keepCase: true, alternateCommentMode: true }).resolveAll());
   } catch (e) {
     if (e instanceof ProtoLoadError) throw e;
     throw placed(e as Error, root);
   }
   checkDeclarations(root);
-  const codeSize = new Set([...importNames].filter(([file]) => path.isAbsolute(file) && optimizesForCodeSize(file)).map(([, name]) => name));
-  return { root, importNames, codeSize };
+  return { root, importNames };
 }

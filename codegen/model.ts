@@ -1,8 +1,10 @@
 // The schema model the emitters work from: every message (map entries included) and enum of the
 // loaded files, with field types, presence, packedness, and the record layout for wasm32.
-import protobuf from "protobufjs";
 import { camelCase, defineSchema, FieldFlag, FieldType, hasRef, int64Forms, Label, numberKind, propertyName, SourceBits, SourceFlags, type Int64As, type NumberKind } from "../ts/schema.js";
-import { declaringFile, defaultBytes, exactIntegerDefault, isBundledWellKnown, realName } from "./load.js";
+import {
+  editionDefaults, EnumType, fieldFeatures, FieldLabel, FieldPresence, JsType, MessageEncoding, PathOf, RepeatedFieldEncoding, unescapeBytes, Utf8Validation, withFeatures,
+  type DescriptorProto, type EnumDescriptorProto, type Features, type FieldDescriptorProto, type FileDescriptorProto,
+} from "./descriptor.js";
 
 export interface EnumModel {
   fullName: string;
@@ -44,7 +46,7 @@ export interface FieldModel {
   mapEntry?: MessageModel;
   /** The jstype option of a 64-bit integer field, when JS_STRING or JS_NUMBER. */
   jsType?: "string" | "number";
-  /** proto2 / editions explicit default, as protobufjs parsed it. */
+  /** proto2 / editions explicit default: a number, bigint, boolean, or string (enum value names; bytes one char per byte). */
   defaultValue?: unknown;
   offset: number;
   /** Hasbit position for explicit presence; the case slot offset for oneof members. */
@@ -79,28 +81,6 @@ export interface SchemaModel {
   files: string[];
 }
 
-const scalarTypes: Record<string, FieldType> = {
-  double: FieldType.Double, float: FieldType.Float, int64: FieldType.Int64, uint64: FieldType.Uint64,
-  int32: FieldType.Int32, fixed64: FieldType.Fixed64, fixed32: FieldType.Fixed32, bool: FieldType.Bool,
-  string: FieldType.String, bytes: FieldType.Bytes, uint32: FieldType.Uint32, sfixed32: FieldType.Sfixed32,
-  sfixed64: FieldType.Sfixed64, sint32: FieldType.Sint32, sint64: FieldType.Sint64,
-};
-
-// protobufjs builds these well-known types from JSON, without a file name.
-const builtinFiles: Record<string, string> = {
-  Any: "any", Duration: "duration", Empty: "empty", FieldMask: "field_mask", Struct: "struct", Value: "struct",
-  ListValue: "struct", NullValue: "struct", Timestamp: "timestamp", DoubleValue: "wrappers", FloatValue: "wrappers",
-  Int64Value: "wrappers", UInt64Value: "wrappers", Int32Value: "wrappers", UInt32Value: "wrappers",
-  BoolValue: "wrappers", StringValue: "wrappers", BytesValue: "wrappers",
-};
-function builtinFile(o: protobuf.ReflectionObject): string {
-  let top = o;
-  while (top.parent && (top.parent instanceof protobuf.Type)) top = top.parent;
-  const file = top.fullName.startsWith(".google.protobuf.") ? builtinFiles[top.name] : undefined;
-  if (!file) throw new Error(`cannot tell which file declares ${o.fullName}`);
-  return `google/protobuf/${file}.proto`;
-}
-
 /**
  * A comment as generated code shows it: each line trimmed, a block comment's leading "*" dropped,
  * blank lines at either end dropped. protobufjs's comments (hppproto-gen) and protoc's (the plugin)
@@ -114,89 +94,108 @@ export function docText(raw: string | null | undefined): string | undefined {
   return lines.length === 0 ? undefined : lines.join("\n");
 }
 
-/**
- * An element's comment, but none for the well-known types protobufjs supplies (google/protobuf/any.proto,
- * api.proto ...): hppproto-gen reads its copies, which have none, and protoc and buf hand the
- * plugin their own, which have; leaving them out keeps both outputs the same.
- */
-const commentOf = (file: string, raw: string | null | undefined) => (isBundledWellKnown(file) ? undefined : docText(raw));
+/** A file's comments by SourceCodeInfo path: the leading comment, else the trailing one (as the .proto parser reads them). */
+function commentsOf(file: FileDescriptorProto): (path: number[]) => string | undefined {
+  const byPath = new Map<string, string>();
+  for (const loc of file.sourceCodeInfo?.location ?? []) {
+    const text = loc.leadingComments || loc.trailingComments;
+    if (text) byPath.set((loc.path ?? []).join("."), text);
+  }
+  return (path) => docText(byPath.get(path.join(".")));
+}
 
-/** For a copy of an extension protobufjs adds to the type it extends: the extension as declared. */
-const declaringField = (f: protobuf.Field): protobuf.Field | undefined => f.declaringField ?? undefined;
+/** A declared default as a descriptor writes it (text; bytes C-escaped), as the model holds it. */
+function defaultOf(type: FieldType, text: string): unknown {
+  switch (type) {
+    case FieldType.String: case FieldType.Enum: return text;
+    case FieldType.Bytes: return String.fromCharCode(...unescapeBytes(text));
+    case FieldType.Bool: return text === "true";
+    case FieldType.Float: case FieldType.Double: return text === "inf" ? Infinity : text === "-inf" ? -Infinity : text === "nan" ? NaN : Number(text);
+    default: return numberKinds[type]!.ts === "bigint" ? BigInt(text) : Number(text);
+  }
+}
 
-// protobufjs resolves editions features (with their proto2/proto3 meaning) but keeps them private
-type Features = Record<string, string | undefined>;
-const features = (o: protobuf.ReflectionObject): Features => ((o as unknown as { _features?: Features })._features ?? {});
+/** Where a declaration sits: its file, the features it inherits, its comments. */
+interface Scope {
+  file: FileDescriptorProto;
+  features: Features;
+  comment: (path: number[]) => string | undefined;
+}
 
-export function buildModel(root: protobuf.Root, importNames: Map<string, string>): SchemaModel {
+interface DeclaredMessage {
+  d: DescriptorProto;
+  m: MessageModel;
+  scope: Scope;
+  path: number[];
+}
+
+interface DeclaredExtension {
+  d: FieldDescriptorProto;
+  /** The full name of the message or package that declares it. */
+  parent: string;
+  /** The local name of the message that declares it, or "" at file level. */
+  parentLocal: string;
+  scope: Scope;
+  path: number[];
+}
+
+/** The model of the messages and enums of a set of files (each file's imports included), from their descriptors. */
+export function buildModel(descriptors: readonly FileDescriptorProto[]): SchemaModel {
   const messages: MessageModel[] = [];
   const enums: EnumModel[] = [];
-  const byType = new Map<protobuf.Type, MessageModel>();
-  const byEnum = new Map<protobuf.Enum, EnumModel>();
   const files: string[] = [];
-  const fileOf = (o: protobuf.ReflectionObject): string => {
-    const f = declaringFile(o) ?? builtinFile(o);
-    const name = importNames.get(f) ?? f;
-    if (!files.includes(name)) files.push(name);
-    return name;
+  // by full name with a leading dot, as descriptors refer to them
+  const declared = new Map<string, DeclaredMessage>();
+  const mapEntries = new Map<string, DescriptorProto>();
+  const byEnum = new Map<string, EnumModel>();
+  const extensions: DeclaredExtension[] = [];
+  const qualified = (scope: string, name: string) => (scope ? `${scope}.${name}` : name);
+  const inFile = (file: FileDescriptorProto) => {
+    if (!files.includes(file.name)) files.push(file.name);
   };
-  const fullNameOf = (o: protobuf.ReflectionObject) => realName(o.fullName.replace(/^\./, ""));
-  const localName = (o: protobuf.ReflectionObject): string => {
-    // names below the file's package, nested levels joined with "_"
-    const parts: string[] = [];
-    let p: protobuf.ReflectionObject | null = o;
-    while (p && (p instanceof protobuf.Type || p instanceof protobuf.Enum)) {
-      parts.unshift(realName(p.name));
-      p = p.parent;
+
+  const addEnum = (e: EnumDescriptorProto, parent: string, parentLocal: string, scope: Scope, path: number[]) => {
+    const features = withFeatures(scope.features, e.options?.features);
+    const model: EnumModel = {
+      fullName: qualified(parent, e.name), file: scope.file.name, localName: parentLocal ? `${parentLocal}_${e.name}` : e.name,
+      values: (e.value ?? []).map((v, i) => ({ name: v.name, number: v.number, deprecated: v.options?.deprecated === true, comment: scope.comment([...path, PathOf.enumValue, i]) })),
+      closed: features.enumType === EnumType.Closed, tableIndex: -1, deprecated: e.options?.deprecated === true, comment: scope.comment(path),
+    };
+    inFile(scope.file);
+    enums.push(model);
+    byEnum.set(`.${model.fullName}`, model);
+  };
+  const addExtensions = (list: FieldDescriptorProto[] | undefined, parent: string, parentLocal: string, scope: Scope, path: number[]) =>
+    list?.forEach((d, i) => extensions.push({ d, parent, parentLocal, scope, path: [...path, i] }));
+  // each message, then the messages and enums declared in it: the order the runtime's table numbers them in
+  const addMessage = (d: DescriptorProto, parent: string, parentLocal: string, outer: Scope, path: number[]) => {
+    const fullName = qualified(parent, d.name);
+    const scope = { ...outer, features: withFeatures(outer.features, d.options?.features) };
+    if (d.options?.mapEntry) {
+      mapEntries.set(`.${fullName}`, d);
+      return;
     }
-    return parts.join("_");
+    const localName = parentLocal ? `${parentLocal}_${d.name}` : d.name;
+    const m: MessageModel = {
+      fullName, file: scope.file.name, localName, fields: [], oneofs: [], index: messages.length, recordSize: 0, isMapEntry: false,
+      messageSet: d.options?.messageSetWireFormat === true, deprecated: d.options?.deprecated === true, comment: scope.comment(path),
+    };
+    inFile(scope.file);
+    messages.push(m);
+    declared.set(`.${fullName}`, { d, m, scope, path });
+    d.nestedType?.forEach((n, i) => addMessage(n, fullName, localName, scope, [...path, PathOf.messageNested, i]));
+    d.enumType?.forEach((e, i) => addEnum(e, fullName, localName, scope, [...path, PathOf.messageEnum, i]));
+    addExtensions(d.extension, fullName, localName, scope, [...path, PathOf.messageExtension]);
   };
+  for (const file of descriptors) {
+    const scope: Scope = { file, features: withFeatures(editionDefaults(file), file.options?.features), comment: commentsOf(file) };
+    const pkg = file.package ?? "";
+    file.messageType?.forEach((d, i) => addMessage(d, pkg, "", scope, [PathOf.fileMessage, i]));
+    file.enumType?.forEach((e, i) => addEnum(e, pkg, "", scope, [PathOf.fileEnum, i]));
+    addExtensions(file.extension, pkg, "", scope, [PathOf.fileExtension]);
+  }
 
-  // messages before enums at each level, in declaration order within each: the order a descriptor
-  // lists them in, so that the .proto parser and the protoc plugin number them alike
-  const kind = (o: protobuf.ReflectionObject) => (o instanceof protobuf.Type ? 0 : o instanceof protobuf.Enum ? 1 : 2);
-  const visit = (ns: protobuf.NamespaceBase) => {
-    for (const nested of [...ns.nestedArray].sort((a, b) => kind(a) - kind(b))) {
-      if (nested instanceof protobuf.Type) {
-        const file = fileOf(nested);
-        const m: MessageModel = {
-          fullName: fullNameOf(nested), file, localName: localName(nested),
-          fields: [], oneofs: [], index: messages.length, recordSize: 0, isMapEntry: false,
-          messageSet: nested.options?.["message_set_wire_format"] === true, deprecated: nested.options?.["deprecated"] === true,
-          comment: commentOf(file, nested.comment),
-        };
-        messages.push(m);
-        byType.set(nested, m);
-      } else if (nested instanceof protobuf.Enum) {
-        const file = fileOf(nested);
-        const values = Object.entries(nested.values).map(([name, number]) =>
-          ({ name: realName(name), number, deprecated: nested.valuesOptions?.[name]?.["deprecated"] === true, comment: commentOf(file, nested.comments[name]) }));
-        byEnum.set(nested, {
-          fullName: fullNameOf(nested), file, localName: localName(nested), values,
-          closed: features(nested).enum_type === "CLOSED", tableIndex: -1, deprecated: nested.options?.["deprecated"] === true,
-          comment: commentOf(file, nested.comment),
-        });
-        enums.push(byEnum.get(nested)!);
-      }
-      if (nested instanceof protobuf.Namespace || nested instanceof protobuf.Type) visit(nested as protobuf.NamespaceBase);
-    }
-  };
-  visit(root);
-
-  // protobufjs names a proto2 group's field after the type with a lower-case first letter
-  // ("optionalGroup"); protoc lower-cases the whole name ("optionalgroup"), which JSON and
-  // TextFormat use.
-  // The well-known types protobufjs builds from JSON name google.protobuf.Value's fields in
-  // lowerCamelCase ("nullValue"); their .proto names are snake_case.
-  const protoName = (f: protobuf.Field): string => {
-    if (declaringFile(f) === undefined) return f.name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-    const t = f.resolvedType;
-    if (f.delimited && t instanceof protobuf.Type && f.name === t.name.charAt(0).toLowerCase() + t.name.slice(1) && t.parent === f.parent)
-      return realName(t.name.toLowerCase());
-    return realName(f.name);
-  };
-
-  for (const [type, m] of byType) {
+  for (const { d, m, scope, path } of declared.values()) {
     const usedProps = new Set<string>();
     const uniqueProp = (name: string) => {
       let p = propertyName(name);
@@ -204,25 +203,24 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
       usedProps.add(p);
       return p;
     };
-    const oneofs = new Map<protobuf.OneOf, OneofModel>();
-    // protobufjs adds a copy of every extension field to the type it extends
-    const own = type.fieldsArray.filter((f) => !declaringField(f));
-    for (const f of own.sort((a, b) => a.id - b.id)) {
-      const name = protoName(f);
-      const field = buildField(f, m, uniqueProp(name));
-      field.name = name;
-      field.jsonName = (f.options?.["json_name"] as string | undefined) ?? camelCase(name);
+    const oneofs = new Map<number, OneofModel>();
+    const own = (d.field ?? []).map((f, i) => ({ f, i })).sort((a, b) => a.f.number - b.f.number);
+    for (const { f, i } of own) {
+      // a proto3 optional field's one-field oneof is only its presence
+      const oneofIndex = f.proto3Optional ? undefined : f.oneofIndex;
+      const oneof = oneofIndex === undefined ? undefined : d.oneofDecl![oneofIndex]!;
+      const features = fieldFeatures(withFeatures(scope.features, oneof?.options?.features), f);
+      const field = buildField(f, m, uniqueProp(f.name), features, scope.comment([...path, PathOf.messageField, i]));
+      field.jsonName = f.jsonName ?? camelCase(f.name);
       if (field.mapEntry) {
         field.mapEntry.index = messages.length;
         messages.push(field.mapEntry);
       }
-      const o = f.partOf;
-      const synthetic = o && (o.fieldsArray.length === 1 && (f.options?.["proto3_optional"] || o.name.startsWith("_")));
-      if (o && !synthetic) {
-        let om = oneofs.get(o);
+      if (oneof) {
+        let om = oneofs.get(oneofIndex!);
         if (!om) {
-          om = { name: realName(o.name), prop: uniqueProp(realName(o.name)), fields: [], caseOffset: 0, valueOffset: 0 };
-          oneofs.set(o, om);
+          om = { name: oneof.name, prop: uniqueProp(oneof.name), fields: [], caseOffset: 0, valueOffset: 0 };
+          oneofs.set(oneofIndex!, om);
           m.oneofs.push(om);
         }
         field.label = Label.Oneof;
@@ -235,73 +233,68 @@ export function buildModel(root: protobuf.Root, importNames: Map<string, string>
     // knows their types (UTF-8 checks, message sets, JSON), and plain objects and views name them
     // after the extension, prefixed with the message that declares it when nested. JSON keys are
     // "[full.name]". Own fields are named first, so an extension never renames one.
-    const extensions = type.fieldsArray.map(declaringField).filter((d): d is protobuf.Field => d !== undefined);
-    for (const decl of extensions.sort((a, b) => a.id - b.id)) {
-      const name = protoName(decl);
-      const scope = decl.parent instanceof protobuf.Type ? `${localName(decl.parent)}_` : "";
-      const field = buildField(decl, m, uniqueProp(scope + name));
-      const fullName = `${fullNameOf(decl.parent!)}.${name}`.replace(/^\./, "");
-      field.name = field.jsonName = `[${fullName}]`;
+    const extending = extensions.filter((e) => e.d.extendee === `.${m.fullName}`).sort((a, b) => a.d.number - b.d.number);
+    for (const e of extending) {
+      const prop = uniqueProp(e.parentLocal ? `${e.parentLocal}_${e.d.name}` : e.d.name);
+      const field = buildField(e.d, m, prop, fieldFeatures(e.scope.features, e.d), e.scope.comment(e.path));
+      field.name = field.jsonName = `[${qualified(e.parent, e.d.name)}]`;
       m.fields.push(field);
     }
     m.fields.sort((a, b) => a.number - b.number);
   }
 
-  function buildField(f: protobuf.Field, owner: MessageModel, prop: string): FieldModel {
-    const feats = features(f);
-    let flags = 0;
+  function buildField(f: FieldDescriptorProto, owner: MessageModel, prop: string, features: Features, comment: string | undefined): FieldModel {
     const field: FieldModel = {
-      name: realName(f.name), jsonName: camelCase(realName(f.name)), prop, number: f.id, type: FieldType.Int32, label: Label.Implicit, flags: 0, offset: 0, presence: 0,
-      deprecated: f.options?.["deprecated"] === true, comment: commentOf(owner.file, f.comment),
+      name: f.name, jsonName: camelCase(f.name), prop, number: f.number, type: FieldType.Int32, label: Label.Implicit, flags: 0, offset: 0, presence: 0,
+      deprecated: f.options?.deprecated === true, comment,
     };
-    const resolve = (typeName: string, resolved: protobuf.ReflectionObject | null) => {
-      if (Object.hasOwn(scalarTypes, typeName)) return { type: scalarTypes[typeName]! };
-      if (resolved instanceof protobuf.Enum) return { type: FieldType.Enum, enum: byEnum.get(resolved)! };
-      if (resolved instanceof protobuf.Type) {
-        return { type: f.delimited ? FieldType.Group : FieldType.Message, message: byType.get(resolved)! };
-      }
+    const resolve = (type: FieldType, typeName: string | undefined) => {
+      if (type === FieldType.Enum) {
+        const e = byEnum.get(typeName!);
+        if (e) return { type, enum: e };
+      } else if (type === FieldType.Message || type === FieldType.Group) {
+        const m = declared.get(typeName!)?.m;
+        if (m) return { type: features.messageEncoding === MessageEncoding.Delimited ? FieldType.Group : FieldType.Message, message: m };
+      } else return { type };
       throw new Error(`${owner.fullName}.${f.name}: cannot resolve type ${typeName}`);
     };
-    const verifyUtf8 = feats.utf8_validation === "VERIFY";
-    if (f instanceof protobuf.MapField) {
+    const verifyUtf8 = features.utf8Validation === Utf8Validation.Verify;
+    const entry = f.label === FieldLabel.Repeated && f.typeName !== undefined ? mapEntries.get(f.typeName) : undefined;
+    if (entry) {
       field.label = Label.Map;
       field.type = FieldType.Message;
-      const key = resolve(f.keyType, null);
-      const value = resolve(f.type, f.resolvedType);
-      const entryName = `${owner.fullName}.${field.name}Entry`;
-      const slot = (number: number, name: string, r: ReturnType<typeof resolve>): FieldModel => ({
-        name, jsonName: name, prop: name, number, type: r.type === FieldType.Group ? FieldType.Message : r.type, label: Label.Implicit,
-        flags: (r.type === FieldType.String && verifyUtf8 ? FieldFlag.ValidateUtf8 : 0) |
-          (r.enum?.closed ? FieldFlag.ClosedEnum : 0),
-        message: r.message, enum: r.enum, offset: 0, presence: 0, deprecated: false,
-      });
+      const slot = (number: number, name: string): FieldModel => {
+        const declared = entry.field!.find((s) => s.number === number)!;
+        const r = resolve(declared.type!, declared.typeName);
+        return {
+          name, jsonName: name, prop: name, number, type: r.type === FieldType.Group ? FieldType.Message : r.type, label: Label.Implicit,
+          flags: (r.type === FieldType.String && verifyUtf8 ? FieldFlag.ValidateUtf8 : 0) | (r.enum?.closed ? FieldFlag.ClosedEnum : 0),
+          message: r.message, enum: r.enum, offset: 0, presence: 0, deprecated: false,
+        };
+      };
       field.mapEntry = {
-        fullName: entryName, file: owner.file, localName: `${owner.localName}_${field.name}Entry`,
-        fields: [slot(1, "key", key), slot(2, "value", value)], oneofs: [], index: -1, recordSize: 0, isMapEntry: true,
+        fullName: `${owner.fullName}.${field.name}Entry`, file: owner.file, localName: `${owner.localName}_${field.name}Entry`,
+        fields: [slot(1, "key"), slot(2, "value")], oneofs: [], index: -1, recordSize: 0, isMapEntry: true,
         messageSet: false, deprecated: false,
       };
       field.message = field.mapEntry;
-      field.flags = 0;
       return field;
     }
-    const r = resolve(f.type, f.resolvedType);
+    const r = resolve(f.type!, f.typeName);
     field.type = r.type;
     field.message = r.message;
     field.enum = r.enum;
-    if (f.repeated) {
+    let flags = 0;
+    if (f.label === FieldLabel.Repeated) {
       field.label = Label.Repeated;
-      if (f.packed && r.type !== FieldType.String && r.type !== FieldType.Bytes && !r.message) flags |= FieldFlag.Packed;
-    } else if (f.hasPresence || r.message) {
+      if (features.repeatedFieldEncoding === RepeatedFieldEncoding.Packed && r.type !== FieldType.String && r.type !== FieldType.Bytes && !r.message) flags |= FieldFlag.Packed;
+    } else if (r.message || f.oneofIndex !== undefined || f.extendee !== undefined || features.fieldPresence !== FieldPresence.Implicit) {
       field.label = Label.Explicit;
-      if (f.required) flags |= FieldFlag.Required;
-      const d = f.options?.["default"];
-      const bytes = typeof d === "string" && (r.type === FieldType.String || r.type === FieldType.Bytes) ? defaultBytes(f) : undefined;
-      if (typeof d === "number" && numberKinds[r.type]?.ts === "bigint" && !Number.isSafeInteger(d)) field.defaultValue = exactIntegerDefault(f) ?? d;
-      else if (bytes !== undefined) field.defaultValue = r.type === FieldType.String ? new TextDecoder().decode(bytes) : String.fromCharCode(...bytes);
-      else if (d !== undefined) field.defaultValue = typeof d === "string" && f.resolvedType instanceof protobuf.Enum ? realName(d) : d;
+      if (features.fieldPresence === FieldPresence.LegacyRequired) flags |= FieldFlag.Required;
+      if (f.defaultValue !== undefined) field.defaultValue = defaultOf(r.type, f.defaultValue);
     }
-    const jstype = f.options?.["jstype"];
-    if (numberKinds[r.type]?.ts === "bigint" && (jstype === "JS_STRING" || jstype === "JS_NUMBER")) field.jsType = jstype === "JS_STRING" ? "string" : "number";
+    const jstype = f.options?.jstype;
+    if (numberKinds[r.type]?.ts === "bigint" && (jstype === JsType.String || jstype === JsType.Number)) field.jsType = jstype === JsType.String ? "string" : "number";
     if (r.type === FieldType.String && verifyUtf8) flags |= FieldFlag.ValidateUtf8;
     if (r.enum?.closed) flags |= FieldFlag.ClosedEnum;
     field.flags = flags;

@@ -4,6 +4,7 @@
 import protobuf from "protobufjs";
 import { expect } from "vitest";
 import { loadProtos, parsedName } from "../../dist/codegen/load.js";
+import { describeFiles } from "../../dist/codegen/describe.js";
 import { buildModel, type FieldModel, type MessageModel } from "../../dist/codegen/model.js";
 import { FieldType, Label } from "../../dist/ts/schema.js";
 import { DecodeError, ListView, MapView, MessageType, MessageView } from "hppproto";
@@ -21,8 +22,9 @@ const generated = import.meta.glob<Record<string, unknown>>("../gen/**/*_pb.ts",
 
 export function loadSet(set: SchemaSet): Loaded {
   const s = schemaSets[set];
-  const { root, importNames } = loadProtos(s.files.map((f) => `${s.protoPath}/${f}`), [s.protoPath]);
-  const model = buildModel(root, importNames);
+  const loaded = loadProtos(s.files.map((f) => `${s.protoPath}/${f}`), [s.protoPath]);
+  const root = loaded.root;
+  const model = buildModel(describeFiles(loaded));
   const models = new Map(model.messages.map((m) => [m.fullName, m]));
   const types = new Map<string, MessageType<any, any>>();
   for (const [file, mod] of Object.entries(generated)) {
