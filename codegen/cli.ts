@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync, existsSync, 
 import * as path from "node:path";
 import { init } from "../ts/loader.js";
 import type { JsonWriteOptions } from "../ts/json/print.js";
+import { fromText, toText } from "../ts/text/index.js";
 import { loadSchema } from "./dynamic.js";
 import { defaultEmitOptions, emit, facades, type EmitOptions, type OutputFile } from "./emit/index.js";
 import { loadProtos } from "./load.js";
@@ -16,13 +17,15 @@ const usage = `Usage: hppproto-gen --out DIR [--proto_path DIR ...] [OUTPUT OPTI
        hppproto-gen decode --type NAME [--proto_path DIR ...] [JSON OPTIONS] FILE.proto ... < payload.bin
        hppproto-gen decode --raw < payload.bin
        hppproto-gen encode --type NAME [--proto_path DIR ...] [--ignore_unknown_fields] FILE.proto ... < message.json
+       hppproto-gen decode|encode --text --type NAME [--proto_path DIR ...] FILE.proto ...
 
 Generates one TypeScript module per .proto file (plus hppproto_schema.ts) with, per message,
 a plain-object interface, a zero-copy view class, a builder and a message type with
 view()/decode()/encode() and ProtoJSON.
 
 decode reads one binary message of type NAME from stdin and prints it as ProtoJSON; encode reads
-ProtoJSON from stdin and writes the binary message to stdout. Both build the schema at run time
+ProtoJSON from stdin and writes the binary message to stdout. With --text, both use the protobuf
+text format instead (as protoc --decode and --encode do). Both build the schema at run time
 from the .proto files, with the same result as generated code. decode --raw prints the fields of
 any payload without a schema, as protoc --decode_raw does.
 
@@ -62,6 +65,7 @@ Output options:
                               What is left out is not in your bundle.
   --type NAME                 decode/encode: the message's full name, e.g. pkg.Message
   --raw                       decode: no schema, print field numbers and wire values
+  --text                      decode/encode: the protobuf text format instead of ProtoJSON
   --emit_defaults             decode: print fields without presence even when they hold defaults
   --enums_as_ints             decode: enum values as numbers
   --proto_names               decode: .proto field names instead of lowerCamelCase json names
@@ -264,10 +268,12 @@ export interface ConvertOptions {
   protoPaths: string[];
   json: JsonWriteOptions & { indent?: number };
   ignoreUnknownFields: boolean;
+  /** The protobuf text format instead of ProtoJSON. */
+  text: boolean;
 }
 
 export function parseConvertArgs(command: "decode" | "encode", argv: string[]): ConvertOptions {
-  const opts: ConvertOptions = { type: "", raw: false, files: [], protoPaths: [], json: {}, ignoreUnknownFields: false };
+  const opts: ConvertOptions = { type: "", raw: false, files: [], protoPaths: [], json: {}, ignoreUnknownFields: false, text: false };
   const decodeOnly = (flag: string) => {
     if (command !== "decode") throw new UsageError(`${flag} is an option of decode`);
   };
@@ -275,6 +281,7 @@ export function parseConvertArgs(command: "decode" | "encode", argv: string[]): 
     if (flag === "--type") opts.type = value();
     else if (protoPathArg(flag, a, value, opts.protoPaths)) return;
     else if (flag === "--raw") (decodeOnly(flag), (opts.raw = true));
+    else if (flag === "--text") opts.text = true;
     else if (flag === "--emit_defaults") (decodeOnly(flag), (opts.json.emitDefaults = true));
     else if (flag === "--enums_as_ints") (decodeOnly(flag), (opts.json.enumsAsInts = true));
     else if (flag === "--proto_names") (decodeOnly(flag), (opts.json.useProtoNames = true));
@@ -290,9 +297,10 @@ export function parseConvertArgs(command: "decode" | "encode", argv: string[]): 
     else opts.files.push(a);
   });
   if (opts.raw) {
-    if (opts.type || opts.files.length > 0) throw new UsageError("decode --raw takes no --type and no .proto files");
+    if (opts.type || opts.files.length > 0 || opts.text) throw new UsageError("decode --raw takes no --type, --text or .proto files");
     return opts;
   }
+  if (opts.text && (Object.keys(opts.json).length > 0 || opts.ignoreUnknownFields)) throw new UsageError("--text takes none of the JSON options");
   if (!opts.type) throw new UsageError("--type is required");
   if (opts.files.length === 0) throw new UsageError("no .proto files given");
   return opts;
@@ -318,9 +326,11 @@ async function convert(command: "decode" | "encode", argv: string[]): Promise<nu
   }
   await init();
   if (command === "decode") {
-    process.stdout.write(type.toJsonString(type.decode(input), opts.json) + "\n");
+    const message = type.decode(input);
+    process.stdout.write(opts.text ? toText(type, message) : type.toJsonString(message, opts.json) + "\n");
   } else {
-    process.stdout.write(type.encode(type.fromJsonString(input.toString("utf8"), { ignoreUnknownFields: opts.ignoreUnknownFields })));
+    const text = input.toString("utf8");
+    process.stdout.write(type.encode(opts.text ? fromText(type, text) : type.fromJsonString(text, { ignoreUnknownFields: opts.ignoreUnknownFields })));
   }
   return 0;
 }

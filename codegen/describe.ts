@@ -149,6 +149,8 @@ class FileDescriber {
       fields.push(d);
     });
     if (fields.length > 0) out.field = fields;
+    const reserved = (t.reserved ?? []).filter((r): r is string => typeof r === "string").map(realName);
+    if (reserved.length > 0) out.reservedName = reserved;
     const extensions: FieldDescriptorProto[] = [];
     for (const o of t.nestedArray) {
       if (o instanceof protobuf.Type) nested.push(this.message(o, [...path, PathOf.messageNested, nested.length]));

@@ -25,6 +25,7 @@ export interface DescriptorProto {
   nestedType?: DescriptorProto[];
   enumType?: EnumDescriptorProto[];
   oneofDecl?: { name: string; options?: { features?: FeatureSet } }[];
+  reservedName?: string[];
   options?: { messageSetWireFormat?: boolean; mapEntry?: boolean; deprecated?: boolean; features?: FeatureSet };
 }
 

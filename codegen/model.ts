@@ -68,6 +68,8 @@ export interface MessageModel {
   isMapEntry: boolean;
   /** proto2 message_set_wire_format: its extensions are written as message set items. */
   messageSet: boolean;
+  /** Reserved field names. */
+  reserved: string[];
   /** The deprecated option: generated as @deprecated. */
   deprecated: boolean;
   /** Its comment in the .proto: generated as JSDoc. */
@@ -178,7 +180,7 @@ export function buildModel(descriptors: readonly FileDescriptorProto[]): SchemaM
     const localName = parentLocal ? `${parentLocal}_${d.name}` : d.name;
     const m: MessageModel = {
       fullName, file: scope.file.name, localName, fields: [], oneofs: [], index: messages.length, recordSize: 0, isMapEntry: false,
-      messageSet: d.options?.messageSetWireFormat === true, deprecated: d.options?.deprecated === true, comment: scope.comment(path),
+      messageSet: d.options?.messageSetWireFormat === true, reserved: d.reservedName ?? [], deprecated: d.options?.deprecated === true, comment: scope.comment(path),
     };
     inFile(scope.file);
     messages.push(m);
@@ -275,7 +277,7 @@ export function buildModel(descriptors: readonly FileDescriptorProto[]): SchemaM
       field.mapEntry = {
         fullName: `${owner.fullName}.${field.name}Entry`, file: owner.file, localName: `${owner.localName}_${field.name}Entry`,
         fields: [slot(1, "key"), slot(2, "value")], oneofs: [], index: -1, recordSize: 0, isMapEntry: true,
-        messageSet: false, deprecated: false,
+        messageSet: false, reserved: [], deprecated: false,
       };
       field.message = field.mapEntry;
       return field;
@@ -352,7 +354,10 @@ export function schemaSource(model: SchemaModel, int64: Int64As = "bigint"): (st
   for (const m of model.messages) {
     const out: Part = [];
     parts.push(out);
-    out.push(m.fullName, (m.messageSet ? SourceFlags.MessageSet : 0) | (m.isMapEntry ? SourceFlags.MapEntry : 0), m.oneofs.length);
+    const flags = (m.messageSet ? SourceFlags.MessageSet : 0) | (m.isMapEntry ? SourceFlags.MapEntry : 0) | (m.reserved.length > 0 ? SourceFlags.Reserved : 0);
+    out.push(m.fullName, flags);
+    if (m.reserved.length > 0) out.push(m.reserved.length, ...m.reserved);
+    out.push(m.oneofs.length);
     for (const o of m.oneofs) out.push(o.name, o.prop === propertyName(o.name) ? "" : o.prop);
     out.push(m.fields.length);
     for (const f of m.fields) {

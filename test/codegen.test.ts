@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFile
 import { tmpdir } from "node:os";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
-import { init } from "hppproto";
+import { fromText, init, toText } from "hppproto";
 import { crossCheck, encodeWithProtobufjs, loadSet, randomObject, rng } from "./support/protos.js";
 import { conformanceProtos, genDir, repoRoot } from "./support/paths.js";
 import { Wire } from "./support/wire.js";
@@ -330,6 +330,25 @@ describe("hppproto-gen decode / encode", () => {
       expect(encoded.status).toBe(0);
       expect(encoded.stdout).toEqual(type.encode(type.fromJsonString(json)));
     }
+  });
+
+  it("decode --text / encode --text: the text format as the generated code prints and reads it", () => {
+    const model = loaded.models.get(typeName)!;
+    const r = rng(777);
+    for (let i = 0; i < 5; i++) {
+      const bytes = encodeWithProtobufjs(loaded, typeName, randomObject(loaded, model, r));
+      const text = toText(type, type.decode(bytes));
+      const decoded = pipe(["decode", "--text", ...protoArgs], bytes);
+      expect(decoded.stderr).toBe("");
+      expect(new TextDecoder().decode(decoded.stdout)).toBe(text);
+      const encoded = pipe(["encode", "--text", ...protoArgs], text);
+      expect(encoded.status).toBe(0);
+      expect(encoded.stdout).toEqual(type.encode(fromText(type, text)));
+    }
+    const bad = pipe(["encode", "--text", ...protoArgs], "optional_int32: 1\noptional_int32: 2\n");
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain(`2:1: non-repeated field optional_int32 is given more than once (${typeName}.optional_int32) [DUPLICATE_FIELD]`);
+    expect(pipe(["decode", "--text", "--indent", "2", ...protoArgs], "").stderr).toContain("--text takes none of the JSON options");
   });
 
   it("decode takes the JSON print options", () => {

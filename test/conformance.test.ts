@@ -76,10 +76,13 @@ describe("conformance testee", () => {
     });
   });
 
-  it("the unstable edition's messages, and text format skipped", () => {
+  it("the unstable edition's messages, and the text format both ways", () => {
     const bytes = new Uint8Array([0x6a, 0x03, 0x66, 0x6f, 0x6f]); // optional_bytes (13): "foo"
     expect(binary("protobuf_test_messages.edition_unstable.TestAllTypesEditionUnstable", bytes)).toEqual({ case: "protobufPayload", value: bytes });
-    expect(binary(proto3, new Uint8Array(0), WireFormat.TEXT_FORMAT)?.case).toBe("skipped");
-    expect(ask({ messageType: proto3, payload: { case: "textPayload", value: "" }, requestedOutputFormat: WireFormat.PROTOBUF })?.case).toBe("skipped");
+    const foo = new Uint8Array([0x7a, 0x03, 0x66, 0x6f, 0x6f]); // TestAllTypesProto3's optional_bytes (15): "foo"
+    expect(binary(proto3, foo, WireFormat.TEXT_FORMAT)).toEqual({ case: "textPayload", value: 'optional_bytes: "foo"\n' });
+    const text = (value: string) => ask({ messageType: proto3, payload: { case: "textPayload", value }, requestedOutputFormat: WireFormat.PROTOBUF });
+    expect(text("optional_bytes: 'foo'")).toEqual({ case: "protobufPayload", value: foo });
+    expect(text("optional_bytes: 1")?.case).toBe("parseError");
   });
 });

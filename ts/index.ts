@@ -15,3 +15,4 @@ export { DelimitedReader, decodeStream, type ChunkSource } from "./stream.js";
 export { JsonError, type JsonErrorCode } from "./json/common.js";
 export type { JsonWriteOptions } from "./json/print.js";
 export type { JsonReadOptions } from "./json/read.js";
+export { toText, fromText, TextError, type TextErrorCode, type TextReadOptions, type TextWriteOptions } from "./text/index.js";

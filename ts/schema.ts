@@ -24,8 +24,9 @@ export const int64Forms: readonly Int64As[] = ["bigint", "string", "number"];
  * A schema as generated code declares it: one flat array, read front to back.
  *   int64 form (0 bigint, 1 string, 2 number), enum count, enums, message count, messages
  *   enum:    full name, closed (0/1), value count, then name, number per value
- *   message: full name, flags (1 message set, 2 map entry), oneof count, then name and property
- *            ("" when it is the name's) per oneof, field count, fields by ascending number
+ *   message: full name, flags (1 message set, 2 map entry, 4 reserved names), [reserved name count,
+ *            names,] oneof count, then name and property ("" when it is the name's) per oneof,
+ *            field count, fields by ascending number
  *   field:   number, code (see SourceBits), name, then as the code says: json name, property,
  *            message or enum index, oneof index, default
  * Json names and properties are written only where they are not the ones the name gives.
@@ -35,7 +36,7 @@ export type SchemaSource = readonly (string | number | boolean)[];
 /** The code word of a field in a SchemaSource: type | label << LabelShift | flags << FlagsShift | these. */
 export const SourceBits = { LabelShift: 5, FlagsShift: 8, JsonName: 1 << 12, Prop: 1 << 13, Default: 1 << 14, Int64Shift: 15 } as const;
 /** A message's flags in a SchemaSource. */
-export const SourceFlags = { MessageSet: 1, MapEntry: 2 } as const;
+export const SourceFlags = { MessageSet: 1, MapEntry: 2, Reserved: 4 } as const;
 
 export interface FieldInfo {
   readonly number: number;
@@ -80,6 +81,8 @@ export interface MessageInfo {
   readonly mapEntry: boolean;
   /** proto2 message_set_wire_format: its extensions are written as message set items. */
   readonly messageSet: boolean;
+  /** Field names the message reserves (the text format skips them). */
+  readonly reserved: readonly string[];
 }
 
 export interface EnumInfo {
@@ -172,6 +175,8 @@ export function defineSchema(source: SchemaSource): SchemaDef {
   const messages: MessageInfo[] = [];
   for (let m = num(); m > 0; m--) {
     const name = str(), flags = num();
+    const reserved: string[] = [];
+    if (flags & SourceFlags.Reserved) for (let r = num(); r > 0; r--) reserved.push(str());
     const oneofNames: [string, string][] = [];
     for (let o = num(); o > 0; o--) {
       const oneofName = str();
@@ -195,7 +200,7 @@ export function defineSchema(source: SchemaSource): SchemaDef {
     const oneofs = oneofNames.map(([oneofName, prop], o): OneofInfo => ({
       name: oneofName, prop, ...layout.oneofs[o]!, fields: fields.filter((f) => f.oneof === o),
     }));
-    messages.push({ name, fields, oneofs, recordSize: layout.recordSize, mapEntry: (flags & SourceFlags.MapEntry) !== 0, messageSet: (flags & SourceFlags.MessageSet) !== 0 });
+    messages.push({ name, fields, oneofs, recordSize: layout.recordSize, mapEntry: (flags & SourceFlags.MapEntry) !== 0, messageSet: (flags & SourceFlags.MessageSet) !== 0, reserved });
   }
   if (at !== source.length) throw new Error(`hppproto: schema source has ${source.length - at} values left over`);
   const table = encodeTable(messages, enums);

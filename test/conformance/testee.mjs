@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // The conformance testee: speaks the protocol of protobuf's conformance_test_runner over
 // stdin/stdout (each message a 4-byte little-endian length, then a ConformanceRequest or
-// ConformanceResponse), answering binary and JSON requests with hppproto's generated code.
-// Text format and JSPB are skipped. Run as `conformance_test_runner ... test/conformance/testee.mjs`;
+// ConformanceResponse), answering binary, JSON and text-format requests with hppproto's generated
+// code. JSPB is skipped. Run as `conformance_test_runner ... test/conformance/testee.mjs`;
 // imported, it exports answer() for tests.
 import { readSync, realpathSync, writeSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { DecodeError, EncodeError, JsonError, init } from "hppproto";
+import { DecodeError, EncodeError, JsonError, TextError, fromText, init, toText } from "hppproto";
 import { prepare, genDir } from "./prepare.mjs";
 
 prepare();
@@ -48,11 +48,14 @@ export function answer(request) {
           ignoreUnknownFields: request.testCategory === TestCategory.JSON_IGNORE_UNKNOWN_PARSING_TEST,
         });
         break;
+      case "textPayload":
+        message = fromText(type, payload.value);
+        break;
       default:
         return result("skipped", `${payload?.case ?? "no"} input`);
     }
   } catch (e) {
-    if (e instanceof DecodeError || e instanceof JsonError) return result("parseError", e.message);
+    if (e instanceof DecodeError || e instanceof JsonError || e instanceof TextError) return result("parseError", e.message);
     throw e;
   }
   try {
@@ -61,11 +64,13 @@ export function answer(request) {
         return result("protobufPayload", type.encode(message));
       case WireFormat.JSON:
         return result("jsonPayload", type.toJsonString(message));
+      case WireFormat.TEXT_FORMAT:
+        return result("textPayload", toText(type, message, { unknownFields: request.printUnknownFields }));
       default:
         return result("skipped", `output format ${WireFormat[request.requestedOutputFormat]}`);
     }
   } catch (e) {
-    if (e instanceof EncodeError || e instanceof JsonError) return result("serializeError", e.message);
+    if (e instanceof EncodeError || e instanceof JsonError || e instanceof TextError) return result("serializeError", e.message);
     throw e;
   }
 }

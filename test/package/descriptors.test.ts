@@ -44,7 +44,7 @@ function shape(file: FileDescriptorProto) {
     const features = withFeatures(outer, m.options?.features);
     return {
       name: m.name, mapEntry: m.options?.mapEntry ?? false, messageSet: m.options?.messageSetWireFormat ?? false, deprecated: m.options?.deprecated ?? false,
-      oneofs: m.oneofDecl?.map((o) => o.name),
+      oneofs: m.oneofDecl?.map((o) => o.name), reserved: m.reservedName,
       fields: m.field?.map((f) => field(f, f.oneofIndex === undefined ? features : withFeatures(features, m.oneofDecl![f.oneofIndex]!.options?.features))),
       // protoc lists map entries where the map field is declared, among the nested messages; protobufjs keeps no such order
       nested: m.nestedType?.map((n) => message(n, features)).sort((a, b) => ((a as { name: string }).name < (b as { name: string }).name ? -1 : 1)), enums: m.enumType?.map((e) => enumShape(e, features)),

@@ -1,0 +1,147 @@
+// The protobuf text format: every message of the test schemas printed and read back, protoc's
+// printing conventions, what the parser accepts as protoc does, and its errors with their places.
+// (protobuf's conformance runner's text-format suite and protoc --encode/--decode check it from
+// outside: test/package/text.test.ts.)
+import { beforeAll, describe, expect, it } from "vitest";
+import { fromText, init, TextError, toText } from "hppproto";
+import { encodeWithProtobufjs, loadSet, randomObject, requiresItself, rng, withoutUnknown } from "./support/protos.js";
+import * as p3 from "./gen/unittest/google/protobuf/unittest_proto3_pb.js";
+import * as p2 from "./gen/unittest/google/protobuf/unittest_pb.js";
+import * as conf3 from "./gen/conformance/google/protobuf/test_messages_proto3_pb.js";
+import * as conf2 from "./gen/conformance/google/protobuf/test_messages_proto2_pb.js";
+
+beforeAll(async () => {
+  await init();
+});
+
+const sets = { unittest: loadSet("unittest"), conformance: loadSet("conformance") };
+
+describe.each(Object.entries(sets))("every message of the %s schemas", (_name, loaded) => {
+  const names = [...loaded.types.keys()].sort();
+  it.each(names)("%s: 10 random messages read back from their text as they were", (typeName) => {
+    const model = loaded.models.get(typeName)!;
+    if (requiresItself(model) || model.messageSet) return;
+    const type = loaded.types.get(typeName)!;
+    const r = rng(typeName.length * 104729 + 3);
+    for (let i = 0; i < 10; i++) {
+      const bytes = encodeWithProtobufjs(loaded, typeName, randomObject(loaded, model, r));
+      const plain = type.decode(bytes);
+      const text = toText(type, plain);
+      expect(withoutUnknown(fromText(type, text)), text).toEqual(withoutUnknown(plain));
+      expect(toText(type, type.view(bytes))).toBe(text);
+    }
+  });
+});
+
+describe("printing", () => {
+  it("one field per line by number, nested messages indented, strings and bytes escaped, enums by name", () => {
+    const T = p3.TestAllTypes;
+    const msg = T.fromJson({
+      optionalInt32: -5, optionalUint64: "18446744073709551615", optionalString: "caf\u00e9 \"q\"\n", optionalBytes: "AP8K",
+      optionalNestedMessage: { bb: 7 }, repeatedInt32: [1, 2], optionalNestedEnum: "BAZ", oneofString: "x",
+    });
+    expect(toText(T, msg)).toBe([
+      "optional_int32: -5",
+      "optional_uint64: 18446744073709551615",
+      'optional_string: "caf\u00e9 \\"q\\"\\n"',
+      'optional_bytes: "\\000\\377\\n"',
+      "optional_nested_message {",
+      "  bb: 7",
+      "}",
+      "optional_nested_enum: BAZ",
+      "repeated_int32: 1",
+      "repeated_int32: 2",
+      'oneof_string: "x"',
+      "",
+    ].join("\n"));
+  });
+
+  it("floats as the shortest text that reads back, -0, inf and nan; implicit zeros left out", () => {
+    const T = conf3.TestAllTypesProto3;
+    expect(toText(T, T.fromJson({ optionalFloat: 0.1, optionalDouble: -0 }))).toBe("optional_float: 0.1\noptional_double: -0\n");
+    expect(toText(T, T.fromJson({ optionalFloat: "Infinity", optionalDouble: "NaN" }))).toBe("optional_float: inf\noptional_double: nan\n");
+    expect(toText(T, T.fromJson({ optionalInt32: 0, optionalString: "" }))).toBe("");
+  });
+
+  it("map entries sorted by key; group-like fields by their type's name; extensions as [full.name]", () => {
+    const T = conf3.TestAllTypesProto3;
+    expect(toText(T, T.fromJson({ mapInt32Int32: { "10": 1, "-2": 2, "3": 3 } }))).toBe(
+      "map_int32_int32 {\n  key: -2\n  value: 2\n}\nmap_int32_int32 {\n  key: 3\n  value: 3\n}\nmap_int32_int32 {\n  key: 10\n  value: 1\n}\n",
+    );
+    const P2 = conf2.TestAllTypesProto2;
+    const msg = fromText(P2, "Data { group_int32: 1 } [protobuf_test_messages.proto2.extension_int32]: 5");
+    expect(toText(P2, msg)).toBe("[protobuf_test_messages.proto2.extension_int32]: 5\nData {\n  group_int32: 1\n}\n");
+  });
+
+  it("an Any whose type is known, expanded; unknown fields only when asked for, as protoc prints them", () => {
+    const T = conf3.TestAllTypesProto3;
+    const msg = fromText(T, "optional_any { [type.googleapis.com/protobuf_test_messages.proto3.TestAllTypesProto3] { optional_int32: 1 } }");
+    expect(toText(T, msg)).toBe("optional_any {\n  [type.googleapis.com/protobuf_test_messages.proto3.TestAllTypesProto3] {\n    optional_int32: 1\n  }\n}\n");
+    // field 1001 varint 5, 1002 fixed32, 1003 "h" (not a message), 1004 a nested message { 1: 1 }
+    const unknown = T.decode(new Uint8Array([0xc8, 0x3e, 5, 0xd5, 0x3e, 1, 0, 0, 0, 0xda, 0x3e, 1, 0x68, 0xe2, 0x3e, 2, 0x08, 0x01]));
+    expect(toText(T, unknown)).toBe("");
+    expect(toText(T, unknown, { unknownFields: true })).toBe('1001: 5\n1002: 0x00000001\n1003: "h"\n1004 {\n  1: 1\n}\n');
+  });
+});
+
+describe("reading", () => {
+  const T = conf3.TestAllTypesProto3;
+  const read = (text: string) => T.toJson(fromText(T, text));
+
+  it("as protoc reads it: comments, separators, <> and {} messages, lists, joined strings, hex and octal", () => {
+    expect(read(`# a comment
+      optional_int32: 0x10, optional_uint32: 017; optional_string: 'a' "b"
+      optional_nested_message < a: 1 > repeated_int32: [1, -2] repeated_nested_message: [{a: 1}, {a: 2}]
+      optional_float: .5f optional_double: -inf optional_bool: t`)).toEqual({
+      optionalInt32: 16, optionalUint32: 15, optionalString: "ab", optionalNestedMessage: { a: 1 }, repeatedInt32: [1, -2],
+      repeatedNestedMessage: [{ a: 1 }, { a: 2 }], optionalFloat: 0.5, optionalDouble: "-Infinity", optionalBool: true,
+    });
+  });
+
+  it("escapes as bytes: octal, hex, \\u and \\U as UTF-8", () => {
+    expect(read("optional_bytes: '\\001\\x02\\u00e9'")).toEqual({ optionalBytes: "AQLDqQ==" });
+    expect(read("optional_string: '\\U0001F600'")).toEqual({ optionalString: "\u{1F600}" });
+  });
+
+  it("a reserved field name is skipped whatever its value; map entries: the last for a key wins", () => {
+    expect(read("reserved_field: { a: [1, 2] } optional_int32: 1")).toEqual({ optionalInt32: 1 });
+    expect(read('map_string_string { key: "k" value: "1" } map_string_string { key: "k" value: "2" }')).toEqual({ mapStringString: { k: "2" } });
+  });
+
+  it("gives the same plain object as decode(), defaults included", () => {
+    expect(fromText(p3.TestAllTypes, "optional_int32: 1")).toEqual(p3.TestAllTypes.decode(new Uint8Array([8, 1])));
+  });
+
+  const error = (type: typeof T | typeof p2.TestAllTypes, text: string) => {
+    try {
+      fromText(type as typeof T, text);
+    } catch (e) {
+      expect(e).toBeInstanceOf(TextError);
+      const t = e as TextError;
+      return [t.code, `${t.line}:${t.column}`, t.path];
+    }
+    throw new Error("no error");
+  };
+
+  it("bad text: the error names its code, line:column and field", () => {
+    const root = "protobuf_test_messages.proto3.TestAllTypesProto3";
+    expect(error(T, "optional_int32: 1\n  optional_nested_message { a: x }")).toEqual(["INVALID_VALUE", "2:32", `${root}.optional_nested_message.a`]);
+    expect(error(T, "optional_int32: 2147483648")).toEqual(["VALUE_OUT_OF_RANGE", "1:17", `${root}.optional_int32`]);
+    expect(error(T, "no_such_field: 1")).toEqual(["UNKNOWN_FIELD", "1:1", root]);
+    expect(error(T, "optional_int32: 1 optional_int32: 2")).toEqual(["DUPLICATE_FIELD", "1:19", `${root}.optional_int32`]);
+    expect(error(T, "oneof_uint32: 1 oneof_string: 'x'")).toEqual(["DUPLICATE_FIELD", "1:17", `${root}.oneof_string`]);
+    expect(error(T, "optional_string: '\\300'")).toEqual(["INVALID_VALUE", "1:18", `${root}.optional_string`]);
+    expect(error(T, "optional_string: 'abc")).toEqual(["INVALID_TEXT", "1:18", `${root}.optional_string`]);
+    expect(error(T, "repeated_int32: [1,]")).toEqual(["INVALID_TEXT", "1:20", `${root}.repeated_int32[1]`]);
+    expect(error(T, "optional_int32 1")).toEqual(["INVALID_TEXT", "1:16", `${root}.optional_int32`]);
+    expect(error(T, "optional_float: 0x1")).toEqual(["INVALID_VALUE", "1:17", `${root}.optional_float`]);
+    expect(error(T, "optional_any { [type.googleapis.com/no.Such] {} }")).toEqual(["UNKNOWN_TYPE", "1:16", `${root}.optional_any`]);
+    expect(error(p2.TestAllTypes, "optional_nested_enum: 42")).toEqual(["INVALID_VALUE", "1:23", "protobuf_unittest.TestAllTypes.optional_nested_enum"]);
+    const deep = error(T, "optional_nested_message { corecursive {".repeat(60));
+    expect(deep.slice(0, 2)).toEqual(["INVALID_TEXT", "1:1977"]);
+  });
+
+  it("a required field left out is an error, as protoc's parser has it", () => {
+    expect(error(p2.TestRequired as never, "a: 1")).toEqual(["MISSING_REQUIRED", "1:5", "protobuf_unittest.TestRequired"]);
+  });
+});

@@ -1,0 +1,31 @@
+// The protobuf text format for generated message types. Functions rather than methods of the
+// message types, so that a program which never prints or reads text carries none of this code.
+import { DecodeError, EncodeError } from "../errors.js";
+import type { MessageType } from "../message.js";
+import { MessageView } from "../view.js";
+import { TextError } from "./error.js";
+import { messageFromText, type TextReadOptions } from "./parse.js";
+import { messageToText, type TextWriteOptions } from "./print.js";
+
+export { TextError, type TextErrorCode } from "./error.js";
+export type { TextReadOptions } from "./parse.js";
+export type { TextWriteOptions } from "./print.js";
+
+/** A message (plain object or view) in the protobuf text format: one field per line, as protoc prints it. */
+export function toText<T, V>(type: MessageType<T, V>, message: T | V, options: TextWriteOptions = {}): string {
+  // a view is printed from the plain object it holds
+  const plain = message instanceof MessageView ? type.decode(type.encode(message as never)) : message;
+  return messageToText(type.schemaDef, type.index, plain as Record<string, unknown>, options, type.typeName);
+}
+
+/** A plain object (as decode() gives it) from the protobuf text format. Errors name the line, column and field. */
+export function fromText<T, V>(type: MessageType<T, V>, text: string, options: TextReadOptions = {}): T {
+  const init = messageFromText(type.schemaDef, type.index, text, options, type.typeName);
+  // through the codec once: the object decode() gives, every field present
+  try {
+    return type.decode(type.encode(init as never));
+  } catch (e) {
+    if (!(e instanceof EncodeError || e instanceof DecodeError)) throw e;
+    throw new TextError("INVALID_VALUE", e.path ?? "", e instanceof EncodeError ? e.reason : e.message);
+  }
+}
