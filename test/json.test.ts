@@ -93,12 +93,14 @@ describe("mapping rules", () => {
     expect(thrown(() => nested.fromJsonString(deep(150)), JsonError)[0]).toBe("INVALID_JSON");
   });
 
-  it("map keys are written as decode() writes them: integers canonical, a repeated key's last value", () => {
+  it("map keys are written as decode() writes them: integers canonical; one key written two ways is an error", () => {
     const M = loaded.types.get("protobuf_unittest.TestMap")!;
-    const text = '{"mapInt32Int32": {"007": 1, "-0": 2, "7": 3}, "mapInt64Int64": {"-9223372036854775808": "5"}, "mapBoolBool": {"true": true}}';
-    const want = { mapInt32Int32: { "7": 3, "0": 2 }, mapInt64Int64: { "-9223372036854775808": 5n }, mapBoolBool: { true: true } };
+    const text = '{"mapInt32Int32": {"007": 1, "-0": 2}, "mapInt64Int64": {"-9223372036854775808": "5"}, "mapBoolBool": {"true": true}}';
+    const want = { mapInt32Int32: { "7": 1, "0": 2 }, mapInt64Int64: { "-9223372036854775808": 5n }, mapBoolBool: { true: true } };
     expect(M.fromJsonString(text)).toMatchObject(want);
     expect(M.decode(M.encode(M.fromJsonString(text)))).toEqual(M.fromJsonString(text));
+    // which of "7" and "007" came last is not kept: JSON objects list integer keys first, whatever the text's order
+    expect(err(() => M.fromJsonString('{"mapInt32Int32": {"007": 1, "7": 3}}'))).toEqual(["DUPLICATE_FIELD", 'protobuf_unittest.TestMap.mapInt32Int32["007"]']);
     expect(err(() => M.fromJsonString('{"mapInt32Int32": {"x": 1}}'))).toEqual(["INVALID_VALUE", 'protobuf_unittest.TestMap.mapInt32Int32["x"]']);
     expect(err(() => M.fromJsonString('{"mapBoolBool": {"yes": true}}'))).toEqual(["INVALID_VALUE", 'protobuf_unittest.TestMap.mapBoolBool["yes"]']);
   });
@@ -217,6 +219,17 @@ describe("hostile JSON", () => {
     cycle.child = cycle;
     expect(thrown(() => N.fromJson(cycle), JsonError)).toEqual(["INVALID_JSON", "proto3_unittest.NestedTestAllTypes"]);
     expect(T.fromJsonString('{"optionalInt32": 5}').optionalInt32).toBe(5);
+  });
+
+  it("JSON.parse's value is used only when exact: dropped duplicates and rounded integers send the text to the strict parser", () => {
+    // a duplicate key, with a ":" in a string that would balance a plain count of ":"
+    expect(err(() => T.fromJsonString('{"optionalString": "a:b", "optionalInt32": 1, "optionalInt32": 2}'))[0]).toBe("INVALID_JSON");
+    expect(err(() => T.fromJsonString('{"optionalNestedMessage": {"bb": 1, "bb": 2}}'))[0]).toBe("INVALID_JSON");
+    // an escaped ":" is one in the value but none in the text
+    expect(T.fromJsonString('{"optionalString": "a\\u003ab", "optionalInt32": 5}')).toMatchObject({ optionalString: "a:b", optionalInt32: 5 });
+    // beyond 2^53, JSON.parse rounds
+    expect(T.fromJsonString('{"optionalInt64": 9007199254740993}').optionalInt64).toBe(9007199254740993n);
+    expect(T.fromJsonString('{"repeatedUint64": [18446744073709551615]}').repeatedUint64).toEqual([18446744073709551615n]);
   });
 
   it("huge numbers: out of range for the field, or the nearest double", () => {

@@ -3,7 +3,7 @@
 // interpreted facades. Not an API for applications: it changes with the code generator.
 export { MessageType, type MessageParts, type Materializer, type Init } from "./message.js";
 export { JsonMessageType } from "./json/type.js";
-export * as jsonOut from "./json/out.js";
+export * as jsonWrite from "./json/write.js";
 export * as jsonIn from "./json/in.js";
 export type { JsonValue } from "./json/parse.js";
 export type { JsonWriteOptions } from "./json/print.js";

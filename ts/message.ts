@@ -102,8 +102,8 @@ export interface MessageParts<T, V, B> {
   fill?: Fill<Init<T>>;
   /** Builders: builder(). They extend the view class, which comes with them. */
   builder?: ViewClass<B>;
-  /** ProtoJSON out, generated per message (JsonMessageType falls back to the schema-driven writer). */
-  toJson?: (o: T, opts: JsonWriteOptions) => unknown;
+  /** ProtoJSON text out, generated per message (JsonMessageType falls back to the schema-driven writer). */
+  toJsonString?: (o: T, opts: JsonWriteOptions) => string;
   /** ProtoJSON in, generated per message (JsonMessageType falls back to the schema-driven reader). */
   fromJson?: (json: JsonValue, opts: JsonReadOptions, depth: number) => T;
 }

@@ -7,17 +7,19 @@ import { decl, impl, ts } from "../syntax.js";
 import { propertyKey, propertyAccess, exportedFunction } from "./code.js";
 import type { FileContext } from "./context.js";
 
-/** Expression: value `x` of f's type as JSON (`key` is the field's key expression, for error paths). */
-function jsonValue(c: FileContext, f: FieldModel, x: string, key: string): string {
-  if (isMessage(f)) return `$jsonOut.sub(${c.value(f.message!, "toJson")}, ${x}, opts, ${key})`;
+/** Expression: value `x` of f's type as JSON text (`key` is the field's key expression, for error paths). */
+function jsonText(c: FileContext, f: FieldModel, x: string, key: string): string {
+  if (isMessage(f)) return `$jsonWrite.sub(${c.value(f.message!, "toJsonString")}, ${x}, opts, ${key})`;
   switch (f.type) {
     case FieldType.Enum:
-      if (f.enum!.fullName === "google.protobuf.NullValue") return "null";
-      return `(opts.enumsAsInts ? ${x} : $jsonOut.enumName($schema, ${c.model.enums.indexOf(f.enum!)}, ${x}))`;
-    case FieldType.Double: return `$jsonOut.double(${x})`;
-    case FieldType.Float: return `$jsonOut.float(${x})`;
-    case FieldType.Bytes: return `$jsonOut.bytes(${x})`;
-    default: return numberKinds[f.type]?.ts === "bigint" ? `String(${x})` : x;
+      if (f.enum!.fullName === "google.protobuf.NullValue") return '"null"';
+      return `(opts.enumsAsInts ? "" + ${x} : $jsonWrite.enumName($schema, ${c.model.enums.indexOf(f.enum!)}, ${x}))`;
+    case FieldType.Double: return `$jsonWrite.double(${x})`;
+    case FieldType.Float: return `$jsonWrite.float(${x})`;
+    case FieldType.Bytes: return `$jsonWrite.bytes(${x})`;
+    case FieldType.String: return `JSON.stringify(${x})`;
+    case FieldType.Bool: return `(${x} ? "true" : "false")`;
+    default: return numberKinds[f.type]?.ts === "bigint" ? `'"' + ${x} + '"'` : `"" + ${x}`; // a number: its text is JSON's
   }
 }
 
@@ -27,64 +29,60 @@ function jsonNonDefault(c: FileContext, f: FieldModel): string {
     case FieldType.String: return `v != null && v !== ""`;
     case FieldType.Bytes: return `v != null && v.length !== 0`;
     case FieldType.Bool: return `v != null && v !== false`;
-    default: return numberKinds[f.type]?.ts === "bigint" ? "v != null && $jsonOut.nonZero64(v)" : "v != null && !Object.is(v, 0)";
+    default: return numberKinds[f.type]?.ts === "bigint" ? "v != null && $jsonWrite.nonZero64(v)" : "v != null && !Object.is(v, 0)";
   }
 }
 
 export function toJsonDecl(c: FileContext, m: MessageModel): string {
   const n = c.names.get(m)!;
-  if (hasSpecialJson(m.fullName)) {
-    const type = `(o: ${n.type}, opts: $JsonWriteOptions) => unknown`;
-    return `/** ${comment(m.fullName)} has its own JSON form. */\nexport ${decl("declare ")}const ${n.toJson}${ts(`: ${type}`)}${impl(` = $jsonOut.bySchema($schema, ${m.index})`)};\n`;
+  // two fields with one json_name (proto2 allows it): a JSON object keeps the key once, with the later value
+  const sharedKeys = new Set(m.fields.map((f) => f.jsonName)).size < m.fields.length;
+  if (hasSpecialJson(m.fullName) || sharedKeys) {
+    const type = `(o: ${n.type}, opts: $JsonWriteOptions) => string`;
+    const why = sharedKeys ? "has fields that share a json_name: it is written the schema-driven way" : "has its own JSON form";
+    return `/** ${comment(m.fullName)} ${why}. */\nexport ${decl("declare ")}const ${n.toJsonString}${ts(`: ${type}`)}${impl(` = $jsonWrite.bySchema($schema, ${m.index})`)};\n`;
   }
-  const lines = [`  const j${ts(": Record<string, unknown>")} = {};`];
+  const lines = [`  let s = "{";`];
   if (m.fields.some((f) => f.name !== f.jsonName)) lines.push("  const protoNames = opts.useProtoNames === true;");
   for (const f of m.fields) {
-    const key = f.name === f.jsonName ? literal(f.name) : `protoNames ? ${literal(f.name)} : ${literal(f.jsonName)}`;
-    // "__proto__" as a computed key would set the object's prototype; other Object.prototype
-    // members (toString, ...) are typed as methods unless the key is a plain string
-    const inherited = f.name in Object.prototype || f.jsonName in Object.prototype;
-    const set = (value: string) =>
-      f.name === "__proto__" || f.jsonName === "__proto__" ? `$jsonOut.define(j, ${key}, ${value});`
-        : inherited ? `j[(${key})${ts(" as string")}] = ${value};`
-        : f.name === f.jsonName ? `j${propertyAccess(f.name)} = ${value};` : `j[${key}] = ${value};`;
+    const text = (name: string) => literal(`${JSON.stringify(name)}:`);
+    const key = f.name === f.jsonName ? literal(f.name) : `(protoNames ? ${literal(f.name)} : ${literal(f.jsonName)})`;
+    const keyText = f.name === f.jsonName ? text(f.name) : `(protoNames ? ${text(f.name)} : ${text(f.jsonName)})`;
+    // a comma before every field but the first (a rope's length is known without flattening it)
+    const add = (value: string) => `s += (s.length > 1 ? "," : "") + ${keyText} + ${value};`;
     if (f.oneof) {
-      lines.push(`  { const c = o${propertyAccess(f.oneof.prop)}; if (c?.case === ${literal(f.prop)} && c.value != null) ${set(jsonValue(c, f, "c.value", key))} }`);
+      lines.push(`  { const c = o${propertyAccess(f.oneof.prop)}; if (c?.case === ${literal(f.prop)} && c.value != null) ${add(jsonText(c, f, "c.value", key))} }`);
       continue;
     }
     const v = `const v = o${propertyAccess(f.prop)};`;
     switch (f.label) {
       case Label.Repeated: {
         let list: string;
-        if (isMessage(f)) list = `$jsonOut.messages(v ?? [], ${c.value(f.message!, "toJson")}, opts, ${key})`;
+        if (isMessage(f)) list = `$jsonWrite.messages(v ?? [], ${c.value(f.message!, "toJsonString")}, opts, ${key})`;
         else {
-          const each = jsonValue(c, f, "x", key);
-          list = each === "x" ? "$jsonOut.list(v ?? [])" : `$jsonOut.list(v ?? [], (x) => ${each})`;
+          const each = jsonText(c, f, "x", key);
+          // numbers and bools are written as Array.join writes them
+          list = each === '"" + x' || f.type === FieldType.Bool ? "$jsonWrite.list(v ?? [])" : `$jsonWrite.list(v ?? [], (x) => ${each})`;
         }
-        lines.push(`  { ${v} if ((v != null && v.length !== 0) || opts.emitDefaults) ${set(list)} }`);
+        lines.push(`  { ${v} if ((v != null && v.length !== 0) || opts.emitDefaults) ${add(list)} }`);
         break;
       }
       case Label.Map: {
         const value = f.mapEntry!.fields[1]!;
-        let each: string;
-        if (isMessage(value)) each = `(x, k) => $jsonOut.entry(${c.value(value.message!, "toJson")}, x, opts, ${key}, k)`;
-        else {
-          const conv = jsonValue(c, value, "x", key);
-          each = conv === "x" ? "" : `(x) => ${conv}`;
-        }
-        lines.push(`  { ${v} if ((v != null && $jsonOut.nonEmpty(v)) || opts.emitDefaults) ${set(`$jsonOut.map(v ?? {}${each ? `, ${each}` : ""})`)} }`);
+        const each = isMessage(value) ? `(x, k) => $jsonWrite.entry(${c.value(value.message!, "toJsonString")}, x, opts, ${key}, k)` : `(x) => ${jsonText(c, value, "x", key)}`;
+        lines.push(`  { ${v} if ((v != null && $jsonWrite.nonEmpty(v)) || opts.emitDefaults) ${add(`$jsonWrite.map(v ?? {}, ${each})`)} }`);
         break;
       }
       case Label.Implicit: {
-        lines.push(`  { ${v} if (opts.emitDefaults || (${jsonNonDefault(c, f)})) ${set(jsonValue(c, f, `(v ?? ${emptyValue(c, f)})`, key))} }`);
+        lines.push(`  { ${v} if (opts.emitDefaults || (${jsonNonDefault(c, f)})) ${add(jsonText(c, f, `(v ?? ${emptyValue(c, f)})`, key))} }`);
         break;
       }
       default:
-        lines.push(`  { ${v} if (v != null) ${set(jsonValue(c, f, "v", key))} }`);
+        lines.push(`  { ${v} if (v != null) ${add(jsonText(c, f, "v", key))} }`);
     }
   }
-  lines.push("  return j;");
-  return exportedFunction(`${m.fullName} as a ProtoJSON value.`, n.toJson, [["o", n.type], ["opts", "$JsonWriteOptions"]], "Record<string, unknown>", lines);
+  lines.push('  return s + "}";');
+  return exportedFunction(`${m.fullName} as ProtoJSON text.`, n.toJsonString, [["o", n.type], ["opts", "$JsonWriteOptions"]], "string", lines);
 }
 
 /** Expression: the JSON value `x` as f's type, in the plain object's form (SKIP possible for enums). */

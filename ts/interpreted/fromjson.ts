@@ -10,7 +10,8 @@ import type { JsonReadOptions } from "../json/read.js";
 import { safeNumber } from "../plain.js";
 import { FieldFlag, FieldType, isInt64, Label, type FieldInfo, type SchemaDef } from "../schema.js";
 import { interpretedType } from "./index.js";
-import { fieldPath, isMessage, zeroOf } from "./values.js";
+import { fieldPath, isMessage } from "./values.js";
+import { plainTemplate } from "./template.js";
 
 type Plain = Record<string, unknown>;
 export type FromJson = (json: JsonValue, opts: JsonReadOptions, depth: number) => Plain;
@@ -119,19 +120,7 @@ function messageReader(def: SchemaDef, index: number): FromJson {
   }
   const nullable = new Set(info.fields.filter((f) => acceptsNull(def, f)));
   // every object starts as a copy of one with all the properties, as the plain readers' do
-  const template: Plain = {};
-  const fresh: [string, () => unknown][] = [];
-  const define = (prop: string, value: unknown) => Object.defineProperty(template, prop, { value, enumerable: true, writable: true, configurable: true });
-  // the value of an absent field, as the reader gives it for an empty record; maps, lists and bytes fresh per object
-  for (const f of info.fields) {
-    if (f.oneof >= 0) continue;
-    define(f.prop, f.label === Label.Implicit && f.type !== FieldType.Bytes ? zeroOf(f) : undefined);
-    if (f.label === Label.Map) fresh.push([f.prop, () => ({})]);
-    else if (f.label === Label.Repeated) fresh.push([f.prop, () => []]);
-    else if (f.label === Label.Implicit && f.type === FieldType.Bytes) fresh.push([f.prop, () => new Uint8Array(0)]);
-  }
-  for (const o of info.oneofs) define(o.prop, undefined);
-  const required = info.fields.filter((f) => f.flags & FieldFlag.Required).map((f) => f.prop);
+  const { template, fresh, required } = plainTemplate(info);
   const typeName = info.name;
   return (json, opts, depth) => {
     if (depth > jsonIn.MAX_DEPTH) jsonIn.fallback();

@@ -6,7 +6,7 @@
 import { FieldType as T, type SchemaDef } from "../schema.js";
 import { JsonError, within, type TypeRef } from "./common.js";
 import { DecodeError, EncodeError } from "../errors.js";
-import type { JsonValue } from "./parse.js";
+import { isJsonObject, members, type JsonValue } from "./parse.js";
 import { isWellFormed } from "../fill.js";
 import { SKIP, describe, enumNumber, integer, messageFromJson, scalarFromJson, type JsonReadOptions } from "./read.js";
 
@@ -22,9 +22,10 @@ export function fallback(): never {
 /** Deeper than this, the schema-driven reader (and the codec's depth limit) takes over. */
 export const MAX_DEPTH = 64;
 
-export function object(v: JsonValue): Map<string, JsonValue> {
-  if (!(v instanceof Map)) throw new JsonError("INVALID_VALUE", "", `${describe(v)} is not an object`);
-  return v;
+/** An object's keys and values. */
+export function object(v: JsonValue): [string, JsonValue][] {
+  if (!isJsonObject(v)) throw new JsonError("INVALID_VALUE", "", `${describe(v)} is not an object`);
+  return members(v);
 }
 
 export function unknownField(typeName: string, key: string, opts: JsonReadOptions): void {
@@ -114,13 +115,14 @@ export function list<X>(v: JsonValue, each: (x: JsonValue) => X | typeof SKIP, a
   return out;
 }
 
-/** A map field: keys checked against the key type and written as decode() writes them. */
+/** A map field: keys checked against the key type and written as decode() writes them; one key written two ways is an error. */
 export function map<X>(v: JsonValue, keyType: T, each: (x: JsonValue) => X | typeof SKIP, acceptsNull = false): { [key: string]: X } {
-  if (!(v instanceof Map)) throw new JsonError("INVALID_VALUE", "", `${describe(v)} is not an object`);
   const out: { [key: string]: X } = {};
-  for (const [k, x] of v) {
+  for (const [k, x] of object(v)) {
     try {
       const key = mapKey(keyType, k);
+      // "7" and "007" name one key: which came last is not kept (JSON objects order integer keys first)
+      if (Object.hasOwn(out, key)) throw new JsonError("DUPLICATE_FIELD", "", `map key ${key} is given twice`);
       if (x === null && !acceptsNull) throw new JsonError("INVALID_VALUE", "", "null is not a valid map value");
       const value = each(x);
       if (value === SKIP) continue;

@@ -1,5 +1,6 @@
-// What generated toJson functions call: value conversions ProtoJSON needs beyond JSON's own, and
-// the error path, built on the way out of nested messages (the happy path carries none).
+// What the writer interpreted from the schema (ts/interpreted/tojson.ts) calls to build ProtoJSON
+// values: conversions beyond JSON's own, and the error path, built on the way out of nested
+// messages (the happy path carries none). Generated code writes text instead (write.ts).
 import type { SchemaDef } from "../schema.js";
 import { base64Encode, within } from "./common.js";
 import { define, floatToJson, messageToJson, shortestFloat32, type JsonWriteOptions } from "./print.js";

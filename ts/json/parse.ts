@@ -1,6 +1,7 @@
-// A strict JSON parser for ProtoJSON input. JSON.parse cannot be used: it rounds large integers
-// (int64 values written as numbers must be exact), keeps only the last of duplicate keys (which
-// ProtoJSON rejects), and builds plain objects (a "__proto__" key must stay data).
+// ProtoJSON text to JSON values. JSON.parse is fast, but rounds integers beyond 2^53 (int64 values
+// written as numbers must be exact) and keeps only the last of duplicate keys (which ProtoJSON
+// rejects): its value is taken when a check over it proves neither happened (parseFast), and
+// otherwise the text is read by the strict parser here, which keeps numbers as their text.
 
 /** A JSON number, kept as its source text until the field's type says how to read it. */
 export class JsonNumber {
@@ -10,7 +11,64 @@ export class JsonNumber {
   }
 }
 
-export type JsonValue = null | boolean | string | JsonNumber | JsonValue[] | Map<string, JsonValue>;
+/** A JSON object: own keys only ("__proto__" is a key like any other). */
+export interface JsonObject {
+  readonly [key: string]: JsonValue;
+}
+
+export type JsonValue = null | boolean | string | number | JsonNumber | JsonValue[] | JsonObject;
+
+export const isJsonObject = (v: JsonValue): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof JsonNumber);
+
+/** An object's keys and values. */
+export const members = (o: JsonObject): [string, JsonValue][] => Object.entries(o);
+
+/**
+ * JSON.parse's value of the text when it says exactly what the text says, else undefined. Every
+ * ":" of the text separates a key from its value or lies in a string (escapes write none), so when
+ * the keys and the ":" in the parsed strings add up to the text's count, no duplicate key was
+ * dropped; an integer beyond 2^53 may have been rounded.
+ */
+export function parseFast(text: string): JsonValue | undefined {
+  let v: JsonValue;
+  try {
+    v = JSON.parse(text) as JsonValue;
+  } catch {
+    return undefined; // the strict parser says what is wrong
+  }
+  let colons = 0;
+  for (let i = text.indexOf(":"); i >= 0; i = text.indexOf(":", i + 1)) colons++;
+  return colonsAndKeys(v, 0) === colons ? v : undefined;
+}
+
+function colonsIn(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf(":"); i >= 0; i = s.indexOf(":", i + 1)) n++;
+  return n;
+}
+
+/** Keys plus the ":" in keys and strings; NaN for a rounded integer or nesting past MAX_DEPTH. */
+function colonsAndKeys(v: JsonValue, depth: number): number {
+  if (typeof v !== "object") {
+    if (typeof v === "string") return v.indexOf(":") < 0 ? 0 : colonsIn(v);
+    return typeof v === "number" && (v > Number.MAX_SAFE_INTEGER || v < -Number.MAX_SAFE_INTEGER) ? NaN : 0;
+  }
+  if (v === null) return 0;
+  if (depth > MAX_DEPTH) return NaN;
+  let n = 0;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) n += colonsAndKeys(v[i]!, depth + 1);
+    return n;
+  }
+  const keys = Object.keys(v);
+  n = keys.length;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (k.indexOf(":") >= 0) n += colonsIn(k);
+    n += colonsAndKeys((v as JsonObject)[k]!, depth + 1);
+  }
+  return n;
+}
 
 export class JsonSyntaxError extends Error {
   override readonly name = "JsonSyntaxError";
@@ -96,7 +154,8 @@ export function parseJson(text: string): JsonValue {
     switch (c) {
       case "{": {
         i++;
-        const obj = new Map<string, JsonValue>();
+        // no prototype: a "__proto__" key is an own property like any other
+        const obj = Object.create(null) as Record<string, JsonValue>;
         ws();
         if (text.charAt(i) === "}") {
           i++;
@@ -107,13 +166,13 @@ export function parseJson(text: string): JsonValue {
           if (text.charAt(i) !== '"') fail("expected a key");
           const at = i;
           const key = string();
-          if (obj.has(key)) {
+          if (key in obj) {
             i = at;
             fail(`duplicate key ${JSON.stringify(key)}`);
           }
           ws();
           if (text.charAt(i++) !== ":") fail("expected ':'");
-          obj.set(key, value(depth + 1));
+          obj[key] = value(depth + 1);
           ws();
           const sep = text.charAt(i++);
           if (sep === "}") return obj;
@@ -154,15 +213,15 @@ export function parseJson(text: string): JsonValue {
 /** A JS value (what JSON.parse or a literal gives) as a JsonValue; as deep as parseJson allows. */
 export function fromJs(v: unknown, depth = 0): JsonValue {
   if (v === null || typeof v === "boolean" || typeof v === "string") return v;
-  // String(-0) is "0": the sign is kept as JSON text has it. NaN, Infinity: their JSON strings
-  if (typeof v === "number") return Number.isFinite(v) ? new JsonNumber(Object.is(v, -0) ? "-0" : String(v)) : String(v);
+  // NaN, Infinity: their JSON strings
+  if (typeof v === "number") return Number.isFinite(v) ? v : String(v);
   if (typeof v === "bigint") return new JsonNumber(String(v));
   if (typeof v === "object" && depth > MAX_DEPTH) throw new TypeError(`nested deeper than ${MAX_DEPTH} (or a cycle)`);
   if (Array.isArray(v)) return v.map((e) => fromJs(e, depth + 1));
   if (typeof v === "object") {
-    const m = new Map<string, JsonValue>();
-    for (const k of Object.keys(v as object)) m.set(k, fromJs((v as Record<string, unknown>)[k], depth + 1));
-    return m;
+    const o = Object.create(null) as Record<string, JsonValue>;
+    for (const k of Object.keys(v as object)) o[k] = fromJs((v as Record<string, unknown>)[k], depth + 1);
+    return o;
   }
   throw new TypeError(`not a JSON value: ${typeof v}`);
 }

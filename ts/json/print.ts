@@ -85,6 +85,13 @@ export function stringify(make: () => unknown, indent?: number | string): string
   return text.replaceAll(NEGATIVE_ZERO_TEXT, "-0");
 }
 
+/** JSON text indented as JSON.stringify indents, its negative zeros kept. */
+export function indentJson(text: string, indent: number | string): string {
+  const value: unknown = JSON.parse(text);
+  if (!text.includes("-0")) return JSON.stringify(value, null, indent);
+  return JSON.stringify(value, (_k, v: unknown) => (Object.is(v, -0) ? NEGATIVE_ZERO : v), indent).replaceAll(NEGATIVE_ZERO_TEXT, "-0");
+}
+
 /** The shortest decimal that reads back as the same float32 (1.1f prints as 1.1, not 1.100000023841858). */
 export function shortestFloat32(v: number): number {
   if (!Number.isFinite(v) || v === 0) return v;

@@ -3,7 +3,7 @@
 // twice, or two members of one oneof, are errors.
 import { FieldType as T, Label as L, type FieldInfo, type MessageInfo, type SchemaDef } from "../schema.js";
 import { JsonError, base64Decode, hasSpecialJson, fieldMaskFromJson, parseDuration, parseTimestamp, resolveAny, wrapperTypes, type TypeRef } from "./common.js";
-import { JsonNumber, type JsonValue } from "./parse.js";
+import { isJsonObject, JsonNumber, members, type JsonObject, type JsonValue } from "./parse.js";
 import { isWellFormed } from "../fill.js";
 
 export interface JsonReadOptions {
@@ -32,18 +32,21 @@ function fieldByKey(info: MessageInfo): Map<string, FieldInfo> {
 
 /** A JSON value as error messages name it. */
 export const describe = (v: JsonValue): string =>
-  v === null ? "null" : v instanceof JsonNumber ? v.text : v instanceof Map ? "an object" : Array.isArray(v) ? "an array" : JSON.stringify(v);
+  v === null ? "null" : v instanceof JsonNumber ? v.text : typeof v === "number" ? jsNumberText(v) : Array.isArray(v) ? "an array" : isJsonObject(v) ? "an object" : JSON.stringify(v);
+
+/** A JS number as JSON writes it, -0 with its sign. */
+const jsNumberText = (n: number): string => (Object.is(n, -0) ? "-0" : String(n));
 
 export function messageFromJson(def: SchemaDef, mi: number, json: JsonValue, opts: JsonReadOptions, path: string): Plain {
   const info = def.messages[mi]!;
   const special = wellKnownFromJson(def, info.name, json, opts, path);
   if (special !== undefined) return special;
-  if (!(json instanceof Map)) throw new JsonError("INVALID_VALUE", path, `${describe(json)} is not an object`);
+  if (!isJsonObject(json)) throw new JsonError("INVALID_VALUE", path, `${describe(json)} is not an object`);
   const out: Plain = {};
   const fields = fieldByKey(info);
   const seen = new Set<number>();
   const oneofs = new Set<string>();
-  for (const [key, v] of json) {
+  for (const [key, v] of members(json)) {
     const at = `${path}.${key}`;
     const f = fields.get(key);
     if (f === undefined) {
@@ -65,12 +68,16 @@ export function messageFromJson(def: SchemaDef, mi: number, json: JsonValue, opt
       });
       out[prop] = list;
     } else if (label === L.Map) {
-      if (!(v instanceof Map)) throw new JsonError("INVALID_VALUE", at, `${describe(v)} is not an object`);
+      if (!isJsonObject(v)) throw new JsonError("INVALID_VALUE", at, `${describe(v)} is not an object`);
       const [keyField, valueField] = def.messages[ref]!.fields as [FieldInfo, FieldInfo];
       const m: Plain = {};
-      for (const [k, x] of v) {
+      const seenKeys = new Set<string>();
+      for (const [k, x] of members(v)) {
         const kat = `${at}[${JSON.stringify(k)}]`;
         checkMapKey(keyField.type, k, kat);
+        const key = keyField.type === T.String || keyField.type === T.Bool ? k : String(BigInt(k));
+        if (seenKeys.has(key)) throw new JsonError("DUPLICATE_FIELD", kat, `map key ${key} is given twice`);
+        seenKeys.add(key);
         if (x === null && !acceptsNull(def, valueField)) throw new JsonError("INVALID_VALUE", kat, "null is not a valid map value");
         const val = valueFromJson(def, valueField, x, opts, kat);
         if (val === SKIP) continue;
@@ -142,15 +149,19 @@ const ranges: Partial<Record<T, [bigint, bigint]>> = {
 
 /** An integer from a JSON number or string, exactly (1e2 and 100.0 are 100; 1.5 is not an integer). */
 /** The same ranges as numbers (64-bit bounds are beyond 15 digits either way), and whether the type is 64-bit. */
-const numberRanges: Partial<Record<T, [number, number, boolean]>> = Object.fromEntries(
-  Object.entries(ranges).map(([t, [min, max]]) => [t, [Number(min), Number(max), max > 2n ** 32n]]),
-);
+const numberRanges: ([number, number, boolean] | undefined)[] = [];
+for (const [t, [min, max]] of Object.entries(ranges)) numberRanges[Number(t)] = [Number(min), Number(max), max > 2n ** 32n];
 
 /** Up to 15 digits, no fraction or exponent: exact as a double, the common case. */
 const plainInteger = /^-?\d{1,15}$/;
 
 export function integer(type: T, v: JsonValue, path: string): number | bigint {
-  const text = v instanceof JsonNumber ? v.text : typeof v === "string" ? v : undefined;
+  if (typeof v === "number" && Number.isSafeInteger(v)) {
+    const [min, max, wide] = numberRanges[type]!;
+    if (v < min || v > max) throw new JsonError("VALUE_OUT_OF_RANGE", path, `${v} is out of range for ${T[type]!.toLowerCase()}`);
+    return wide ? BigInt(v) : v + 0; // + 0: -0 is 0
+  }
+  const text = v instanceof JsonNumber ? v.text : typeof v === "number" ? jsNumberText(v) : typeof v === "string" ? v : undefined;
   if (text !== undefined && plainInteger.test(text)) {
     const [min, max, wide] = numberRanges[type]!;
     const n = Number(text) + 0; // + 0: "-0" is 0
@@ -178,7 +189,8 @@ export function scalarFromJson(type: T, v: JsonValue, path: string): unknown {
   switch (type) {
     case T.Double: case T.Float: {
       let n: number;
-      if (v instanceof JsonNumber) n = v.value;
+      if (typeof v === "number") n = v;
+      else if (v instanceof JsonNumber) n = v.value;
       else if (v === "NaN") return NaN;
       else if (v === "Infinity") return Infinity;
       else if (v === "-Infinity") return -Infinity;
@@ -233,7 +245,7 @@ function wellKnownFromJson(def: SchemaDef, name: string, v: JsonValue, opts: Jso
     case "Duration": return parseDuration(str("Duration"), path);
     case "FieldMask": return { paths: fieldMaskFromJson(str("FieldMask"), path) };
     case "Struct":
-      if (!(v instanceof Map)) throw new JsonError("INVALID_VALUE", path, `${describe(v)} is not an object`);
+      if (!isJsonObject(v)) throw new JsonError("INVALID_VALUE", path, `${describe(v)} is not an object`);
       return structFromJson(v, path);
     case "Value": return valueMessageFromJson(v, path);
     case "ListValue":
@@ -244,9 +256,9 @@ function wellKnownFromJson(def: SchemaDef, name: string, v: JsonValue, opts: Jso
   }
 }
 
-function structFromJson(v: Map<string, JsonValue>, path: string): Plain {
+function structFromJson(v: JsonObject, path: string): Plain {
   const fields: Plain = {};
-  for (const [k, x] of v) Object.defineProperty(fields, k, { value: valueMessageFromJson(x, `${path}.${k}`), enumerable: true, writable: true, configurable: true });
+  for (const [k, x] of members(v)) Object.defineProperty(fields, k, { value: valueMessageFromJson(x, `${path}.${k}`), enumerable: true, writable: true, configurable: true });
   return { fields };
 }
 
@@ -254,24 +266,26 @@ function valueMessageFromJson(v: JsonValue, path: string): Plain {
   if (v === null) return { kind: { case: "nullValue", value: 0 } };
   if (typeof v === "boolean") return { kind: { case: "boolValue", value: v } };
   if (typeof v === "string") return { kind: { case: "stringValue", value: v } };
+  if (typeof v === "number") return { kind: { case: "numberValue", value: v } };
   if (v instanceof JsonNumber) return { kind: { case: "numberValue", value: v.value } };
   if (Array.isArray(v)) return { kind: { case: "listValue", value: { values: v.map((x, i) => valueMessageFromJson(x, `${path}[${i}]`)) } } };
   return { kind: { case: "structValue", value: structFromJson(v, path) } };
 }
 
 function anyFromJson(def: SchemaDef, v: JsonValue, opts: JsonReadOptions, path: string): Plain {
-  if (!(v instanceof Map)) throw new JsonError("INVALID_VALUE", path, `${describe(v)} is not an object`);
-  if (v.size === 0) return {};
-  const url = v.get("@type");
+  if (!isJsonObject(v)) throw new JsonError("INVALID_VALUE", path, `${describe(v)} is not an object`);
+  const all = members(v);
+  if (all.length === 0) return {};
+  const url = Object.hasOwn(v, "@type") ? v["@type"] : undefined;
   if (typeof url !== "string") throw new JsonError("INVALID_VALUE", path, "an Any needs its \"@type\"");
   const target = resolveAny(def, url, opts.registry, path);
   const innerName = target.def.messages[target.index]!.name;
-  const rest = new Map(v);
-  rest.delete("@type");
+  const rest = Object.create(null) as Record<string, JsonValue>;
+  for (const [k, x] of all) if (k !== "@type") rest[k] = x;
   let inner: Plain;
   if (hasSpecialJson(innerName)) {
-    if (rest.size !== 1 || !rest.has("value")) throw new JsonError("INVALID_VALUE", path, `an Any holding ${innerName} has exactly "@type" and "value"`);
-    inner = messageFromJson(target.def, target.index, rest.get("value")!, opts, `${path}.value`);
+    if (all.length !== 2 || !Object.hasOwn(rest, "value")) throw new JsonError("INVALID_VALUE", path, `an Any holding ${innerName} has exactly "@type" and "value"`);
+    inner = messageFromJson(target.def, target.index, rest["value"]!, opts, `${path}.value`);
   } else {
     inner = messageFromJson(target.def, target.index, rest, opts, path);
   }

@@ -3,27 +3,33 @@
 import { MessageType } from "../message.js";
 import { MessageView } from "../view.js";
 import { JsonError, within } from "./common.js";
-import { fromJs, JsonSyntaxError, parseJson, type JsonValue } from "./parse.js";
-import { messageToJson, stringify, type JsonWriteOptions } from "./print.js";
+import { fromJs, JsonSyntaxError, parseFast, parseJson, type JsonValue } from "./parse.js";
+import { indentJson, messageToJson, stringify, type JsonWriteOptions } from "./print.js";
 import { messageFromJson, type JsonReadOptions } from "./read.js";
 import { FALLBACK, throughCodec } from "./in.js";
 
 export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B> {
   /** The message as a ProtoJSON value (objects, arrays, strings, numbers, booleans, null). */
   toJson(message: T | V, options: JsonWriteOptions = {}): unknown {
-    const plain = (message instanceof MessageView ? this.part("read", "plain objects")(message.$mem(), message.$ptr, message.$arena.rt) : message) as T;
-    const generated = this.parts.toJson;
-    if (generated === undefined) return messageToJson(this.schemaDef, this.index, plain as Record<string, unknown>, options, this.typeName);
+    // the generated writer's text read back: one writer, and the same value whichever is asked for
+    if (this.parts.toJsonString !== undefined) return JSON.parse(this.toJsonString(message, options));
+    return messageToJson(this.schemaDef, this.index, this.plain(message), options, this.typeName);
+  }
+
+  /** The message as ProtoJSON text; `indent` as JSON.stringify takes it. */
+  toJsonString(message: T | V, options: JsonWriteOptions & { indent?: number | string } = {}): string {
+    const generated = this.parts.toJsonString;
+    if (generated === undefined) return stringify(() => this.toJson(message, options), options.indent);
+    if (options.indent !== undefined) return indentJson(this.toJsonString(message, { ...options, indent: undefined }), options.indent);
     try {
-      return generated(plain, options);
+      return generated(this.plain(message) as T, options);
     } catch (e) {
       throw within(e, this.typeName);
     }
   }
 
-  /** The message as ProtoJSON text; `indent` as JSON.stringify takes it. */
-  toJsonString(message: T | V, options: JsonWriteOptions & { indent?: number | string } = {}): string {
-    return stringify(() => this.toJson(message, options), options.indent);
+  private plain(message: T | V): Record<string, unknown> {
+    return (message instanceof MessageView ? this.part("read", "plain objects")(message.$mem(), message.$ptr, message.$arena.rt) : message) as Record<string, unknown>;
   }
 
   /** A plain object from a ProtoJSON value (what JSON.parse returns). */
@@ -39,12 +45,15 @@ export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B>
 
   /** A plain object from ProtoJSON text. Duplicate keys and large integers are handled exactly. */
   fromJsonString(text: string, options: JsonReadOptions = {}): T {
-    let value: JsonValue;
-    try {
-      value = parseJson(text);
-    } catch (e) {
-      if (e instanceof JsonSyntaxError) throw new JsonError("INVALID_JSON", this.typeName, e.message);
-      throw e;
+    // JSON.parse when it is exact for this text, else the strict parser (which also names what is wrong)
+    let value = parseFast(text);
+    if (value === undefined) {
+      try {
+        value = parseJson(text);
+      } catch (e) {
+        if (e instanceof JsonSyntaxError) throw new JsonError("INVALID_JSON", this.typeName, e.message);
+        throw e;
+      }
     }
     return this.fromJsonValue(value, options);
   }
