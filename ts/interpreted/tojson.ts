@@ -1,6 +1,6 @@
-// Plain objects to ProtoJSON values, interpreted from the schema: what generated toJson functions
-// write (codegen/emit/json.ts), as one closure per field built on first use, with the same
-// defaults, names and error paths.
+// Plain objects to ProtoJSON values, interpreted from the schema: the value whose text generated
+// toJsonString functions write (codegen/emit/json.ts), as one closure per field built on first use,
+// with the same defaults, names and error paths. CODE_SIZE code and runtime schemas write with it.
 import { hasSpecialJson } from "../json/common.js";
 import * as jsonOut from "../json/out.js";
 import type { JsonWriteOptions } from "../json/print.js";
