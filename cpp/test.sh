@@ -3,6 +3,8 @@
 # under node (32-bit size_t). test/prerequisites.sh names what they need.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# the tests' schema tables are made by the runtime's layout code (cpp/test/schemas.mjs)
+[[ -f "$root/dist/ts/schema.js" ]] || { echo "cpp/test.sh: run npm run build first (the tests' tables come from dist/ts)" >&2; exit 1; }
 cmake -S "$root" -B "$root/build/native" -G Ninja -DCMAKE_BUILD_TYPE=Debug >/dev/null
 cmake --build "$root/build/native" >/dev/null
 ctest --test-dir "$root/build/native" --output-on-failure

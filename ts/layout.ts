@@ -22,12 +22,18 @@ export interface RecordLayout {
   readonly recordSize: number;
 }
 
-// every record starts with its unknown fields' ArraySlot; a record pointer is 4 bytes (wasm32)
-const HEADER = UNKNOWN_FIELDS + ARRAY_SLOT_SIZE;
-const POINTER = 4;
+/** The sizes that depend on the pointer width: a record pointer, a BytesSlot, an ArraySlot. */
+export interface SlotSizes {
+  readonly pointer: number;
+  readonly bytesSlot: number;
+  readonly arraySlot: number;
+}
+
+/** wasm32, the only target of the package; the C++ tests also lay out records for their native 64-bit build. */
+export const wasm32: SlotSizes = { pointer: 4, bytesSlot: BYTES_SLOT_SIZE, arraySlot: ARRAY_SLOT_SIZE };
 
 /** The size of one value of type t: a scalar, a string/bytes slot, or a record pointer. */
-export function valueSize(t: FieldType): number {
+export function valueSize(t: FieldType, sizes: SlotSizes = wasm32): number {
   switch (t) {
     case FieldType.Double: case FieldType.Int64: case FieldType.Uint64: case FieldType.Fixed64:
     case FieldType.Sfixed64: case FieldType.Sint64:
@@ -35,9 +41,9 @@ export function valueSize(t: FieldType): number {
     case FieldType.Bool:
       return 1;
     case FieldType.String: case FieldType.Bytes:
-      return BYTES_SLOT_SIZE;
+      return sizes.bytesSlot;
     case FieldType.Message: case FieldType.Group:
-      return POINTER;
+      return sizes.pointer;
     default:
       return 4;
   }
@@ -45,23 +51,24 @@ export function valueSize(t: FieldType): number {
 
 const isArray = (f: LayoutField) => f.label === Label.Repeated || f.label === Label.Map;
 /** The bytes a field's slot takes: an ArraySlot for repeated and map fields, else one value. */
-export const slotSize = (f: LayoutField): number => (isArray(f) ? ARRAY_SLOT_SIZE : valueSize(f.type));
-const slotAlign = (f: LayoutField): number => {
-  if (isArray(f)) return 4;
+export const slotSize = (f: LayoutField, sizes: SlotSizes = wasm32): number => (isArray(f) ? sizes.arraySlot : valueSize(f.type, sizes));
+const slotAlign = (f: LayoutField, sizes: SlotSizes): number => {
+  if (isArray(f)) return sizes.pointer;
   switch (f.type) {
     case FieldType.String: case FieldType.Bytes: case FieldType.Message: case FieldType.Group:
-      return 4; // pointer-sized members
+      return sizes.pointer; // pointer-sized members
     default:
-      return valueSize(f.type);
+      return valueSize(f.type, sizes);
   }
 };
 const alignUp = (v: number, a: number) => Math.ceil(v / a) * a;
 
 /** Header, hasbits, oneof case slots, oneof value slots, then slots by falling alignment: the record stays compact. */
-export function layoutRecord(fields: readonly LayoutField[], oneofCount: number): RecordLayout {
+export function layoutRecord(fields: readonly LayoutField[], oneofCount: number, sizes: SlotSizes = wasm32): RecordLayout {
   const offsets = fields.map(() => 0);
   const presence = fields.map(() => 0);
-  let pos = HEADER;
+  // every record starts with its unknown fields' ArraySlot
+  let pos = UNKNOWN_FIELDS + sizes.arraySlot;
   let bits = 0;
   fields.forEach((f, i) => {
     if (f.label === Label.Explicit) presence[i] = pos * 8 + bits++;
@@ -76,20 +83,20 @@ export function layoutRecord(fields: readonly LayoutField[], oneofCount: number)
   for (let o = 0; o < oneofCount; o++) {
     const members = fields.map((f, i) => [f, i] as const).filter(([f]) => f.label === Label.Oneof && f.oneof === o);
     if (members.length === 0) continue;
-    pos = alignUp(pos, Math.max(...members.map(([f]) => slotAlign(f))));
+    pos = alignUp(pos, Math.max(...members.map(([f]) => slotAlign(f, sizes))));
     oneofs[o]!.valueOffset = pos;
     for (const [, i] of members) {
       offsets[i] = pos;
       presence[i] = oneofs[o]!.caseOffset;
     }
-    pos += Math.max(...members.map(([f]) => slotSize(f)));
+    pos += Math.max(...members.map(([f]) => slotSize(f, sizes)));
   }
   for (const align of [8, 4, 1]) {
     fields.forEach((f, i) => {
-      if (f.label === Label.Oneof || slotAlign(f) !== align) return;
+      if (f.label === Label.Oneof || slotAlign(f, sizes) !== align) return;
       pos = alignUp(pos, align);
       offsets[i] = pos;
-      pos += slotSize(f);
+      pos += slotSize(f, sizes);
     });
   }
   return { offsets, presence, oneofs, recordSize: alignUp(pos, 8) };

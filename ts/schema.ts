@@ -2,7 +2,7 @@
 // SchemaSource), and what the runtime makes of it: each message's fields with their names and
 // record layout (ts/layout.ts decides it), and the binary table the codec reads
 // (cpp/include/hppproto/schema.hpp documents its format).
-import { layoutRecord } from "./layout.js";
+import { layoutRecord, wasm32, type SlotSizes } from "./layout.js";
 
 /** descriptor.proto's FieldDescriptorProto.Type numbers. */
 export enum FieldType {
@@ -156,7 +156,8 @@ export const hasRef = (type: FieldType, label: Label) =>
   label === Label.Map || type === FieldType.Message || type === FieldType.Group || type === FieldType.Enum;
 
 /** Called by generated code: the schema of every message it declares. */
-export function defineSchema(source: SchemaSource): SchemaDef {
+/** The schema a SchemaSource declares, its records laid out for wasm32 (or, for the C++ tests, other slot sizes). */
+export function defineSchema(source: SchemaSource, sizes: SlotSizes = wasm32): SchemaDef {
   let at = 0;
   const next = () => source[at++]!;
   const num = () => next() as number;
@@ -195,7 +196,7 @@ export function defineSchema(source: SchemaSource): SchemaDef {
       const int64 = isInt64(type) && jsType !== 0 ? int64Forms[jsType]! : int64Default;
       rows.push({ number, name: fieldName, jsonName, prop, type, label, flags: (code >>> SourceBits.FlagsShift) & 15, ref, oneof, int64, defaultValue });
     }
-    const layout = layoutRecord(rows, oneofNames.length);
+    const layout = layoutRecord(rows, oneofNames.length, sizes);
     const fields: FieldInfo[] = rows.map((r, i) => ({ ...r, offset: layout.offsets[i]!, presence: layout.presence[i]! }));
     const oneofs = oneofNames.map(([oneofName, prop], o): OneofInfo => ({
       name: oneofName, prop, ...layout.oneofs[o]!, fields: fields.filter((f) => f.oneof === o),

@@ -4,45 +4,21 @@
 
 #include <cmath>
 
-#include "table_builder.hpp"
+#include "test_schemas.hpp"
 
 using namespace hppproto;
 using namespace hppproto::test;
 
 namespace {
 
-constexpr uint16_t utf8 = field_flags::validate_utf8;
-constexpr uint16_t closed = field_flags::closed_enum;
-
 class DecoderTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    builder.add_enum({0, 1, 2});
-    builder.add_message({{
-        {1, FieldType::int32}, {2, FieldType::int64}, {3, FieldType::uint32}, {4, FieldType::uint64},
-        {5, FieldType::sint32}, {6, FieldType::sint64}, {7, FieldType::fixed32}, {8, FieldType::fixed64},
-        {9, FieldType::sfixed32}, {10, FieldType::sfixed64}, {11, FieldType::float_}, {12, FieldType::double_},
-        {13, FieldType::bool_}, {14, FieldType::string, Label::implicit, utf8}, {15, FieldType::bytes},
-        {16, FieldType::enum_, Label::implicit, closed, 0}, {17, FieldType::enum_},
-        {18, FieldType::message, Label::explicit_, 0, 1}, {19, FieldType::group, Label::explicit_, 0, 2},
-        {20, FieldType::int32, Label::repeated}, {21, FieldType::double_, Label::repeated},
-        {22, FieldType::string, Label::repeated, utf8}, {23, FieldType::message, Label::repeated, 0, 1},
-        {24, FieldType::sint64, Label::repeated}, {25, FieldType::enum_, Label::repeated, closed, 0},
-        {26, FieldType::message, Label::map, 0, 3},
-        {27, FieldType::string, Label::implicit, utf8, no_aux, 1}, {28, FieldType::message, Label::implicit, 0, 1, 1},
-        {29, FieldType::string, Label::explicit_}, {30, FieldType::bool_, Label::repeated},
-        {31, FieldType::group, Label::repeated, 0, 2}, {32, FieldType::message, Label::explicit_, 0, 0},
-    }});
-    builder.add_message({{{1, FieldType::int32}, {2, FieldType::string}}});
-    builder.add_message({{{1, FieldType::int32}}});
-    builder.add_message({{{1, FieldType::string}, {2, FieldType::int32}}});
-    builder.add_message({{{1, FieldType::int32, Label::explicit_, field_flags::required},
-                          {2, FieldType::int32, Label::explicit_}}});
-    table = builder.build();
+    table = schemas::decoder.table;
     ASSERT_TRUE(schema.load(table.data(), table.size(), status));
   }
 
-  const MessageSpec& spec(uint32_t i) { return builder.message(i); }
+  const MessageSpec& spec(uint32_t i) { return schemas::decoder.messages[i]; }
   const FieldSpec& field(uint32_t number) { return spec(0).field(number); }
 
   // Copies the input into the arena (as the JS runtime does) and decodes it.
@@ -64,7 +40,6 @@ class DecoderTest : public ::testing::Test {
     return std::vector<T>(d, d + a.size);
   }
 
-  TableBuilder builder;
   std::vector<uint8_t> table;
   Schema schema;
   Arena arena;
@@ -275,11 +250,8 @@ TEST_F(DecoderTest, RequiredFields) {
 // Found by the decode fuzzer: an entry of a map whose values have required fields, without its
 // value, decoded fine and then could not be encoded.
 TEST(DecoderMaps, AnEntryWithoutItsValueLacksTheValuesRequiredFields) {
-  TableBuilder b;
-  const uint32_t value = b.add_message({{{1, FieldType::int32, Label::explicit_, field_flags::required}}});
-  const uint32_t entry = b.add_message({{{1, FieldType::int32}, {2, FieldType::message, Label::implicit, 0, value}}});
-  const uint32_t top = b.add_message({{{1, FieldType::message, Label::map, 0, entry}}});
-  const auto table = b.build();
+  const auto& table = schemas::mapOfRequired.table;
+  constexpr uint32_t top = 2;
   Schema schema;
   Status status;
   ASSERT_TRUE(schema.load(table.data(), table.size(), status));

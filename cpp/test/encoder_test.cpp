@@ -4,51 +4,21 @@
 
 #include <cmath>
 
-#include "table_builder.hpp"
+#include "test_schemas.hpp"
 
 using namespace hppproto;
 using namespace hppproto::test;
 
 namespace {
 
-constexpr uint16_t utf8 = field_flags::validate_utf8;
-constexpr uint16_t closed = field_flags::closed_enum;
-constexpr uint16_t packed = field_flags::packed;
-
 class EncoderTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    builder.add_enum({0, 1, 2});
-    builder.add_message({{
-        {1, FieldType::int32}, {2, FieldType::int64}, {3, FieldType::uint32}, {4, FieldType::uint64},
-        {5, FieldType::sint32}, {6, FieldType::sint64}, {7, FieldType::fixed32}, {8, FieldType::fixed64},
-        {9, FieldType::sfixed32}, {10, FieldType::sfixed64}, {11, FieldType::float_}, {12, FieldType::double_},
-        {13, FieldType::bool_}, {14, FieldType::string, Label::implicit, utf8}, {15, FieldType::bytes},
-        {16, FieldType::enum_, Label::implicit, closed, 0}, {17, FieldType::enum_},
-        {18, FieldType::message, Label::explicit_, 0, 1}, {19, FieldType::group, Label::explicit_, 0, 2},
-        {20, FieldType::int32, Label::repeated}, {21, FieldType::double_, Label::repeated, packed},
-        {22, FieldType::string, Label::repeated, utf8}, {23, FieldType::message, Label::repeated, 0, 1},
-        {24, FieldType::sint64, Label::repeated, packed}, {25, FieldType::enum_, Label::repeated, closed | packed, 0},
-        {26, FieldType::message, Label::map, 0, 3},
-        {27, FieldType::string, Label::implicit, utf8, no_aux, 1}, {28, FieldType::message, Label::implicit, 0, 1, 1},
-        {29, FieldType::string, Label::explicit_}, {30, FieldType::bool_, Label::repeated, packed},
-        {31, FieldType::group, Label::repeated, 0, 2}, {32, FieldType::int32, Label::explicit_},
-        {33, FieldType::int32, Label::repeated, packed}, {34, FieldType::double_, Label::implicit},
-    }});
-    builder.add_message({{{1, FieldType::int32}, {2, FieldType::string}}});
-    builder.add_message({{{1, FieldType::int32}}});
-    builder.add_message({{{1, FieldType::string}, {2, FieldType::int32}}});
-    builder.add_message({{{1, FieldType::int32, Label::explicit_, field_flags::required},
-                          {2, FieldType::message, Label::explicit_, 0, 4}}});
-    builder.add_message({{{1, FieldType::int32}, {2, FieldType::message, Label::explicit_, 0, 4}}});
-    const uint32_t message_set = builder.add_message(
-        {{{4, FieldType::message, Label::explicit_, 0, 1}, {1547769, FieldType::message, Label::explicit_, 0, 2}}});
-    builder.message(message_set).message_set = true;
-    table = builder.build();
+    table = schemas::encoder.table;
     ASSERT_TRUE(schema.load(table.data(), table.size(), status));
   }
 
-  const MessageSpec& spec(uint32_t i) { return builder.message(i); }
+  const MessageSpec& spec(uint32_t i) { return schemas::encoder.messages[i]; }
   const FieldSpec& field(uint32_t number) { return spec(0).field(number); }
 
   RecordPtr decode(const Wire& w, uint32_t message = 0) {
@@ -83,7 +53,6 @@ class EncoderTest : public ::testing::Test {
     rec[f.presence >> 3] = static_cast<uint8_t>(rec[f.presence >> 3] | (1u << (f.presence & 7)));
   }
 
-  TableBuilder builder;
   std::vector<uint8_t> table;
   Schema schema;
   Arena arena;

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "table_builder.hpp"
+#include "test_schemas.hpp"
 
 using namespace hppproto;
 using namespace hppproto::test;
@@ -13,15 +13,7 @@ bool loads(const std::vector<uint8_t>& table, Status& st) {
   return s.load(table.data(), table.size(), st);
 }
 
-std::vector<uint8_t> simple_table() {
-  TableBuilder b;
-  b.add_message({{{1, FieldType::int32}, {2, FieldType::string, Label::explicit_}}});
-  return b.build();
-}
-
-void set_word(std::vector<uint8_t>& t, size_t word, uint32_t v) {
-  for (int i = 0; i < 4; ++i) t[word * 4 + i] = static_cast<uint8_t>(v >> (8 * i));
-}
+std::vector<uint8_t> simple_table() { return schemas::simple.table; }
 
 // word positions in simple_table(): 4 header words, then message 0 at word 4
 constexpr size_t msg0 = 4;
@@ -42,9 +34,7 @@ TEST(Schema, LoadsAWellFormedTable) {
 }
 
 TEST(Schema, FindsSparseFieldNumbers) {
-  TableBuilder b;
-  b.add_message({{{1, FieldType::int32}, {5000, FieldType::int64}, {max_field_number, FieldType::bool_}}});
-  const auto t = b.build();
+  const auto& t = schemas::sparse.table;
   Status st;
   Schema s;
   ASSERT_TRUE(s.load(t.data(), t.size(), st));
@@ -118,53 +108,31 @@ TEST(Schema, RejectsBadFieldsAndIndices) {
   set_word(stray_aux, field0 + 4, 0);
   EXPECT_FALSE(loads(stray_aux, st));
 
-  TableBuilder b;
-  b.add_message({{{1, FieldType::message, Label::explicit_, 0, 7}}});  // no message 7
-  EXPECT_FALSE(loads(b.build(), st));
-  TableBuilder e;
-  e.add_message({{{1, FieldType::enum_, Label::implicit, field_flags::closed_enum, 0}}});  // no enum 0
-  EXPECT_FALSE(loads(e.build(), st));
-  TableBuilder r;
-  r.add_message({{{1, FieldType::int32, Label::implicit, field_flags::required}}});  // required without presence
-  EXPECT_FALSE(loads(r.build(), st));
+  EXPECT_FALSE(loads(schemas::noSuchMessage.table, st));
+  EXPECT_FALSE(loads(schemas::noSuchEnum.table, st));
+  EXPECT_FALSE(loads(schemas::requiredWithoutPresence.table, st));
 }
 
 TEST(Schema, ChecksEnumsAndMapEntries) {
   Status st;
-  TableBuilder unsorted;
-  unsorted.add_enum({3, 1});
-  EXPECT_FALSE(loads(unsorted.build(), st));
+  EXPECT_TRUE(loads(schemas::twoValues.table, st));
+  auto unsorted = schemas::twoValues.table;  // header, then the closed enum: count, 1, 3
+  set_word(unsorted, 5, 3);
+  set_word(unsorted, 6, 1);
+  EXPECT_FALSE(loads(unsorted, st));
 
-  TableBuilder good;
-  good.add_message({{{1, FieldType::string}, {2, FieldType::int32}}});
-  good.add_message({{{1, FieldType::message, Label::map, 0, 0}}});
-  EXPECT_TRUE(loads(good.build(), st));
-
-  TableBuilder bad_key;
-  bad_key.add_message({{{1, FieldType::double_}, {2, FieldType::int32}}});
-  bad_key.add_message({{{1, FieldType::message, Label::map, 0, 0}}});
-  EXPECT_FALSE(loads(bad_key.build(), st));
-
-  TableBuilder three;
-  three.add_message({{{1, FieldType::string}, {2, FieldType::int32}, {3, FieldType::int32}}});
-  three.add_message({{{1, FieldType::message, Label::map, 0, 0}}});
-  EXPECT_FALSE(loads(three.build(), st));
+  EXPECT_TRUE(loads(schemas::map.table, st));
+  EXPECT_FALSE(loads(schemas::mapDoubleKey.table, st));
+  EXPECT_FALSE(loads(schemas::mapThreeFields.table, st));
 }
 
 TEST(Schema, AllowsOneofMembersToShareASlotAndRecursion) {
-  TableBuilder b;
-  b.add_message({{{1, FieldType::string, Label::implicit, 0, no_aux, 1},
-                  {2, FieldType::message, Label::implicit, 0, 0, 1},
-                  {3, FieldType::message, Label::repeated, 0, 0}}});
   Status st;
-  EXPECT_TRUE(loads(b.build(), st));
+  EXPECT_TRUE(loads(schemas::oneofAndRecursion.table, st));
 }
 
 TEST(Schema, RejectsOneofMembersAtDifferentOffsets) {
-  TableBuilder b;
-  b.add_message({{{1, FieldType::int64, Label::implicit, 0, no_aux, 1},
-                  {2, FieldType::int64, Label::implicit, 0, no_aux, 1}}});
-  auto t = b.build();
+  auto t = schemas::oneofInt64s.table;
   set_word(t, field0 + 5 + 2, 40);  // move the second member's value slot away from the first
   std::vector<uint8_t> grown = t;
   set_word(grown, msg0, 48);
@@ -174,23 +142,9 @@ TEST(Schema, RejectsOneofMembersAtDifferentOffsets) {
 
 TEST(Schema, MessageSetsHoldOnlySingularMessageExtensions) {
   Status st;
-  TableBuilder b;
-  b.add_message({{{1, FieldType::int32}}});
-  const uint32_t set = b.add_message({{{4, FieldType::message, Label::explicit_, 0, 0}}});
-  b.message(set).message_set = true;
-  auto t = b.build();
-  EXPECT_TRUE(loads(t, st));
-
-  TableBuilder scalar;
-  scalar.add_message({{{4, FieldType::int32, Label::explicit_}}});
-  scalar.message(0).message_set = true;
-  EXPECT_FALSE(loads(scalar.build(), st));
-
-  TableBuilder low_number;
-  low_number.add_message({{{1, FieldType::int32}}});
-  low_number.add_message({{{3, FieldType::message, Label::explicit_, 0, 0}}});
-  low_number.message(1).message_set = true;
-  EXPECT_FALSE(loads(low_number.build(), st));
+  EXPECT_TRUE(loads(schemas::messageSet.table, st));
+  EXPECT_FALSE(loads(schemas::messageSetScalar.table, st));
+  EXPECT_FALSE(loads(schemas::messageSetLowNumber.table, st));
 
   auto unknown_flag = simple_table();
   set_word(unknown_flag, msg0 + 1, 2);
