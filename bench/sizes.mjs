@@ -27,6 +27,11 @@ export const decode = (bytes) => GoogleMessage1.decode(bytes);`,
 import { GoogleMessage1 } from "./hppproto-plain/benchmark_messages_proto3_pb.js";
 await init();
 export const decode = (bytes) => GoogleMessage1.decode(bytes);`,
+  // the same, started with the decode-only module (no encoder)
+  "hppproto --facades plain, hppproto/decode": `import { init } from "hppproto/decode";
+import { GoogleMessage1 } from "./hppproto-plain/benchmark_messages_proto3_pb.js";
+await init();
+export const decode = (bytes) => GoogleMessage1.decode(bytes);`,
   // the same program generated with optimize_for = CODE_SIZE: the facades come from the runtime
   "hppproto --optimize_for code_size": `import { init } from "hppproto";
 import { GoogleMessage1 } from "./hppproto-code-size/benchmark_messages_proto3_pb.js";

@@ -14,7 +14,9 @@ export interface InitOptions {
 // treat `new URL("literal", import.meta.url)` as an asset to emit (and webpack any other first
 // argument as a "critical dependency"), but bundles use the browser entry, which never fetches it.
 const here = import.meta.url;
-const defaultUrl = () => new URL("../../wasm/dist/hppproto.wasm", here);
+/** The modules the package ships: the codec, and the codec without its encoder (hppproto/decode). */
+export type PackagedModule = "hppproto.wasm" | "hppproto-decode.wasm";
+const packagedUrl = (file: PackagedModule) => new URL("../../wasm/dist/" + file, here);
 
 function imports(memoryGrew: () => void): WebAssembly.Imports {
   return {
@@ -35,10 +37,10 @@ function nodeFs(): NodeFs | undefined {
   return p?.getBuiltinModule?.("node:fs") as NodeFs | undefined;
 }
 
-function readPackagedSync(): Uint8Array {
+function readPackagedSync(file: PackagedModule): Uint8Array {
   const fs = nodeFs();
   if (!fs) throw new Error("hppproto: initSync() needs the module or its bytes here: initSync({ wasm })");
-  return fs.readFileSync(defaultUrl());
+  return fs.readFileSync(packagedUrl(file));
 }
 
 async function loadBytes(source: URL | string): Promise<ArrayBuffer | Uint8Array> {
@@ -61,11 +63,16 @@ let pending: Promise<Runtime> | undefined;
 
 /** Loads the codec once; later calls return the same runtime. */
 export function init(options: InitOptions = {}): Promise<Runtime> {
+  return initPackaged(options, "hppproto.wasm");
+}
+
+/** init() with one of the packaged modules as the default. */
+export function initPackaged(options: InitOptions, file: PackagedModule): Promise<Runtime> {
   if (hasRuntime()) return Promise.resolve(runtime());
   pending ??= (async () => {
     let rt: Runtime | undefined;
     const imp = imports(() => rt?.mem.sync());
-    const src = options.wasm ?? defaultUrl();
+    const src = options.wasm ?? packagedUrl(file);
     let instance: WebAssembly.Instance;
     if (typeof src === "string" || src instanceof URL) {
       instance = (await WebAssembly.instantiate((await loadBytes(src)) as ArrayBuffer, imp)).instance;
@@ -92,10 +99,27 @@ export interface InitSyncOptions {
 }
 
 export function initSync(options: InitSyncOptions = {}): Runtime {
+  return initPackagedSync(options, "hppproto.wasm");
+}
+
+/** initSync() with one of the packaged modules as the default. */
+export function initPackagedSync(options: InitSyncOptions, file: PackagedModule): Runtime {
   if (hasRuntime()) return runtime();
   let rt: Runtime | undefined;
-  const src = options.wasm ?? readPackagedSync();
+  const src = options.wasm ?? readPackagedSync(file);
   const mod = ArrayBuffer.isView(src) || src instanceof ArrayBuffer ? new WebAssembly.Module(src as ArrayBuffer) : (src as WebAssembly.Module);
   rt = start(new WebAssembly.Instance(mod, imports(() => rt?.mem.sync())), options.limits);
   return rt;
+}
+
+/** init() with an inlined module as the default (the browser entries, ts/*.browser.ts). */
+export async function initInlined(options: InitOptions, bytes: () => Promise<Uint8Array>): Promise<Runtime> {
+  if (hasRuntime()) return runtime(); // before inflating the inlined module again
+  return init({ ...options, wasm: options.wasm ?? (await bytes()) });
+}
+
+/** initSync() with an inlined module as the default. */
+export function initInlinedSync(options: InitSyncOptions, bytes: () => Uint8Array): Runtime {
+  if (hasRuntime()) return runtime();
+  return initSync({ ...options, wasm: options.wasm ?? bytes() });
 }

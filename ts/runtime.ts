@@ -29,10 +29,11 @@ export interface Exports {
   hp_decode_delimited(
     schema: number, message: number, arena: number, ptr: number, size: number, reset: number, out: number,
   ): number;
-  hp_encode(schema: number, message: number, rec: number): number;
-  hp_encoded_size(schema: number, message: number, rec: number): number;
-  hp_encode_delimited(schema: number, message: number, recs: number, count: number): number;
-  hp_output(): number;
+  // absent from the decode-only module (hppproto/decode)
+  hp_encode?(schema: number, message: number, rec: number): number;
+  hp_encoded_size?(schema: number, message: number, rec: number): number;
+  hp_encode_delimited?(schema: number, message: number, recs: number, count: number): number;
+  hp_output?(): number;
   stackSave(): number;
   stackRestore(sp: number): void;
 }
@@ -49,6 +50,10 @@ export interface Limits {
    * make of itself (1 MB of empty sub-messages would otherwise be a 1 GB arena). Default 256.
    */
   maxAmplification: number;
+}
+
+function decodeOnly(): never {
+  throw new Error('hppproto: the runtime was started with the decode-only module (init() from "hppproto/decode"), which cannot encode; init() from "hppproto" loads the whole codec');
 }
 
 /** Outputs up to an eighth of this share slabs (takeOutput). */
@@ -242,10 +247,11 @@ export class Runtime {
    * `output` until the next encode.
    */
   encode(schema: number, message: number, rec: number, def: SchemaDef): number {
+    const encode = this.exports.hp_encode ?? decodeOnly();
     this.enter();
     let n: number;
     try {
-      n = this.exports.hp_encode(schema, message, rec);
+      n = encode(schema, message, rec);
       this.calling = false;
     } catch (e) {
       throw this.trapped(e, () => this.stackError(def, message));
@@ -254,10 +260,11 @@ export class Runtime {
   }
 
   encodedSize(schema: number, message: number, rec: number, def: SchemaDef): number {
+    const encodedSize = this.exports.hp_encoded_size ?? decodeOnly();
     this.enter();
     let n: number;
     try {
-      n = this.exports.hp_encoded_size(schema, message, rec);
+      n = encodedSize(schema, message, rec);
       this.calling = false;
     } catch (e) {
       throw this.trapped(e, () => this.stackError(def, message));
@@ -268,10 +275,11 @@ export class Runtime {
 
   /** Encodes `count` records whose pointers are at recs, each after its length. */
   encodeDelimited(schema: number, message: number, recs: number, count: number, def: SchemaDef): number {
+    const encodeDelimited = this.exports.hp_encode_delimited ?? decodeOnly();
     this.enter();
     let n: number;
     try {
-      n = this.exports.hp_encode_delimited(schema, message, recs, count);
+      n = encodeDelimited(schema, message, recs, count);
       this.calling = false;
     } catch (e) {
       throw this.trapped(e, () => this.stackError(def, message));
@@ -329,7 +337,7 @@ export class Runtime {
   private finishEncode(n: number, def: SchemaDef, message: number): number {
     this.mem.sync();
     if (n < 0) throw this.encodeError(def, message);
-    this.output = this.exports.hp_output() >>> 0;
+    this.output = this.exports.hp_output!() >>> 0;
     return n;
   }
 

@@ -8,7 +8,9 @@
 
 #include "hppproto/arena.hpp"
 #include "hppproto/decoder.hpp"
+#ifndef HPPPROTO_DECODE_ONLY
 #include "hppproto/encoder.hpp"
+#endif
 #include "hppproto/schema.hpp"
 #include "hppproto/status.hpp"
 
@@ -17,8 +19,10 @@ using namespace hppproto;
 namespace {
 Status g_status;
 Limits g_limits;
+#ifndef HPPPROTO_DECODE_ONLY
 ScratchBuffer<uint32_t> g_sizes;  // the encoder's size cache
 ScratchBuffer<uint8_t> g_output;  // encoded bytes, copied out by the JS side after each call
+#endif
 
 bool check_message_index(const Schema* schema, uint32_t message_index) {
   if (message_index < schema->message_count()) return true;
@@ -99,6 +103,8 @@ EMSCRIPTEN_KEEPALIVE int hp_decode_delimited(const Schema* schema, uint32_t mess
   return Decoder(*schema, *arena, g_status, g_limits).decode_delimited(message_index, data, size, *out);
 }
 
+#ifndef HPPPROTO_DECODE_ONLY  // the decode-only module (hppproto/decode) leaves the encoder out
+
 // Encodes the message at rec into the output buffer (hp_output()); returns its size, or -1 with
 // the status set.
 EMSCRIPTEN_KEEPALIVE int32_t hp_encode(const Schema* schema, uint32_t message_index, const uint8_t* rec) {
@@ -137,5 +143,7 @@ EMSCRIPTEN_KEEPALIVE int32_t hp_encode_delimited(const Schema* schema, uint32_t 
 }
 
 EMSCRIPTEN_KEEPALIVE uint8_t* hp_output() { return g_output.data(); }
+
+#endif  // HPPPROTO_DECODE_ONLY
 
 }  // extern "C"

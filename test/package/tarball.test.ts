@@ -5,6 +5,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { gzipSync } from "node:zlib";
 import protobuf from "protobufjs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../support/paths.js";
@@ -57,13 +58,14 @@ beforeAll(() => {
 describe("the npm package", () => {
   it("holds the runtime, the CLI, types, the WASM and the README, nothing else", () => {
     const paths = packed.files.map((f) => f.path).sort();
-    for (const p of paths) expect(p).toMatch(/^(package\.json|README\.md|LICENSE|bin\/(hppproto-gen|protoc-gen-hppproto)\.mjs|dist\/(ts|codegen)\/.+\.(js|d\.ts)|wasm\/dist\/hppproto\.wasm)$/);
-    for (const needed of ["dist/ts/index.js", "dist/ts/index.d.ts", "dist/ts/generated.js", "dist/ts/generated.d.ts", "dist/ts/index.browser.js", "dist/ts/wasm-inline.js", "dist/codegen/cli.js", "bin/protoc-gen-hppproto.mjs", "wasm/dist/hppproto.wasm", "README.md"]) {
+    for (const p of paths) expect(p).toMatch(/^(package\.json|README\.md|LICENSE|bin\/(hppproto-gen|protoc-gen-hppproto)\.mjs|dist\/(ts|codegen)\/.+\.(js|d\.ts)|wasm\/dist\/hppproto(-decode)?\.wasm)$/);
+    for (const needed of ["dist/ts/index.js", "dist/ts/index.d.ts", "dist/ts/generated.js", "dist/ts/generated.d.ts", "dist/ts/index.browser.js", "dist/ts/wasm-inline.js", "dist/codegen/cli.js", "bin/protoc-gen-hppproto.mjs", "wasm/dist/hppproto.wasm", "dist/ts/decode.js", "dist/ts/decode.browser.js", "dist/ts/wasm-inline-decode.js", "wasm/dist/hppproto-decode.wasm", "README.md"]) {
       expect(paths).toContain(needed);
     }
     expect(paths).toContain("LICENSE");
     console.log(`npm pack: ${paths.length} files, ${packed.size} bytes packed, ${packed.unpackedSize} unpacked`);
-    expect(packed.size).toBeLessThan(200_000);
+    // two WASM modules (the codec, and without its encoder), each also inlined for bundlers
+    expect(packed.size).toBeLessThan(240_000);
   });
 
   it("metadata: a license, keywords, its package.json exported, no install-time build, no source map comments without maps", () => {
@@ -174,6 +176,27 @@ initSync(); console.log(AddressBook.toJsonString(AddressBook.decode(new Uint8Arr
     for (const f of ["addressbook_pb.ts", "hppproto_schema.ts"]) {
       expect(readFileSync(`${project}/protoc-gen/${f}`, "utf8")).toBe(readFileSync(`${project}/src/gen/${f}`, "utf8"));
     }
+  });
+
+  it("hppproto/decode: the decode-only module decodes in Node and in a browser bundle, a smaller one; encoding says it cannot", async () => {
+    const program = main.replace('from "hppproto"', 'from "hppproto/decode"').replace(
+      "  const text = AddressBook.toJsonString(book);",
+      `  let refused = "";
+  try { AddressBook.encode(AddressBook.decode(payload)); } catch (e) { refused = (e as Error).message; }
+  const text = AddressBook.toJsonString(book) + "\\n" + refused;`,
+    );
+    writeFileSync(`${project}/src/decode.ts`, program);
+    const refusal = 'hppproto: the runtime was started with the decode-only module (init() from "hppproto/decode"), which cannot encode; init() from "hppproto" loads the whole codec';
+    // Node: the installed package's decode-only module, read from wasm/dist
+    execFileSync("node_modules/.bin/esbuild", ["src/decode.ts", "--bundle", "--format=esm", "--platform=node", "--packages=external", "--outfile=out-decode/main.mjs", "--log-level=warning"], { cwd: project });
+    expect(node(["out-decode/main.mjs"], project).trim()).toBe(`${expected}\n${refusal}`);
+    // a browser bundle: the decode-only module inlined, and the bundle smaller than with the whole codec
+    execFileSync("node_modules/.bin/esbuild", ["src/decode.ts", "--bundle", "--minify", "--format=esm", "--platform=browser", "--outfile=web-decode/main.js", "--log-level=warning"], { cwd: project });
+    writeFileSync(`${project}/web-decode/index.html`, '<!doctype html><script type="module" src="main.js"></script>');
+    expect(await servePage(`${project}/web-decode`, (page) => page.textContent("body"))).toBe(`${expected}\n${refusal}`);
+    execFileSync("node_modules/.bin/esbuild", ["src/main.ts", "--bundle", "--minify", "--format=esm", "--platform=browser", "--outfile=web-whole/main.js", "--log-level=warning"], { cwd: project });
+    const gzipped = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length;
+    expect(gzipped(`${project}/web-whole/main.js`) - gzipped(`${project}/web-decode/main.js`)).toBeGreaterThan(3000);
   });
 
   it("initSync in Node, without arguments, from the installed package", () => {
