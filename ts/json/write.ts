@@ -5,7 +5,7 @@ import type { SchemaDef } from "../schema.js";
 import { base64Encode, within } from "./common.js";
 import { messageToJson, shortestFloat32, stringify, type JsonWriteOptions } from "./print.js";
 
-export { nonEmpty, nonZero64 } from "./out.js";
+export { entry, nonEmpty, nonZero64, sub } from "./out.js";
 
 type Write<T> = (o: T, opts: JsonWriteOptions) => string;
 
@@ -28,15 +28,6 @@ export function enumName(def: SchemaDef, index: number, v: number): string {
   let names = enumNames.get(info);
   if (names === undefined) enumNames.set(info, (names = new Map(info.values.map(([n, name]) => [n, `"${name}"`] as const).reverse())));
   return names.get(v) ?? String(v);
-}
-
-/** A message field written by its generated function. */
-export function sub<T>(write: Write<T>, v: T, opts: JsonWriteOptions, key: string): string {
-  try {
-    return write(v, opts);
-  } catch (e) {
-    throw within(e, `.${key}`);
-  }
 }
 
 /** The schema-driven writer of a message, as text: for well-known types with a JSON form of their own, and CODE_SIZE messages. */
@@ -67,13 +58,4 @@ export function map<T>(v: { readonly [key: string]: T }, each: (x: T, key: strin
   let s = "{";
   for (const k of Object.keys(v)) s += (s.length === 1 ? "" : ",") + JSON.stringify(k) + ":" + each(v[k]!, k);
   return `${s}}`;
-}
-
-/** A map entry's message value, with the entry's key in the error path. */
-export function entry<T>(write: Write<T>, v: T, opts: JsonWriteOptions, key: string, mapKey: string): string {
-  try {
-    return write(v, opts);
-  } catch (e) {
-    throw within(e, `.${key}[${JSON.stringify(mapKey)}]`);
-  }
 }
