@@ -77,6 +77,9 @@ function scratchArenas(rt: Runtime): Scratch {
   return s;
 }
 
+/** @internal the arena decode() reads into, emptied by each call (its records are read out at once) */
+export const scratchPlainArena = (rt: Runtime): Arena => scratchArenas(rt).plain;
+
 /** Starts an encode: the emptied encoder of its nesting level. The caller ends it with `s.encoding--`. */
 function enterEncode(rt: Runtime, s: Scratch, typeName: string): Encoder {
   if (s.encoding >= MAX_NESTED_ENCODES) {

@@ -34,6 +34,8 @@ export interface Exports {
   hp_encoded_size?(schema: number, message: number, rec: number): number;
   hp_encode_delimited?(schema: number, message: number, recs: number, count: number): number;
   hp_output?(): number;
+  hp_json_names_load?(schema: number, ptr: number, size: number): number;
+  hp_json_decode?(schema: number, names: number, message: number, arena: number, ptr: number, size: number, reset: number): number;
   stackSave(): number;
   stackRestore(sp: number): void;
 }
@@ -56,6 +58,8 @@ function decodeOnly(): never {
   throw new Error('hppproto: the runtime was started with the decode-only module (init() from "hppproto/decode"), which cannot encode; init() from "hppproto" loads the whole codec');
 }
 
+const utf8Encoder = new TextEncoder();
+
 /** Outputs up to an eighth of this share slabs (takeOutput). */
 const SLAB_SIZE = 64 * 1024;
 
@@ -73,6 +77,8 @@ export class Runtime {
   private readonly statusPtr: number;
   private readonly limitsPtr: number;
   private readonly schemas = new Map<SchemaDef, number>();
+  /** Each schema's ProtoJSON names in WASM (0: not loadable there), loaded by the first JSON read. */
+  private readonly jsonNames = new Map<SchemaDef, number>();
   private lastSchema: SchemaDef | undefined;
   private lastHandle = 0;
   /** Input of decodes into the default view arena: views point into it until the next such decode. */
@@ -164,6 +170,57 @@ export class Runtime {
     this.schemas.set(def, handle);
     this.ensureZeroRecord(def.maxRecordSize);
     return handle;
+  }
+
+  /**
+   * The handle of the schema's ProtoJSON names in WASM, sent on first use (`table` builds them), or
+   * 0 when this module has no JSON reader (hppproto/decode).
+   */
+  jsonNamesOf(def: SchemaDef, handle: number, table: (def: SchemaDef) => Uint8Array): number {
+    let names = this.jsonNames.get(def);
+    if (names !== undefined) return names;
+    names = 0;
+    const load = this.exports.hp_json_names_load;
+    if (load !== undefined) {
+      const bytes = table(def);
+      const p = this.malloc(bytes.length);
+      this.mem.u8.set(bytes, p);
+      names = load(handle, p, bytes.length) >>> 0;
+      this.exports.free(p);
+      this.mem.sync();
+      if (names === 0) throw new SchemaError(`hppproto: the codec refused the ProtoJSON names of ${def.messages[0]?.name ?? "a schema"}'s schema`);
+    }
+    this.jsonNames.set(def, names);
+    return names;
+  }
+
+  /**
+   * Reads ProtoJSON text into a record of the arena (emptied first), or returns 0 when the text is
+   * the JS reader's (a form the codec's reader leaves to it, or an error). The text is staged as
+   * UTF-8 in the copy staging buffer.
+   */
+  jsonDecode(schema: number, names: number, message: number, arena: number, text: string): number {
+    const need = text.length * 3; // UTF-16 code units to UTF-8: at most 3 bytes each
+    if (need > MAX_INPUT) return 0;
+    const staging = this.copyStaging;
+    if (need > staging.size) {
+      const size = Math.min(Math.max(need + 8, 4096, staging.size * 2), MAX_INPUT + 8);
+      const fresh = this.malloc(size);
+      if (staging.ptr) this.exports.free(staging.ptr);
+      staging.ptr = fresh;
+      staging.size = size;
+    }
+    const { written } = utf8Encoder.encodeInto(text, this.mem.u8.subarray(staging.ptr, staging.ptr + need));
+    this.enter();
+    let rec: number;
+    try {
+      rec = this.exports.hp_json_decode!(schema, names, message, arena, staging.ptr, written, 1) >>> 0;
+      this.calling = false;
+    } catch (e) {
+      throw this.trapped(e, () => new DecodeError("DEPTH_LIMIT", 0, ""));
+    }
+    this.mem.sync();
+    return rec;
   }
 
   /** A zeroed record as large as any registered message: what an absent map value reads as. */

@@ -10,6 +10,8 @@
 #include "hppproto/decoder.hpp"
 #ifndef HPPPROTO_DECODE_ONLY
 #include "hppproto/encoder.hpp"
+#include "hppproto/json_decoder.hpp"
+#include "hppproto/json_names.hpp"
 #endif
 #include "hppproto/schema.hpp"
 #include "hppproto/status.hpp"
@@ -22,6 +24,7 @@ Limits g_limits;
 #ifndef HPPPROTO_DECODE_ONLY
 ScratchBuffer<uint32_t> g_sizes;  // the encoder's size cache
 ScratchBuffer<uint8_t> g_output;  // encoded bytes, copied out by the JS side after each call
+std::vector<uint64_t> g_json_seen;  // the JSON reader's fields-given bits
 #endif
 
 bool check_message_index(const Schema* schema, uint32_t message_index) {
@@ -143,6 +146,31 @@ EMSCRIPTEN_KEEPALIVE int32_t hp_encode_delimited(const Schema* schema, uint32_t 
 }
 
 EMSCRIPTEN_KEEPALIVE uint8_t* hp_output() { return g_output.data(); }
+
+// The ProtoJSON names of a schema's fields and enum values (json_names.hpp), or nullptr with the
+// status set.
+EMSCRIPTEN_KEEPALIVE JsonNames* hp_json_names_load(const Schema* schema, const uint8_t* blob, uint32_t size) {
+  auto* names = new (std::nothrow) JsonNames();
+  if (!names) {
+    g_status.fail(Error::out_of_memory, 0);
+    return nullptr;
+  }
+  if (!names->load(*schema, blob, size, g_status)) {
+    delete names;
+    return nullptr;
+  }
+  return names;
+}
+
+EMSCRIPTEN_KEEPALIVE void hp_json_names_free(JsonNames* names) { delete names; }
+
+// The record of ProtoJSON text, or nullptr when the text is the JS reader's (json_decoder.hpp).
+EMSCRIPTEN_KEEPALIVE RecordPtr hp_json_decode(const Schema* schema, const JsonNames* names, uint32_t message_index,
+                                              Arena* arena, const uint8_t* text, uint32_t size, int reset) {
+  if (!check_message_index(schema, message_index)) return nullptr;
+  if (reset) arena->reset();
+  return JsonDecoder(*schema, *names, *arena, g_limits, g_json_seen).decode(message_index, text, size);
+}
 
 #endif  // HPPPROTO_DECODE_ONLY
 

@@ -127,6 +127,11 @@ function writeTasks(c: Codec, lib: Library, bytes: Uint8Array, literal: () => an
     const json = c.toJson(built);
     tasks.push({ operation: "json out", library: lib, fn: () => c.toJson!(built) });
     tasks.push({ operation: "json in", library: lib, fn: () => c.fromJson!(json) });
+    if (c.encode) {
+      const toBinary = c.jsonToBinary ?? ((s: string) => c.encode!(c.fromJson!(s)));
+      if (c.jsonToBinary) checkEncoder(c, lib, "JSON to binary", toBinary(json), built);
+      tasks.push({ operation: "json to binary", library: lib, fn: () => toBinary(json) });
+    }
   }
   return tasks;
 }

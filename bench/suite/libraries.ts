@@ -68,6 +68,8 @@ export interface Codec {
   writerEncoder?(): (literal: any) => Uint8Array;
   toJson?(message: any): string;
   fromJson?(json: string): any;
+  /** ProtoJSON text to wire bytes without a message object in between (hppproto); peers: fromJson + encode. */
+  jsonToBinary?(json: string): Uint8Array;
 }
 
 const index = (list: string, i: string) => `${list}[${i}]`;
@@ -87,6 +89,7 @@ function hppproto(type: any, desc: DescMessage): Codec {
     encode: (m) => type.encode(m),
     toJson: (m) => type.toJsonString(m),
     fromJson: (s) => type.fromJsonString(s),
+    jsonToBinary: (s) => type.encodeFromJsonString(s),
     // plain objects are what encode() takes: nothing to build
     build: (literal) => literal,
     builderEncoder: () => {

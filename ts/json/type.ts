@@ -1,6 +1,8 @@
 // A message type with ProtoJSON: what generated code uses unless hppproto-gen --facades leaves JSON
 // out, so that bundles without it carry none of the JSON code.
-import { MessageType } from "../message.js";
+import { MessageType, scratchPlainArena } from "../message.js";
+import { runtime, type Runtime } from "../runtime.js";
+import { jsonNamesTable } from "./names.js";
 import { MessageView } from "../view.js";
 import { JsonError, within } from "./common.js";
 import { fromJs, JsonSyntaxError, parseFast, parseJson, type JsonValue } from "./parse.js";
@@ -45,6 +47,14 @@ export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B>
 
   /** A plain object from ProtoJSON text. Duplicate keys and large integers are handled exactly. */
   fromJsonString(text: string, options: JsonReadOptions = {}): T {
+    // the codec reads the forms serializers write straight into a record, read out as decode() does;
+    // it hands anything else (and every error) to the reader below
+    const read = this.parts.read;
+    if (read !== undefined) {
+      const rt = runtime();
+      const rec = this.jsonRecord(rt, text);
+      if (rec !== 0) return read(rt.mem, rec, rt);
+    }
     // JSON.parse when it is exact for this text, else the strict parser (which also names what is wrong)
     let value = parseFast(text);
     if (value === undefined) {
@@ -56,6 +66,28 @@ export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B>
       }
     }
     return this.fromJsonValue(value, options);
+  }
+
+  /**
+   * The wire bytes of the message in ProtoJSON text, as encode(fromJsonString(text)) gives them,
+   * but read by the codec into a record and encoded from there: no JS object in between. (Text the
+   * codec leaves to the JS reader, such as a well-known type's own form, goes through a plain object.)
+   */
+  encodeFromJsonString(text: string, options: JsonReadOptions = {}): Uint8Array {
+    const rt = runtime();
+    const rec = this.jsonRecord(rt, text);
+    if (rec === 0) return this.encode(this.fromJsonString(text, options) as never);
+    return rt.takeOutput(rt.encode(rt.schema(this.schemaDef), this.index, rec, this.schemaDef));
+  }
+
+  /** The record the codec reads the text into (in decode()'s scratch arena), or 0 when the JS reader reads it. */
+  private jsonRecord(rt: Runtime, text: string): number {
+    const handle = rt.schema(this.schemaDef);
+    const names = rt.jsonNamesOf(this.schemaDef, handle, jsonNamesTable);
+    if (names === 0) return 0; // the decode-only module has no JSON reader
+    const arena = scratchPlainArena(rt);
+    arena.generation++;
+    return rt.jsonDecode(handle, names, this.index, arena.ptr, text);
   }
 
   private fromJsonValue(value: JsonValue, options: JsonReadOptions): T {

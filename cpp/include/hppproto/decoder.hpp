@@ -25,6 +25,17 @@ struct Limits {
   static constexpr size_t budget_allowance = size_t{1} << 20;
 };
 
+// The arena limit under which a decode of input_size bytes stays within max_amplification: what
+// the arena holds already, plus the budget. Every sum saturates at SIZE_MAX instead of wrapping.
+inline size_t budget_cap(const Arena& arena, const Limits& limits, size_t input_size) noexcept {
+  const size_t per_byte = limits.max_amplification ? limits.max_amplification : 1;
+  size_t scaled;  // (no division: this runs once per decode, and a divide costs as much as a field)
+  if (__builtin_mul_overflow(input_size, per_byte, &scaled)) scaled = SIZE_MAX;
+  const size_t budget = scaled > SIZE_MAX - Limits::budget_allowance ? SIZE_MAX : scaled + Limits::budget_allowance;
+  const size_t reserved = arena.reserved_bytes();
+  return budget > SIZE_MAX - reserved ? SIZE_MAX : reserved + budget;
+}
+
 class Decoder {
  public:
   Decoder(const Schema& schema, Arena& arena, Status& status, const Limits& limits) noexcept
@@ -81,13 +92,7 @@ class Decoder {
   class Budget {
    public:
     Budget(Decoder& d, size_t input_size) noexcept : d_(d), saved_(d.arena_.limit()) {
-      // every sum saturates at SIZE_MAX instead of wrapping
-      const size_t per_byte = d.limits_.max_amplification ? d.limits_.max_amplification : 1;
-      size_t scaled;  // (no division: this runs once per decode, and a divide costs as much as a field)
-      if (__builtin_mul_overflow(input_size, per_byte, &scaled)) scaled = SIZE_MAX;
-      const size_t budget = scaled > SIZE_MAX - Limits::budget_allowance ? SIZE_MAX : scaled + Limits::budget_allowance;
-      const size_t reserved = d.arena_.reserved_bytes();
-      const size_t cap = budget > SIZE_MAX - reserved ? SIZE_MAX : reserved + budget;
+      const size_t cap = budget_cap(d.arena_, d.limits_, input_size);
       d.budget_in_force_ = cap < saved_;
       if (d.budget_in_force_) d.arena_.set_limit(cap);
     }

@@ -168,6 +168,21 @@ struct EnumDef {
   uint32_t value_count = 0;
 };
 
+// Little-endian u32 words of a table, bounds-checked.
+struct WordReader {
+  const uint8_t* data;
+  size_t size;
+  size_t pos = 0;
+  bool word(uint32_t& out) noexcept {
+    if (size - pos < 4) return false;
+    out = load_fixed32(data + pos);
+    pos += 4;
+    return true;
+  }
+  size_t remaining_words() const noexcept { return (size - pos) / 4; }
+  uint32_t offset() const noexcept { return static_cast<uint32_t>(pos); }
+};
+
 class Schema {
  public:
   Schema() = default;
@@ -181,7 +196,7 @@ class Schema {
   // Parses and validates a table. On failure returns false with status set (offset = byte offset
   // in the table, detail = message index where one applies).
   bool load(const uint8_t* table, size_t size, Status& status) {
-    Reader r{table, size};
+    WordReader r{table, size};
     status.clear();
     uint32_t magic, version, enum_count, message_count;
     if (!r.word(magic) || !r.word(version) || !r.word(enum_count) || !r.word(message_count))
@@ -280,20 +295,6 @@ class Schema {
   }
 
  private:
-  struct Reader {
-    const uint8_t* data;
-    size_t size;
-    size_t pos = 0;
-    bool word(uint32_t& out) noexcept {
-      if (size - pos < 4) return false;
-      out = load_fixed32(data + pos);
-      pos += 4;
-      return true;
-    }
-    size_t remaining_words() const noexcept { return (size - pos) / 4; }
-    uint32_t offset() const noexcept { return static_cast<uint32_t>(pos); }
-  };
-
   static bool is_map_key_type(FieldType t) noexcept {
     if (t == FieldType::string) return true;
     return is_numeric(t) && t != FieldType::double_ && t != FieldType::float_ && t != FieldType::enum_;

@@ -1,0 +1,671 @@
+// ProtoJSON text (UTF-8) to records, in one pass, for the shapes serializers write: objects of
+// fields by json or .proto name, numbers as numbers (integers also as decimal strings), enum
+// names, base64 bytes, arrays, maps. Anything else (a well-known type's own form, numbers written
+// as "1e2" for an integer field, an unknown key, a duplicate field, an unknown enum name, an error) is
+// not read here: decode() returns nullptr and the JS runtime reads the text with its own reader,
+// which also names what is wrong. So what this reader accepts it must read exactly as that one.
+#pragma once
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "arena.hpp"
+#include "decoder.hpp"
+#include "json_names.hpp"
+#include "record.hpp"
+#include "schema.hpp"
+
+namespace hppproto {
+
+class JsonDecoder {
+ public:
+  // Nesting deeper than this is left to the JS reader (whose own limit it is).
+  static constexpr uint32_t max_depth = 64;
+
+  JsonDecoder(const Schema& schema, const JsonNames& names, Arena& arena, const Limits& limits,
+              std::vector<uint64_t>& scratch) noexcept
+      : schema_(schema), names_(names), arena_(arena), limits_(limits), seen_(scratch) {}
+
+  // The message's record, or nullptr (the arena rewound) when the text is not read here.
+  RecordPtr decode(uint32_t mi, const uint8_t* text, size_t size) noexcept {
+    p_ = text;
+    end_ = text + size;
+    seen_.clear();
+    const auto cp = arena_.checkpoint();
+    // what the text may make of itself is bounded as for binary input (`{}` of a large message)
+    const size_t limit = arena_.limit();
+    const size_t cap = budget_cap(arena_, limits_, size);
+    if (cap < limit) arena_.set_limit(cap);
+    RecordPtr rec = nullptr;
+    const bool read = size <= limits_.max_message_size && message(mi, rec, 0) && (ws(), p_ == end_);
+    arena_.set_limit(limit);
+    if (read) return rec;
+    arena_.rewind(cp);
+    return nullptr;
+  }
+
+ private:
+  // ---- the text ----
+
+  void ws() noexcept {
+    while (p_ < end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+  }
+  bool take(uint8_t c) noexcept {
+    ws();
+    if (p_ == end_ || *p_ != c) return false;
+    ++p_;
+    return true;
+  }
+  bool literal(const char* word, size_t n) noexcept {
+    if (static_cast<size_t>(end_ - p_) < n) return false;
+    for (size_t i = 0; i < n; ++i)  // a loop, not a call to memcmp
+      if (p_[i] != static_cast<uint8_t>(word[i])) return false;
+    p_ += n;
+    return true;
+  }
+  bool null() noexcept {
+    ws();
+    return p_ < end_ && *p_ == 'n' && literal("null", 4);
+  }
+
+  // A string's bytes between its quotes, with `escaped` set when it holds a backslash. U+FFFD
+  // (EF BF BD) may stand for a lone surrogate of the JS string the text was encoded from, which
+  // JSON must reject: such text goes to the JS reader.
+  bool raw_string(const uint8_t*& start, size_t& size, bool& escaped) noexcept {
+    if (!take('"')) return false;
+    start = p_;
+    escaped = false;
+    // eight bytes at a time while none is a quote, a backslash, a control character or non-ASCII
+    constexpr uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    while (end_ - p_ >= 8) {
+      uint64_t w;
+      std::memcpy(&w, p_, 8);
+      const uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
+      const uint64_t special = ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | (w - ones * 0x20) | w;
+      if (special & highs) break;
+      p_ += 8;
+    }
+    for (;;) {
+      if (p_ == end_) return false;
+      const uint8_t c = *p_;
+      if (c == '"') break;
+      if (c < 0x20) return false;
+      if (c == '\\') {
+        escaped = true;
+        if (++p_ == end_) return false;
+      } else if (c == 0xef && end_ - p_ >= 3 && p_[1] == 0xbf && p_[2] == 0xbd) {
+        return false;
+      }
+      ++p_;
+    }
+    size = static_cast<size_t>(p_ - start);
+    ++p_;
+    return true;
+  }
+
+  static int hex(uint8_t c) noexcept {
+    if (c >= '0' && c <= '9') return c - '0';
+    c |= 0x20;
+    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+  }
+  static bool hex4(const uint8_t* s, const uint8_t* end, uint32_t& out) noexcept {
+    if (end - s < 4) return false;
+    out = 0;
+    for (int i = 0; i < 4; ++i) {
+      const int h = hex(s[i]);
+      if (h < 0) return false;
+      out = out << 4 | static_cast<uint32_t>(h);
+    }
+    return true;
+  }
+
+  // A string's value as UTF-8: the text itself when it has no escapes, else decoded into the arena.
+  bool string(BytesSlot& out) noexcept {
+    const uint8_t* s;
+    size_t n;
+    bool escaped;
+    if (!raw_string(s, n, escaped)) return false;
+    if (!escaped) {
+      out = BytesSlot{s, static_cast<uint32_t>(n)};
+      return true;
+    }
+    uint8_t* dst = arena_.allocate(n);  // escapes never decode to more bytes than they take
+    if (!dst) return false;
+    uint8_t* o = dst;
+    const uint8_t* end = s + n;
+    while (s < end) {
+      if (*s != '\\') {
+        *o++ = *s++;
+        continue;
+      }
+      const uint8_t e = s[1];
+      s += 2;
+      switch (e) {
+        case '"': *o++ = '"'; break;
+        case '\\': *o++ = '\\'; break;
+        case '/': *o++ = '/'; break;
+        case 'b': *o++ = '\b'; break;
+        case 'f': *o++ = '\f'; break;
+        case 'n': *o++ = '\n'; break;
+        case 'r': *o++ = '\r'; break;
+        case 't': *o++ = '\t'; break;
+        case 'u': {
+          uint32_t cp;
+          if (!hex4(s, end, cp)) return false;
+          s += 4;
+          if (cp >= 0xdc00 && cp <= 0xdfff) return false;  // a lone low surrogate
+          if (cp >= 0xd800 && cp <= 0xdbff) {
+            uint32_t low;
+            if (end - s < 6 || s[0] != '\\' || s[1] != 'u' || !hex4(s + 2, end, low) || low < 0xdc00 || low > 0xdfff)
+              return false;  // a lone high surrogate
+            s += 6;
+            cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
+          }
+          if (cp < 0x80) {
+            *o++ = static_cast<uint8_t>(cp);
+          } else if (cp < 0x800) {
+            *o++ = static_cast<uint8_t>(0xc0 | cp >> 6);
+            *o++ = static_cast<uint8_t>(0x80 | (cp & 0x3f));
+          } else if (cp < 0x10000) {
+            *o++ = static_cast<uint8_t>(0xe0 | cp >> 12);
+            *o++ = static_cast<uint8_t>(0x80 | ((cp >> 6) & 0x3f));
+            *o++ = static_cast<uint8_t>(0x80 | (cp & 0x3f));
+          } else {
+            *o++ = static_cast<uint8_t>(0xf0 | cp >> 18);
+            *o++ = static_cast<uint8_t>(0x80 | ((cp >> 12) & 0x3f));
+            *o++ = static_cast<uint8_t>(0x80 | ((cp >> 6) & 0x3f));
+            *o++ = static_cast<uint8_t>(0x80 | (cp & 0x3f));
+          }
+          break;
+        }
+        default: return false;
+      }
+    }
+    out = BytesSlot{dst, static_cast<uint32_t>(o - dst)};
+    return true;
+  }
+
+  // ---- numbers ----
+
+  // An integer as serializers write it, bare or quoted: -?(0|[1-9][0-9]*), up to 2^64 - 1 in
+  // magnitude. Fractions, exponents, "-0" and leading zeros are for the JS reader.
+  static bool digits(const uint8_t*& p, const uint8_t* end, bool& negative, uint64_t& magnitude) noexcept {
+    negative = p < end && *p == '-';
+    if (negative) ++p;
+    if (p == end || *p < '0' || *p > '9') return false;
+    if (*p == '0') {
+      ++p;
+      magnitude = 0;
+      return !negative && (p == end || *p < '0' || *p > '9');
+    }
+    // 19 digits cannot overflow; a 20th is checked against 2^64 - 1 (no 128-bit multiply, which
+    // is a library call in wasm32)
+    uint64_t v = 0;
+    int n = 0;
+    for (; p < end && *p >= '0' && *p <= '9'; ++p, ++n) {
+      const auto d = static_cast<uint64_t>(*p - '0');
+      if (n >= 19 && (n > 19 || v > UINT64_MAX / 10 || (v == UINT64_MAX / 10 && d > UINT64_MAX % 10))) return false;
+      v = v * 10 + d;
+    }
+    magnitude = v;
+    return true;
+  }
+
+  bool integer(bool& negative, uint64_t& magnitude) noexcept {
+    ws();
+    const bool quoted = p_ < end_ && *p_ == '"';
+    if (quoted) ++p_;
+    if (!digits(p_, end_, negative, magnitude)) return false;
+    if (quoted) return p_ < end_ && *p_++ == '"';
+    return p_ == end_ || (*p_ != '.' && *p_ != 'e' && *p_ != 'E');
+  }
+
+  bool int_value(int64_t lo, uint64_t hi, uint64_t& bits) noexcept {
+    bool negative;
+    uint64_t m;
+    if (!integer(negative, m)) return false;
+    if (negative) {
+      if (m > static_cast<uint64_t>(-(lo + 1)) + 1) return false;
+      bits = ~m + 1;
+    } else {
+      if (m > hi) return false;
+      bits = m;
+    }
+    return true;
+  }
+
+  // A bare JSON number as a double, rounded as JS's Number() rounds it (correctly). Numbers whose
+  // rounding needs more than 128-bit arithmetic are the JS reader's.
+  bool number(double& out) noexcept {
+    ws();
+    const uint8_t* start = p_;
+    const uint8_t* p = p_;
+    if (p < end_ && *p == '-') ++p;
+    if (p == end_ || *p < '0' || *p > '9') return false;
+    uint64_t mantissa = 0;
+    int significant = 0, exponent = 0;
+    if (*p == '0') {
+      ++p;
+    } else {
+      for (; p < end_ && *p >= '0' && *p <= '9'; ++p) {
+        if (significant < 19) mantissa = mantissa * 10 + static_cast<uint64_t>(*p - '0'), ++significant;
+        else ++exponent, significant = 99;
+      }
+    }
+    if (p < end_ && *p == '.') {
+      ++p;
+      if (p == end_ || *p < '0' || *p > '9') return false;
+      for (; p < end_ && *p >= '0' && *p <= '9'; ++p) {
+        if (mantissa == 0 && *p == '0') { --exponent; continue; }  // leading zeros of a fraction
+        if (significant < 19) mantissa = mantissa * 10 + static_cast<uint64_t>(*p - '0'), ++significant, --exponent;
+        else significant = 99;
+      }
+    }
+    if (p < end_ && (*p == 'e' || *p == 'E')) {
+      ++p;
+      bool neg = false;
+      if (p < end_ && (*p == '+' || *p == '-')) neg = *p++ == '-';
+      if (p == end_ || *p < '0' || *p > '9') return false;
+      int e = 0;
+      for (; p < end_ && *p >= '0' && *p <= '9'; ++p) e = e < 100000 ? e * 10 + (*p - '0') : e;
+      exponent += neg ? -e : e;
+    }
+    p_ = p;
+    if (significant > 19) return false;  // more digits than a u64 holds: the JS reader's
+    double v;
+    if (!decimal_to_double(mantissa, significant, exponent, v)) return false;
+    out = *start == '-' ? -v : v;
+    return true;
+  }
+
+  // mantissa × 10^exponent, correctly rounded (round half to even), for up to 19 digits and
+  // |exponent| up to 19; false past that.
+  static bool decimal_to_double(uint64_t mantissa, int significant, int exponent, double& out) noexcept {
+    static constexpr uint64_t pow10[] = {1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+        100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull, 10000000000000ull,
+        100000000000000ull, 1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+        1000000000000000000ull, 10000000000000000000ull};
+    if (mantissa == 0) {
+      out = 0;
+      return true;
+    }
+    // Clinger's fast path: mantissa and power of ten both exact in a double, so one operation
+    // rounds once
+    if (significant <= 15 && exponent >= -22 && exponent <= 22) {
+      static constexpr double powers[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+                                          1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+      const double m = static_cast<double>(mantissa);
+      out = exponent < 0 ? m / powers[-exponent] : m * powers[exponent];
+      return true;
+    }
+    if (exponent > 19 || exponent < -19) return false;
+    using u128 = unsigned __int128;
+    if (exponent >= 0) {  // exact as a 128-bit integer, then rounded once
+      out = round_u128(static_cast<u128>(mantissa) * pow10[exponent], false, 0);
+      return true;
+    }
+    // mantissa / 10^k: a quotient of 64 or 65 bits, the remainder as a sticky bit
+    const uint64_t divisor = pow10[-exponent];
+    const int shift = 64 + bit_length(divisor) - bit_length(mantissa);
+    const u128 n = static_cast<u128>(mantissa) << shift;
+    out = round_u128(n / divisor, n % divisor != 0, -shift);
+    return true;
+  }
+
+  static int bit_length(uint64_t v) noexcept { return 64 - __builtin_clzll(v); }
+
+  // (v, plus a nonzero sticky remainder below it) × 2^scale as the nearest double. The top 64 bits
+  // keep every bit that decides the rounding; the rest fold into bit 0, far below the 53 kept.
+  static double round_u128(unsigned __int128 v, bool sticky, int scale) noexcept {
+    const auto high = static_cast<uint64_t>(v >> 64);
+    uint64_t top;
+    if (high == 0) {
+      top = static_cast<uint64_t>(v) | sticky;  // with a remainder, v has 64 bits (the quotient's)
+    } else {
+      const int drop = 64 - __builtin_clzll(high);
+      top = static_cast<uint64_t>(v >> drop) | ((v & ((static_cast<unsigned __int128>(1) << drop) - 1)) != 0) | sticky;
+      scale += drop;
+    }
+    // 2^scale is a normal double here (|scale| < 200)
+    const uint64_t bits = static_cast<uint64_t>(1023 + scale) << 52;
+    double power;
+    std::memcpy(&power, &bits, 8);
+    return static_cast<double>(top) * power;
+  }
+
+  // ---- values ----
+
+  // One value of the field's type at dst (a slot or an array element).
+  bool value(uint32_t mi, uint32_t fi, const FieldDef& f, uint8_t* dst, uint32_t depth) noexcept {
+    switch (f.type) {
+      case FieldType::int32: case FieldType::sint32: case FieldType::sfixed32: {
+        uint64_t v;
+        if (!int_value(INT32_MIN, INT32_MAX, v)) return false;
+        return put<uint32_t>(dst, static_cast<uint32_t>(v));
+      }
+      case FieldType::uint32: case FieldType::fixed32: {
+        uint64_t v;
+        if (!int_value(0, UINT32_MAX, v)) return false;
+        return put<uint32_t>(dst, static_cast<uint32_t>(v));
+      }
+      case FieldType::int64: case FieldType::sint64: case FieldType::sfixed64: {
+        uint64_t v;
+        if (!int_value(INT64_MIN, INT64_MAX, v)) return false;
+        return put<uint64_t>(dst, v);
+      }
+      case FieldType::uint64: case FieldType::fixed64: {
+        uint64_t v;
+        if (!int_value(0, UINT64_MAX, v)) return false;
+        return put<uint64_t>(dst, v);
+      }
+      case FieldType::double_: {
+        double d;
+        if (!number(d) || std::isinf(d)) return false;
+        return put<double>(dst, d);
+      }
+      case FieldType::float_: {
+        double d;
+        if (!number(d) || std::isinf(d) || std::fabs(d) > 3.4028234663852886e38) return false;
+        return put<float>(dst, static_cast<float>(d));
+      }
+      case FieldType::bool_: {
+        ws();
+        if (literal("true", 4)) return put<uint8_t>(dst, 1);
+        return literal("false", 5) && put<uint8_t>(dst, 0);
+      }
+      case FieldType::enum_: return enum_value(mi, fi, f, dst);
+      case FieldType::string: {
+        BytesSlot s;
+        return string(s) && put<BytesSlot>(dst, s);
+      }
+      case FieldType::bytes: {
+        BytesSlot s;
+        return base64(s) && put<BytesSlot>(dst, s);
+      }
+      case FieldType::message: case FieldType::group: {
+        RecordPtr rec = nullptr;
+        return message(f.aux, rec, depth + 1) && put<RecordPtr>(dst, rec);
+      }
+    }
+    return false;
+  }
+
+  template <class T>
+  static bool put(uint8_t* dst, T v) noexcept {
+    std::memcpy(dst, &v, sizeof v);
+    return true;
+  }
+
+  bool enum_value(uint32_t mi, uint32_t fi, const FieldDef& f, uint8_t* dst) noexcept {
+    const uint32_t ei = names_.enum_of(mi, fi);
+    if (names_.enum_own_form(ei)) return false;
+    ws();
+    int32_t n;
+    if (p_ < end_ && *p_ == '"') {
+      const uint8_t* s;
+      size_t size;
+      bool escaped;
+      if (!raw_string(s, size, escaped) || escaped || !names_.enum_value(ei, s, size, n)) return false;
+    } else {
+      bool negative;
+      uint64_t m;
+      const uint8_t* p = p_;
+      if (!digits(p, end_, negative, m) || (p < end_ && (*p == '.' || *p == 'e' || *p == 'E'))) return false;
+      if (negative ? m > 0x80000000u : m > 0x7fffffffu) return false;
+      p_ = p;
+      n = negative ? static_cast<int32_t>(~static_cast<uint32_t>(m) + 1) : static_cast<int32_t>(m);
+      // a closed enum keeps a number it does not declare as an unknown field: the JS reader's case
+      if ((f.flags & field_flags::closed_enum) && !schema_.enum_contains(f.aux, n)) return false;
+    }
+    return put<int32_t>(dst, n);
+  }
+
+  // Standard or URL-safe base64, padded or not (what the JS reader accepts).
+  bool base64(BytesSlot& out) noexcept {
+    const uint8_t* s;
+    size_t n;
+    bool escaped;
+    if (!raw_string(s, n, escaped) || escaped) return false;
+    size_t end = n;
+    while (end > 0 && s[end - 1] == '=') --end;
+    if (n - end > 2 || (n != end && n % 4 != 0) || end % 4 == 1) return false;
+    uint8_t* dst = arena_.allocate(end * 3 / 4 + 1);
+    if (!dst) return false;
+    uint32_t acc = 0;
+    int bits = 0;
+    uint8_t* o = dst;
+    for (size_t i = 0; i < end; ++i) {
+      const uint8_t c = s[i];
+      int v;
+      if (c >= 'A' && c <= 'Z') v = c - 'A';
+      else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
+      else if (c >= '0' && c <= '9') v = c - '0' + 52;
+      else if (c == '+' || c == '-') v = 62;
+      else if (c == '/' || c == '_') v = 63;
+      else return false;
+      acc = acc << 6 | static_cast<uint32_t>(v);
+      bits += 6;
+      if (bits >= 8) {
+        bits -= 8;
+        *o++ = static_cast<uint8_t>(acc >> bits);
+      }
+    }
+    out = BytesSlot{dst, static_cast<uint32_t>(o - dst)};
+    return true;
+  }
+
+  // ---- messages ----
+
+  bool message(uint32_t mi, RecordPtr& out, uint32_t depth) noexcept {
+    if (depth >= max_depth || depth >= limits_.max_depth || !names_.readable(mi)) return false;
+    const MessageDef& m = schema_.message(mi);
+    RecordPtr rec = arena_.allocate_zeroed(m.record_size);
+    if (!rec || !take('{')) return false;
+    // which fields were given, for duplicates: a bit per field, on a stack shared by the nesting
+    const size_t seen = seen_.size();
+    seen_.resize(seen + (m.field_count + 63) / 64, 0);
+    const FieldDef* fields = schema_.fields(m);
+    uint32_t next = 0;
+    ws();
+    if (p_ < end_ && *p_ == '}') {
+      ++p_;
+    } else {
+      for (;;) {
+        const uint32_t fi = key(mi, next);
+        // an unknown key is the JS reader's: an error, or under ignoreUnknownFields skipped (its
+        // parser still rejects duplicate keys inside what is skipped)
+        if (fi == JsonNames::not_found || !take(':')) return false;
+        uint64_t& word = seen_[seen + fi / 64];
+        const uint64_t bit = uint64_t{1} << (fi % 64);
+        if (word & bit) return false;
+        word |= bit;
+        if (!field(mi, fi, fields[fi], rec, depth)) return false;
+        next = fi + 1;
+        if (take(',')) continue;
+        if (take('}')) break;
+        return false;
+      }
+    }
+    seen_.resize(seen);
+    if (m.required_count != 0 && !has_required(m, rec)) return false;
+    out = rec;
+    return true;
+  }
+
+  // The field a key names. Serializers write fields in order, most of them left out: the json
+  // names of the next few fields after the last one are compared with the text in place first.
+  uint32_t key(uint32_t mi, uint32_t next) noexcept {
+    ws();
+    if (p_ == end_ || *p_ != '"') return JsonNames::not_found;
+    const size_t room = static_cast<size_t>(end_ - p_) - 1;
+    for (uint32_t fi = next; fi < next + 4; ++fi) {
+      const Name* name = names_.json_name(mi, fi);
+      if (name == nullptr) break;
+      if (name->size < room && p_[1 + name->size] == '"' && name->equals(p_ + 1, name->size)) {
+        p_ += name->size + 2;  // a name holds no quote or backslash, so this was the whole key
+        return fi;
+      }
+    }
+    const uint8_t* k;
+    size_t size;
+    bool escaped;
+    if (!raw_string(k, size, escaped) || escaped) return JsonNames::not_found;
+    return names_.find(mi, k, size);
+  }
+
+  bool has_required(const MessageDef& m, const uint8_t* rec) const noexcept {
+    const uint32_t* bits = schema_.required_hasbits(m);
+    for (uint32_t i = 0; i < m.required_count; ++i)
+      if (!(rec[bits[i] / 8] & (1u << (bits[i] % 8)))) return false;
+    return true;
+  }
+
+  bool field(uint32_t mi, uint32_t fi, const FieldDef& f, uint8_t* rec, uint32_t depth) noexcept {
+    if (null()) {
+      // the field is absent, unless null is a value of its type (Value, NullValue): not read here
+      if (f.type == FieldType::enum_) return !names_.enum_own_form(names_.enum_of(mi, fi));
+      return !((f.type == FieldType::message || f.type == FieldType::group) && !names_.readable(f.aux));
+    }
+    if (f.label == Label::repeated) return list(mi, fi, f, *reinterpret_cast<ArraySlot*>(rec + f.offset), depth);
+    if (f.label == Label::map) return map(f, *reinterpret_cast<ArraySlot*>(rec + f.offset), depth);
+    if (f.label == Label::oneof) {
+      uint32_t current;
+      std::memcpy(&current, rec + f.presence, 4);
+      if (current != 0) return false;  // a second member of the oneof
+      std::memcpy(rec + f.presence, &f.number, 4);
+    } else if (f.hasbit_mask) {
+      rec[f.hasbit_byte] |= f.hasbit_mask;
+    }
+    return value(mi, fi, f, rec + f.offset, depth);
+  }
+
+  // Room for one more element of `width` bytes.
+  uint8_t* append(ArraySlot& a, size_t width) noexcept {
+    if (a.size == a.capacity) {
+      if (a.size >= limits_.max_elements) return nullptr;
+      uint32_t cap = a.capacity == 0 ? 4 : a.capacity * 2;
+      if (cap > limits_.max_elements || cap < a.capacity) cap = limits_.max_elements;
+      if (cap > SIZE_MAX / width) return nullptr;
+      auto* fresh = arena_.allocate(static_cast<size_t>(cap) * width);
+      if (!fresh) return nullptr;
+      if (a.size) std::memcpy(fresh, a.data, a.size * width);
+      a.data = fresh;
+      a.capacity = cap;
+    }
+    return static_cast<uint8_t*>(a.data) + static_cast<size_t>(a.size++) * width;
+  }
+
+  bool list(uint32_t mi, uint32_t fi, const FieldDef& f, ArraySlot& a, uint32_t depth) noexcept {
+    if (!take('[')) return false;
+    if (take(']')) return true;
+    const size_t width = value_size(f.type);
+    do {
+      if (null()) return false;  // null elements: the JS reader's error
+      uint8_t* dst = append(a, width);
+      if (!dst || !value(mi, fi, f, dst, depth)) return false;
+    } while (take(','));
+    return take(']');
+  }
+
+  // Map entries as records of key (field 1) and value (field 2), as the binary decoder makes them.
+  bool map(const FieldDef& f, ArraySlot& a, uint32_t depth) noexcept {
+    if (depth + 1 >= max_depth || !take('{')) return false;
+    if (take('}')) return true;
+    const MessageDef& entry = schema_.message(f.aux);
+    const FieldDef* kv = schema_.fields(entry);
+    if (entry.field_count != 2 || !names_.readable(f.aux)) return false;
+    const FieldDef& key = kv[0];
+    const FieldDef& val = kv[1];
+    do {
+      RecordPtr rec = arena_.allocate_zeroed(entry.record_size);
+      auto* slot = reinterpret_cast<RecordPtr*>(append(a, sizeof(RecordPtr)));
+      if (!rec || !slot || !map_key(key, rec) || !take(':')) return false;
+      *slot = rec;
+      if (null()) return false;  // null map values: the JS reader's error
+      if (key.hasbit_mask) rec[key.hasbit_byte] |= key.hasbit_mask;
+      if (val.hasbit_mask) rec[val.hasbit_byte] |= val.hasbit_mask;
+      if (!value(f.aux, 1, val, rec + val.offset, depth + 1)) return false;
+    } while (take(','));
+    return take('}') && distinct_keys(key, a);
+  }
+
+  bool map_key(const FieldDef& key, uint8_t* rec) noexcept {
+    ws();
+    if (key.type == FieldType::string) {
+      BytesSlot s;
+      return string(s) && put<BytesSlot>(rec + key.offset, s);
+    }
+    const uint8_t* s;
+    size_t n;
+    bool escaped;
+    if (!raw_string(s, n, escaped) || escaped) return false;
+    uint8_t* dst = rec + key.offset;
+    if (key.type == FieldType::bool_) {
+      if (n == 4 && std::memcmp(s, "true", 4) == 0) return put<uint8_t>(dst, 1);
+      return n == 5 && std::memcmp(s, "false", 5) == 0 && put<uint8_t>(dst, 0);
+    }
+    bool negative;
+    uint64_t m;
+    const uint8_t* p = s;
+    if (!digits(p, s + n, negative, m) || p != s + n) return false;
+    const bool wide = value_size(key.type) == 8;
+    const bool is_signed = key.type == FieldType::int32 || key.type == FieldType::sint32 || key.type == FieldType::sfixed32 ||
+                           key.type == FieldType::int64 || key.type == FieldType::sint64 || key.type == FieldType::sfixed64;
+    const uint64_t max = wide ? (is_signed ? INT64_MAX : UINT64_MAX) : (is_signed ? INT32_MAX : UINT32_MAX);
+    if (negative ? !is_signed || m > max + 1 : m > max) return false;
+    const uint64_t bits = negative ? ~m + 1 : m;
+    return wide ? put<uint64_t>(dst, bits) : put<uint32_t>(dst, static_cast<uint32_t>(bits));
+  }
+
+  // A key given twice (its text may differ: "a" and "\u0061") is the JS reader's error to report.
+  bool distinct_keys(const FieldDef& key, const ArraySlot& a) noexcept {
+    const auto* recs = static_cast<const RecordPtr*>(a.data);
+    const size_t width = key.type == FieldType::string ? sizeof(BytesSlot) : value_size(key.type);
+    auto same = [&](const uint8_t* x, const uint8_t* y) {
+      if (key.type != FieldType::string) return std::memcmp(x, y, width) == 0;
+      BytesSlot s, t;
+      std::memcpy(&s, x, sizeof s);
+      std::memcpy(&t, y, sizeof t);
+      return s.size == t.size && std::memcmp(s.data, t.data, s.size) == 0;
+    };
+    if (a.size <= 16) {
+      for (uint32_t i = 1; i < a.size; ++i)
+        for (uint32_t j = 0; j < i; ++j)
+          if (same(recs[i] + key.offset, recs[j] + key.offset)) return false;
+      return true;
+    }
+    // larger maps: an open-addressing set of entry indexes, in the arena (dropped with the records)
+    uint32_t slots = 32;
+    while (slots < a.size * 2) slots *= 2;
+    auto* set = reinterpret_cast<uint32_t*>(arena_.allocate_zeroed(static_cast<size_t>(slots) * 4));
+    if (!set) return false;
+    for (uint32_t i = 0; i < a.size; ++i) {
+      const uint8_t* k = recs[i] + key.offset;
+      const uint8_t* bytes = k;
+      size_t n = width;
+      if (key.type == FieldType::string) {
+        BytesSlot s;
+        std::memcpy(&s, k, sizeof s);
+        bytes = s.data, n = s.size;
+      }
+      uint32_t h = 2166136261u;
+      for (size_t b = 0; b < n; ++b) h = (h ^ bytes[b]) * 16777619u;
+      for (h &= slots - 1; set[h] != 0; h = (h + 1) & (slots - 1))
+        if (same(recs[set[h] - 1] + key.offset, k)) return false;
+      set[h] = i + 1;
+    }
+    return true;
+  }
+
+  const Schema& schema_;
+  const JsonNames& names_;
+  Arena& arena_;
+  const Limits& limits_;
+  std::vector<uint64_t>& seen_;
+  const uint8_t* p_ = nullptr;
+  const uint8_t* end_ = nullptr;
+};
+
+}  // namespace hppproto

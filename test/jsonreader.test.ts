@@ -1,0 +1,169 @@
+// The codec's ProtoJSON reader (cpp/include/hppproto/json_decoder.hpp): fromJsonString() and
+// encodeFromJsonString() read the forms serializers write in WASM and hand everything else to the
+// JS reader. What it reads must be what the JS reader (fromJson() of JSON.parse's value) makes of
+// the same text, and it must read most texts itself, or it is dead weight.
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { init, JsonError } from "hppproto";
+import { runtime } from "../dist/ts/runtime.js";
+import { encodeWithProtobufjs, loadSet, randomObject, requiresItself, rng } from "./support/protos.js";
+import { thrown } from "./support/thrown.js";
+import * as conf3 from "./gen/conformance/google/protobuf/test_messages_proto3_pb.js";
+import * as conf2 from "./gen/conformance/google/protobuf/test_messages_proto2_pb.js";
+
+beforeAll(async () => {
+  await init();
+});
+
+/** Counts the texts the codec read itself (jsonDecode returned a record). */
+function countCodecReads(): { read: number; handed: number } {
+  const rt = runtime();
+  const original = rt.jsonDecode.bind(rt);
+  const counts = { read: 0, handed: 0 };
+  vi.spyOn(rt, "jsonDecode").mockImplementation((...args: Parameters<typeof rt.jsonDecode>) => {
+    const rec = original(...args);
+    if (rec !== 0) counts.read++;
+    else counts.handed++;
+    return rec;
+  });
+  return counts;
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const sets = { unittest: loadSet("unittest"), conformance: loadSet("conformance") };
+
+describe.each(Object.entries(sets))("every message of the %s schemas", (_name, loaded) => {
+  const names = [...loaded.types.keys()].sort();
+  it("10 random messages each, as JSON and with .proto names: read as the JS reader reads them", () => {
+    const counts = countCodecReads();
+    let texts = 0;
+    for (const typeName of names) {
+      const model = loaded.models.get(typeName)!;
+      if (requiresItself(model) || model.messageSet) continue;
+      const type = loaded.types.get(typeName)!;
+      const r = rng(typeName.length * 7919 + 11);
+      for (let i = 0; i < 10; i++) {
+        const plain = type.decode(encodeWithProtobufjs(loaded, typeName, randomObject(loaded, model, r)));
+        let text: string;
+        try {
+          text = type.toJsonString(plain, { useProtoNames: i % 2 === 1 });
+        } catch (e) {
+          if (e instanceof JsonError) continue; // a value ProtoJSON cannot hold (a Timestamp out of range, say)
+          throw e;
+        }
+        texts++;
+        const reference = type.fromJson(JSON.parse(text));
+        expect(type.fromJsonString(text), text).toEqual(reference);
+        expect(type.encodeFromJsonString(text), text).toEqual(type.encode(reference));
+      }
+    }
+    // two reads a text; the schemas are full of well-known types and closed enums, which stay the
+    // JS reader's (about a quarter of the texts)
+    expect(counts.read).toBeGreaterThan(texts * 2 * 0.6);
+  });
+});
+
+describe("values", () => {
+  const T = conf3.TestAllTypesProto3;
+
+  it("doubles: every one JS prints reads back as the same double", () => {
+    const r = rng(42);
+    const read = (values: number[]) => {
+      const texts = values.map((d) => String(d));
+      for (let i = 0; i < texts.length; i += 500) {
+        const chunk = texts.slice(i, i + 500);
+        expect(T.fromJsonString(`{"repeatedDouble": [${chunk.join(",")}]}`).repeatedDouble).toEqual(chunk.map(Number));
+      }
+    };
+    // any double: most have exponents the codec leaves to the JS reader
+    const bits = new DataView(new ArrayBuffer(8));
+    const any: number[] = [];
+    while (any.length < 4000) {
+      bits.setUint32(0, (r() * 2 ** 32) >>> 0);
+      bits.setUint32(4, (r() * 2 ** 32) >>> 0);
+      const d = bits.getFloat64(0);
+      if (Number.isFinite(d)) any.push(d);
+    }
+    read(any);
+    // up to 19 digits between 1e-19 and 1e19, which the codec rounds itself: every chunk read there
+    const counts = countCodecReads();
+    const decimals: number[] = [];
+    for (let i = 0; i < 4000; i++) {
+      let digits = String(1 + Math.floor(r() * 9));
+      for (let n = Math.floor(r() * 19); n > 0; n--) digits += String(Math.floor(r() * 10));
+      const lowest = -19, highest = 19 - digits.length;
+      decimals.push((r() < 0.5 ? -1 : 1) * Number(`${digits}e${lowest + Math.floor(r() * (highest - lowest + 1))}`));
+    }
+    read(decimals);
+    expect(counts).toEqual({ read: 8, handed: 0 });
+  });
+
+  it("decimals the codec rounds exactly: halfway cases, 19 digits, exponents at ±19", () => {
+    const cases = [
+      "0.30000000000000004", "9007199254740993", "9007199254740995", "1234567890123456789", "9999999999999999999",
+      "1.2345678901234567e-19", "4.9406564584124654e-19", "1.7976931348623157e19", "0.1", "-0.0", "0", "2.5e-7",
+      "123456789012345.67", "1e19", "1e-19", "8.98846567431158e17",
+    ];
+    const got = T.fromJsonString(`{"repeatedDouble": [${cases.join(",")}], "repeatedFloat": [${cases.join(",")}]}`);
+    expect(got.repeatedDouble).toEqual(cases.map(Number));
+    expect(got.repeatedFloat).toEqual(cases.map((c) => Math.fround(Number(c))));
+  });
+
+  it("strings: escapes, pairs of surrogate escapes, UTF-8 as given", () => {
+    const got = T.fromJsonString('{"optionalString": "a\\"b\\\\c\\/\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude00 caf\u00e9 \ud83d\ude00 \ufffd"}');
+    expect(got.optionalString).toBe('a"b\\c/\b\f\n\r\t\u00e9\u{1f600} caf\u00e9 \u{1f600} \ufffd');
+  });
+
+  it("a lone surrogate, escaped or in the text itself, is an error, not U+FFFD", () => {
+    expect(thrown(() => T.fromJsonString('{"optionalString": "\\ud800"}'), JsonError)[0]).toBe("INVALID_VALUE");
+    expect(thrown(() => T.fromJsonString('{"optionalString": "x\ud800y"}'), JsonError)[0]).toBe("INVALID_VALUE");
+    expect(thrown(() => T.fromJsonString('{"mapStringString": {"\udc00": "v"}}'), JsonError)[0]).toBe("INVALID_VALUE");
+  });
+
+  it("integers at their bounds, as numbers and strings; one past is out of range", () => {
+    const got = T.fromJsonString('{"optionalInt32": -2147483648, "optionalUint32": "4294967295", "optionalInt64": "-9223372036854775808", "optionalUint64": 18446744073709551615, "optionalSint64": 9223372036854775807, "optionalFixed32": 0}');
+    expect(got).toMatchObject({ optionalInt32: -2147483648, optionalUint32: 4294967295, optionalInt64: -9223372036854775808n, optionalUint64: 18446744073709551615n, optionalSint64: 9223372036854775807n, optionalFixed32: 0 });
+    expect(thrown(() => T.fromJsonString('{"optionalUint64": 18446744073709551616}'), JsonError)[0]).toBe("VALUE_OUT_OF_RANGE");
+    expect(thrown(() => T.fromJsonString('{"optionalInt32": "-2147483649"}'), JsonError)[0]).toBe("VALUE_OUT_OF_RANGE");
+  });
+
+  it("bytes: standard and URL-safe base64, padded or not", () => {
+    const got = T.fromJsonString('{"repeatedBytes": ["AP8K", "AP8=", "AP8", "-_-_", ""]}');
+    expect(got.repeatedBytes).toEqual([new Uint8Array([0, 255, 10]), new Uint8Array([0, 255]), new Uint8Array([0, 255]), new Uint8Array([251, 255, 191]), new Uint8Array([])]);
+    expect(thrown(() => T.fromJsonString('{"optionalBytes": "A"}'), JsonError)[0]).toBe("INVALID_VALUE");
+  });
+
+  it("maps: keys of every kind; a key written twice, even differently, is a duplicate key", () => {
+    const got = T.fromJsonString('{"mapInt64Int64": {"-5": "7", "9223372036854775807": 1}, "mapBoolBool": {"true": false}, "mapStringNestedMessage": {"k": {"a": 1}, "\\u006b2": {}}}');
+    expect(got.mapInt64Int64).toEqual({ "-5": 7n, "9223372036854775807": 1n });
+    expect(got.mapBoolBool).toEqual({ true: false });
+    expect(got.mapStringNestedMessage).toEqual({ k: { a: 1, corecursive: undefined }, k2: { a: 0, corecursive: undefined } });
+    expect(thrown(() => T.fromJsonString('{"mapStringString": {"k": "1", "\\u006b": "2"}}'), JsonError)[0]).toBe("INVALID_JSON");
+    const many = Array.from({ length: 40 }, (_, i) => `"${i}": ${i}`);
+    expect(Object.keys(T.fromJsonString(`{"mapInt32Int32": {${many.join(",")}}}`).mapInt32Int32)).toHaveLength(40);
+    expect(thrown(() => T.fromJsonString(`{"mapInt32Int32": {${many.join(",")}, "17": 0}}`), JsonError)[0]).toBe("INVALID_JSON");
+  });
+
+  it("fields by either name, oneofs, null as absent; duplicates and second oneof members are errors", () => {
+    expect(T.fromJsonString('{"optional_int32": 1, "oneofUint32": 5, "optionalNestedMessage": null}')).toMatchObject({ optionalInt32: 1, oneofField: { case: "oneofUint32", value: 5 } });
+    expect(thrown(() => T.fromJsonString('{"optionalInt32": 1, "optional_int32": 2}'), JsonError)[0]).toBe("DUPLICATE_FIELD");
+    expect(thrown(() => T.fromJsonString('{"oneofUint32": 1, "oneofString": "x"}'), JsonError)[0]).toBe("DUPLICATE_FIELD");
+  });
+
+  it("proto2: explicit presence, defaults and closed enums as the JS reader keeps them", () => {
+    const P = conf2.TestAllTypesProto2;
+    const text = '{"optionalInt32": 0, "optionalNestedEnum": "BAZ", "repeatedNestedEnum": [1, 2], "defaultInt32": -123456789}';
+    expect(P.fromJsonString(text)).toEqual(P.fromJson(JSON.parse(text)));
+    const unknownNumber = '{"optionalNestedEnum": 7}'; // not a value of the closed enum: kept as an unknown field
+    expect(P.fromJsonString(unknownNumber)).toEqual(P.fromJson(JSON.parse(unknownNumber)));
+  });
+
+  it("after text the codec hands over, the runtime reads the next text itself", () => {
+    const counts = countCodecReads();
+    expect(thrown(() => T.fromJsonString('{"optionalInt32": 1, "optionalInt32": 2}'), JsonError)[0]).toBe("INVALID_JSON");
+    expect(T.fromJsonString('{"optionalInt32": 3}').optionalInt32).toBe(3);
+    expect(counts).toEqual({ read: 1, handed: 1 });
+  });
+});
