@@ -330,7 +330,7 @@ async function convert(command: "decode" | "encode", argv: string[]): Promise<nu
     process.stdout.write(opts.text ? toText(type, message) : type.toJsonString(message, opts.json) + "\n");
   } else {
     const text = input.toString("utf8");
-    process.stdout.write(type.encode(opts.text ? fromText(type, text) : type.fromJsonString(text, { ignoreUnknownFields: opts.ignoreUnknownFields })));
+    process.stdout.write(opts.text ? type.encode(fromText(type, text)) : type.encodeFromJsonString(text, { ignoreUnknownFields: opts.ignoreUnknownFields }));
   }
   return 0;
 }

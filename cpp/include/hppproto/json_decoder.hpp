@@ -77,17 +77,17 @@ class JsonDecoder {
     if (!take('"')) return false;
     start = p_;
     escaped = false;
-    // eight bytes at a time while none is a quote, a backslash, a control character or non-ASCII
     constexpr uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
-    while (end_ - p_ >= 8) {
-      uint64_t w;
-      std::memcpy(&w, p_, 8);
-      const uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
-      const uint64_t special = ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | (w - ones * 0x20) | w;
-      if (special & highs) break;
-      p_ += 8;
-    }
     for (;;) {
+      // eight bytes at a time while none is a quote, a backslash, a control character or non-ASCII
+      while (end_ - p_ >= 8) {
+        uint64_t w;
+        std::memcpy(&w, p_, 8);
+        const uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
+        const uint64_t special = ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | (w - ones * 0x20) | w;
+        if (special & highs) break;
+        p_ += 8;
+      }
       if (p_ == end_) return false;
       const uint8_t c = *p_;
       if (c == '"') break;
@@ -137,7 +137,12 @@ class JsonDecoder {
     const uint8_t* end = s + n;
     while (s < end) {
       if (*s != '\\') {
-        *o++ = *s++;
+        // the run up to the next escape, in one copy
+        const auto* escape = static_cast<const uint8_t*>(std::memchr(s, '\\', static_cast<size_t>(end - s)));
+        const uint8_t* run_end = escape ? escape : end;
+        std::memcpy(o, s, static_cast<size_t>(run_end - s));
+        o += run_end - s;
+        s = run_end;
         continue;
       }
       const uint8_t e = s[1];
