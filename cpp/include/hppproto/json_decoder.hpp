@@ -468,21 +468,30 @@ class JsonDecoder {
     const MessageDef& m = schema_.message(mi);
     RecordPtr rec = arena_.allocate_zeroed(m.record_size);
     if (!rec || !take('{')) return false;
-    // which fields were given, for duplicates: a bit per field, on a stack shared by the nesting
+    // which fields were given, for duplicates: a bit per field, on this frame's stack up to 512
+    // fields, else on a vector shared by the nesting (indexed each time: a nested message may grow it)
+    const size_t words = (m.field_count + 63) / 64;
+    uint64_t local[8];
+    const bool on_stack = words <= 8;
     const size_t seen = seen_.size();
-    seen_.resize(seen + (m.field_count + 63) / 64, 0);
+    if (on_stack) {
+      for (size_t i = 0; i < words; ++i) local[i] = 0;
+    } else {
+      seen_.resize(seen + words, 0);
+    }
     const FieldDef* fields = schema_.fields(m);
+    const JsonNames::FieldNames* names = names_.fields(mi);
     uint32_t next = 0;
     ws();
     if (p_ < end_ && *p_ == '}') {
       ++p_;
     } else {
       for (;;) {
-        const uint32_t fi = key(mi, next);
+        const uint32_t fi = key(mi, names, m.field_count, next);
         // an unknown key is the JS reader's: an error, or under ignoreUnknownFields skipped (its
         // parser still rejects duplicate keys inside what is skipped)
         if (fi == JsonNames::not_found || !take(':')) return false;
-        uint64_t& word = seen_[seen + fi / 64];
+        uint64_t& word = on_stack ? local[fi / 64] : seen_[seen + fi / 64];
         const uint64_t bit = uint64_t{1} << (fi % 64);
         if (word & bit) return false;
         word |= bit;
@@ -493,7 +502,7 @@ class JsonDecoder {
         return false;
       }
     }
-    seen_.resize(seen);
+    if (!on_stack) seen_.resize(seen);
     if (m.required_count != 0 && !has_required(m, rec)) return false;
     out = rec;
     return true;
@@ -501,15 +510,17 @@ class JsonDecoder {
 
   // The field a key names. Serializers write fields in order, most of them left out: the json
   // names of the next few fields after the last one are compared with the text in place first.
-  uint32_t key(uint32_t mi, uint32_t next) noexcept {
+  uint32_t key(uint32_t mi, const JsonNames::FieldNames* names, uint32_t count, uint32_t next) noexcept {
     ws();
     if (p_ == end_ || *p_ != '"') return JsonNames::not_found;
     const size_t room = static_cast<size_t>(end_ - p_) - 1;
-    for (uint32_t fi = next; fi < next + 4; ++fi) {
-      const Name* name = names_.json_name(mi, fi);
-      if (name == nullptr) break;
-      if (name->size < room && p_[1 + name->size] == '"' && name->equals(p_ + 1, name->size)) {
-        p_ += name->size + 2;  // a name holds no quote or backslash, so this was the whole key
+    const uint32_t last = count - next < 4 ? count : next + 4;
+    for (uint32_t fi = next; fi < last; ++fi) {
+      const Name& name = names[fi].json;
+      const size_t n = name.size;
+      // the quote after the name and its last letter first: names often share a prefix
+      if (n < room && p_[1 + n] == '"' && n > 0 && p_[n] == name.data[n - 1] && name.equals(p_ + 1, n)) {
+        p_ += n + 2;  // a name holds no quote or backslash, so this was the whole key
         return fi;
       }
     }

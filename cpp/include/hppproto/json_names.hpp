@@ -85,7 +85,6 @@ class JsonNames {
           field_count != schema.message(mi).field_count || field_count > r.remaining_words() / 5)
         return status.fail(Error::invalid_schema, r.offset(), mi);
       m.first_field = static_cast<uint32_t>(fields_.size());
-      m.field_count = field_count;
       const FieldDef* defs = schema.fields(schema.message(mi));
       for (uint32_t i = 0; i < field_count; ++i) {
         FieldNames f;
@@ -123,11 +122,12 @@ class JsonNames {
     }
   }
 
-  // The json name of field `field`, or nullptr past the last field.
-  const Name* json_name(uint32_t mi, uint32_t field) const noexcept {
-    const MessageNames& m = messages_[mi];
-    return field < m.field_count ? &fields_[m.first_field + field].json : nullptr;
-  }
+  struct FieldNames {
+    Name json, proto;
+    uint32_t enum_index;
+  };
+  // The names of a message's fields, in the table's order (field_count of them).
+  const FieldNames* fields(uint32_t mi) const noexcept { return fields_.data() + messages_[mi].first_field; }
 
   // The number an enum value name stands for.
   bool enum_value(uint32_t ei, const uint8_t* name, size_t size, int32_t& number) const noexcept {
@@ -143,10 +143,6 @@ class JsonNames {
   }
 
  private:
-  struct FieldNames {
-    Name json, proto;
-    uint32_t enum_index;
-  };
   struct EnumValueName {
     Name name;
     int32_t number;
@@ -162,7 +158,6 @@ class JsonNames {
   struct MessageNames {
     uint32_t flags = 0;
     uint32_t first_field = 0;
-    uint32_t field_count = 0;
     uint32_t first_slot = 0;
     uint32_t mask = 0;  // slot count - 1; 0 for a message without fields
     bool ambiguous = false;
