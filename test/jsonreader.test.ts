@@ -116,6 +116,17 @@ describe("values", () => {
     expect(got.optionalString).toBe('a"b\\c/\b\f\n\r\t\u00e9\u{1f600} caf\u00e9 \u{1f600} \ufffd');
   });
 
+  it("strings of ASCII text are slices of it; the next binary decode in the same buffer reads its own bytes", () => {
+    const got = T.fromJsonString('{"optionalString": "plain ascii, longer than twelve", "repeatedString": ["a\\nb", "bcdefghijklmnop", "x"]}');
+    expect(got.optionalString).toBe("plain ascii, longer than twelve");
+    expect(got.repeatedString).toEqual(["a\nb", "bcdefghijklmnop", "x"]);
+    // the same bytes, the same staging buffer: what decode() reads must not come from the old text
+    const bytes = T.encode({ optionalString: "ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ" });
+    expect(T.decode(bytes).optionalString).toBe("ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ");
+    expect(T.encodeFromJsonString('{"optionalString": "plain ascii, longer than twelve"}')).toEqual(T.encode({ optionalString: "plain ascii, longer than twelve" }));
+    expect(T.decode(bytes).optionalString).toBe("ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ");
+  });
+
   it("a lone surrogate, escaped or in the text itself, is an error, not U+FFFD", () => {
     expect(thrown(() => T.fromJsonString('{"optionalString": "\\ud800"}'), JsonError)[0]).toBe("INVALID_VALUE");
     expect(thrown(() => T.fromJsonString('{"optionalString": "x\ud800y"}'), JsonError)[0]).toBe("INVALID_VALUE");

@@ -76,9 +76,30 @@ export class Memory {
     this.slicer = NodeBuffer?.from(b);
   }
 
+  /**
+   * ASCII text the runtime copied into memory at [sourceStart, sourceEnd) (ProtoJSON being read):
+   * strings inside it are slices of the JS string, not decoded again.
+   */
+  private sourceText = "";
+  private sourceStart = 0;
+  private sourceEnd = 0;
+
+  /** Strings read from [start, start + text.length) are text's own until clearSource(). */
+  setSource(text: string, start: number): void {
+    this.sourceText = text;
+    this.sourceStart = start;
+    this.sourceEnd = start + text.length;
+  }
+
+  clearSource(): void {
+    this.sourceText = "";
+    this.sourceStart = this.sourceEnd = 0;
+  }
+
   /** UTF-8 at [ptr, ptr+len); malformed bytes become U+FFFD. */
   str(ptr: number, len: number): string {
     if (len === 0) return "";
+    if (ptr + len <= this.sourceEnd && ptr >= this.sourceStart) return this.sourceText.slice(ptr - this.sourceStart, ptr - this.sourceStart + len);
     if (len <= SHORT_STRING) {
       const u8 = this.u8;
       let bits = 0;

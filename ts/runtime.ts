@@ -197,7 +197,7 @@ export class Runtime {
   /**
    * Reads ProtoJSON text into a record of the arena (emptied first), or returns 0 when the text is
    * the JS reader's (a form the codec's reader leaves to it, or an error). The text is staged as
-   * UTF-8 in the copy staging buffer.
+   * UTF-8 in the copy staging buffer; given a record, the caller ends with mem.clearSource().
    */
   jsonDecode(schema: number, names: number, message: number, arena: number, text: string): number {
     const need = text.length * 3; // UTF-16 code units to UTF-8: at most 3 bytes each
@@ -211,15 +211,19 @@ export class Runtime {
       staging.size = size;
     }
     const { written } = utf8Encoder.encodeInto(text, this.mem.u8.subarray(staging.ptr, staging.ptr + need));
+    // ASCII text: the strings the record points to in it can be sliced from it (the caller clears this)
+    if (written === text.length) this.mem.setSource(text, staging.ptr);
     this.enter();
     let rec: number;
     try {
       rec = this.exports.hp_json_decode!(schema, names, message, arena, staging.ptr, written, 1) >>> 0;
       this.calling = false;
     } catch (e) {
+      this.mem.clearSource();
       throw this.trapped(e, () => new DecodeError("DEPTH_LIMIT", 0, ""));
     }
     this.mem.sync();
+    if (rec === 0) this.mem.clearSource();
     return rec;
   }
 

@@ -53,7 +53,13 @@ export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B>
     if (read !== undefined) {
       const rt = runtime();
       const rec = this.jsonRecord(rt, text);
-      if (rec !== 0) return read(rt.mem, rec, rt);
+      if (rec !== 0) {
+        try {
+          return read(rt.mem, rec, rt);
+        } finally {
+          rt.mem.clearSource();
+        }
+      }
     }
     // JSON.parse when it is exact for this text, else the strict parser (which also names what is wrong)
     let value = parseFast(text);
@@ -77,6 +83,7 @@ export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B>
     const rt = runtime();
     const rec = this.jsonRecord(rt, text);
     if (rec === 0) return this.encode(this.fromJsonString(text, options) as never);
+    rt.mem.clearSource();
     return rt.takeOutput(rt.encode(rt.schema(this.schemaDef), this.index, rec, this.schemaDef));
   }
 
