@@ -109,6 +109,11 @@ describe("values", () => {
     const got = T.fromJsonString(`{"repeatedDouble": [${cases.join(",")}], "repeatedFloat": [${cases.join(",")}]}`);
     expect(got.repeatedDouble).toEqual(cases.map(Number));
     expect(got.repeatedFloat).toEqual(cases.map((c) => Math.fround(Number(c))));
+    // 16-19 digits times a power of ten (a 128-bit product), read by the codec itself
+    const counts = countCodecReads();
+    const products = ["1.2345678901234567e+21", "9.999999999999999e+22", "1.7976931348623157e+26", "4.503599627370497e+30", "0.30000000000000004"];
+    expect(T.fromJsonString(`{"repeatedDouble": [${products.join(",")}]}`).repeatedDouble).toEqual(products.map(Number));
+    expect(counts).toEqual({ read: 1, handed: 0 });
   });
 
   it("strings: escapes, pairs of surrogate escapes, UTF-8 as given", () => {

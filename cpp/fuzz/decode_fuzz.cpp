@@ -12,20 +12,6 @@
 
 using namespace hppproto;
 
-namespace {
-
-std::vector<uint8_t> encode(const Schema& schema, uint32_t message, const uint8_t* rec, const Limits& limits,
-                            ScratchBuffer<uint32_t>& sizes) {
-  Status status;
-  Encoder e(schema, status, limits, sizes);
-  size_t size = 0;
-  if (!e.measure(message, rec, size)) std::abort();  // a decoded message is always encodable
-  std::vector<uint8_t> out(size);
-  if (e.write(message, rec, out.data()) != out.data() + size) std::abort();
-  return out;
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
@@ -40,11 +26,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::memcpy(input, data + 1, size - 1);
   const RecordPtr rec = Decoder(schema, arena, status, limits).decode(message, input, size - 1);
   if (!rec) return 0;
-  const std::vector<uint8_t> first = encode(schema, message, rec, limits, sizes);
+  const std::vector<uint8_t> first = fuzz::encode(schema, message, rec, limits, sizes);
   uint8_t* again_input = arena.allocate(first.size() + 1);
   if (!first.empty()) std::memcpy(again_input, first.data(), first.size());
   const RecordPtr again = Decoder(schema, arena, status, limits).decode(message, again_input, first.size());
   if (!again) std::abort();  // our own output must decode
-  if (encode(schema, message, again, limits, sizes) != first) std::abort();
+  if (fuzz::encode(schema, message, again, limits, sizes) != first) std::abort();
   return 0;
 }

@@ -8,6 +8,7 @@ import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { init } from "../../dist/ts/index.js";
 import { loadSchema } from "../../dist/codegen/dynamic.js";
+import { jsonNamesTable } from "../../dist/ts/json/names.js";
 
 const [out] = process.argv.slice(2);
 const testdata = path.resolve(import.meta.dirname, "../../testdata");
@@ -34,12 +35,25 @@ const goldenFiles = readdirSync(golden).filter((f) => f.endsWith(".json"));
 for (const [name, set] of Object.entries(sets)) {
   const { schema, types } = loadSchema(set.files.map((f) => `${set.protoPath}/${f}`), [set.protoPath]);
   writeFileSync(`${out}/${name}.table`, schema.table);
+  writeFileSync(`${out}/${name}.names`, jsonNamesTable(schema));
   const corpus = `${out}/corpus-${name}`;
+  const jsonCorpus = `${out}/corpus-json-${name}`;
   mkdirSync(corpus, { recursive: true });
+  mkdirSync(jsonCorpus, { recursive: true });
   const seed = (type, bytes, label) => {
     const index = schema.messages.findIndex((m) => m.name === type.typeName);
     if (index > 255) return;
     writeFileSync(`${corpus}/${label}`, Buffer.concat([Buffer.from([index]), Buffer.from(bytes)]));
+    // and the same message as ProtoJSON, for the JSON reader (json names, then .proto names)
+    for (const [suffix, opts] of [["", {}], ["-proto-names", { useProtoNames: true }]]) {
+      let text;
+      try {
+        text = type.toJsonString(type.decode(bytes), opts);
+      } catch {
+        continue; // a value ProtoJSON cannot hold
+      }
+      writeFileSync(`${jsonCorpus}/${label}${suffix}`, Buffer.concat([Buffer.from([index]), Buffer.from(text)]));
+    }
   };
   let count = 0;
   for (const file of goldenFiles) {

@@ -16,6 +16,7 @@
 #include "json_names.hpp"
 #include "record.hpp"
 #include "schema.hpp"
+#include "utf8.hpp"
 
 namespace hppproto {
 
@@ -129,7 +130,7 @@ class JsonDecoder {
     if (!raw_string(s, n, escaped)) return false;
     if (!escaped) {
       out = BytesSlot{s, static_cast<uint32_t>(n)};
-      return true;
+      return is_valid_utf8(s, n);  // text from JS always is; other callers' bytes may not be
     }
     uint8_t* dst = arena_.allocate(n);  // escapes never decode to more bytes than they take
     if (!dst) return false;
@@ -189,7 +190,7 @@ class JsonDecoder {
       }
     }
     out = BytesSlot{dst, static_cast<uint32_t>(o - dst)};
-    return true;
+    return is_valid_utf8(dst, out.size);
   }
 
   // ---- numbers ----
@@ -241,8 +242,8 @@ class JsonDecoder {
     return true;
   }
 
-  // A bare JSON number as a double, rounded as JS's Number() rounds it (correctly). Numbers whose
-  // rounding needs more than 128-bit arithmetic are the JS reader's.
+  // A bare JSON number as a double, rounded as JS's Number() rounds it (correctly). Numbers of more
+  // than 19 digits or exponents past ±19 are the JS reader's.
   bool number(double& out) noexcept {
     ws();
     const uint8_t* start = p_;
@@ -306,31 +307,53 @@ class JsonDecoder {
       return true;
     }
     if (exponent > 19 || exponent < -19) return false;
-    using u128 = unsigned __int128;
-    if (exponent >= 0) {  // exact as a 128-bit integer, then rounded once
-      out = round_u128(static_cast<u128>(mantissa) * pow10[exponent], false, 0);
+    if (exponent >= 0) {  // exact as a 128-bit product, then rounded once
+      uint64_t high, low;
+      multiply(mantissa, pow10[exponent], high, low);
+      out = round_wide(high, low, false, 0);
       return true;
     }
-    // mantissa / 10^k: a quotient of 64 or 65 bits, the remainder as a sticky bit
+    // mantissa × 2^shift / 10^k by long division, one quotient bit at a time: a quotient of 64 or 65
+    // bits, the remainder as a sticky bit (portable: no 128-bit type on 32-bit hosts)
     const uint64_t divisor = pow10[-exponent];
     const int shift = 64 + bit_length(divisor) - bit_length(mantissa);
-    const u128 n = static_cast<u128>(mantissa) << shift;
-    out = round_u128(n / divisor, n % divisor != 0, -shift);
+    uint64_t high = 0, low = mantissa / divisor, rest = mantissa % divisor;
+    for (int i = 0; i < shift; ++i) {
+      const bool carry = rest >> 63;
+      rest <<= 1;
+      high = high << 1 | low >> 63;
+      low <<= 1;
+      if (carry || rest >= divisor) {
+        rest -= divisor;
+        low |= 1;
+      }
+    }
+    out = round_wide(high, low, rest != 0, -shift);
     return true;
   }
 
   static int bit_length(uint64_t v) noexcept { return 64 - __builtin_clzll(v); }
 
-  // (v, plus a nonzero sticky remainder below it) × 2^scale as the nearest double. The top 64 bits
-  // keep every bit that decides the rounding; the rest fold into bit 0, far below the 53 kept.
-  static double round_u128(unsigned __int128 v, bool sticky, int scale) noexcept {
-    const auto high = static_cast<uint64_t>(v >> 64);
+  // The 128-bit product of a and b, from 32-bit halves.
+  static void multiply(uint64_t a, uint64_t b, uint64_t& high, uint64_t& low) noexcept {
+    const uint64_t a0 = a & 0xffffffffu, a1 = a >> 32, b0 = b & 0xffffffffu, b1 = b >> 32;
+    const uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    const uint64_t middle = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+    low = (middle << 32) | (p00 & 0xffffffffu);
+    high = p11 + (p01 >> 32) + (p10 >> 32) + (middle >> 32);
+  }
+
+  // (high·2^64 + low, plus a nonzero sticky remainder below it) × 2^scale as the nearest double.
+  // The top 64 bits keep every bit that decides the rounding; the rest fold into bit 0, far below
+  // the 53 kept.
+  static double round_wide(uint64_t high, uint64_t low, bool sticky, int scale) noexcept {
     uint64_t top;
     if (high == 0) {
-      top = static_cast<uint64_t>(v) | sticky;  // with a remainder, v has 64 bits (the quotient's)
+      top = low | sticky;  // with a remainder, low has 64 bits (the quotient's)
     } else {
-      const int drop = 64 - __builtin_clzll(high);
-      top = static_cast<uint64_t>(v >> drop) | ((v & ((static_cast<unsigned __int128>(1) << drop) - 1)) != 0) | sticky;
+      const int drop = bit_length(high);  // 1..64
+      const uint64_t dropped = drop == 64 ? low : low & ((uint64_t{1} << drop) - 1);
+      top = (drop == 64 ? high : (high << (64 - drop)) | (low >> drop)) | (dropped != 0) | sticky;
       scale += drop;
     }
     // 2^scale is a normal double here (|scale| < 200)
