@@ -156,12 +156,7 @@ export class Runtime {
       this.lastHandle = known;
       return known;
     }
-    const table = def.table;
-    const p = this.malloc(table.length);
-    this.mem.u8.set(table, p);
-    const handle = this.exports.hp_schema_load(p, table.length) >>> 0;
-    this.exports.free(p);
-    this.mem.sync();
+    const handle = this.loadTable(def.table, (p, n) => this.exports.hp_schema_load(p, n));
     if (handle === 0) {
       const s = this.status();
       const where = s.detail < def.messages.length ? ` in message ${def.messages[s.detail]!.name}` : "";
@@ -182,12 +177,7 @@ export class Runtime {
     names = 0;
     const load = this.exports.hp_json_names_load;
     if (load !== undefined) {
-      const bytes = table(def);
-      const p = this.malloc(bytes.length);
-      this.mem.u8.set(bytes, p);
-      names = load(handle, p, bytes.length) >>> 0;
-      this.exports.free(p);
-      this.mem.sync();
+      names = this.loadTable(table(def), (p, n) => load(handle, p, n));
       if (names === 0) throw new SchemaError(`hppproto: the codec refused the ProtoJSON names of ${def.messages[0]?.name ?? "a schema"}'s schema`);
     }
     this.jsonNames.set(def, names);
@@ -203,13 +193,7 @@ export class Runtime {
     const need = text.length * 3; // UTF-16 code units to UTF-8: at most 3 bytes each
     if (need > MAX_INPUT) return 0;
     const staging = this.copyStaging;
-    if (need > staging.size) {
-      const size = Math.min(Math.max(need + 8, 4096, staging.size * 2), MAX_INPUT + 8);
-      const fresh = this.malloc(size);
-      if (staging.ptr) this.exports.free(staging.ptr);
-      staging.ptr = fresh;
-      staging.size = size;
-    }
+    if (need > staging.size) this.growStaging(staging, need, () => {});
     const { written } = utf8Encoder.encodeInto(text, this.mem.u8.subarray(staging.ptr, staging.ptr + need));
     // ASCII text: the strings the record points to in it can be sliced from it (the caller clears this)
     if (written === text.length) this.mem.setSource(text, staging.ptr);
@@ -225,6 +209,16 @@ export class Runtime {
     this.mem.sync();
     if (rec === 0) this.mem.clearSource();
     return rec;
+  }
+
+  /** Copies a table into memory for `load`, which keeps what it needs of it; returns load's handle. */
+  private loadTable(bytes: Uint8Array, load: (ptr: number, size: number) => number): number {
+    const p = this.malloc(bytes.length);
+    this.mem.u8.set(bytes, p);
+    const handle = load(p, bytes.length) >>> 0;
+    this.exports.free(p);
+    this.mem.sync();
+    return handle;
   }
 
   /** A zeroed record as large as any registered message: what an absent map value reads as. */
@@ -259,16 +253,21 @@ export class Runtime {
       // input may be an alias of this memory (a view's bytes field holding a message), even of the
       // staging buffer: see Memory.copyIn; the old buffer is freed only after the copy
       const at = bytes.byteOffset;
-      const size = Math.min(Math.max(need + 8, 4096, staging.size * 2), MAX_INPUT + 8);
-      const fresh = this.malloc(size);
-      m.copyIn(bytes, at, n, fresh + shift);
-      if (staging.ptr) this.exports.free(staging.ptr);
-      staging.ptr = fresh;
-      staging.size = size;
+      this.growStaging(staging, need, (fresh) => m.copyIn(bytes, at, n, fresh + shift));
     } else {
       m.u8.set(bytes, staging.ptr + shift);
     }
     return staging.ptr + shift;
+  }
+
+  /** Replaces a staging buffer by a larger one; `fill` copies into the new one before the old is freed. */
+  private growStaging(staging: { ptr: number; size: number }, need: number, fill: (fresh: number) => void): void {
+    const size = Math.min(Math.max(need + 8, 4096, staging.size * 2), MAX_INPUT + 8);
+    const fresh = this.malloc(size);
+    fill(fresh);
+    if (staging.ptr) this.exports.free(staging.ptr);
+    staging.ptr = fresh;
+    staging.size = size;
   }
 
   decode(schema: number, message: number, arena: number, ptr: number, size: number, reset: boolean, def: SchemaDef): number {

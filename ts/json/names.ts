@@ -8,18 +8,17 @@ const OWN_FORM = 1;
 
 export function jsonNamesTable(def: SchemaDef): Uint8Array {
   const pool: number[] = [];
-  const offsets = new Map<string, number>();
+  const refs = new Map<string, [number, number]>();
   const encoder = new TextEncoder();
   // each distinct name once: offset and length in the pool
   const name = (s: string): [number, number] => {
-    const bytes = encoder.encode(s);
-    let at = offsets.get(s);
-    if (at === undefined) {
-      at = pool.length;
-      offsets.set(s, at);
+    let ref = refs.get(s);
+    if (ref === undefined) {
+      const bytes = encoder.encode(s);
+      refs.set(s, (ref = [pool.length, bytes.length]));
       for (const b of bytes) pool.push(b);
     }
-    return [at, bytes.length];
+    return ref;
   };
   const words: number[] = [0x4a505048 /* "HPPJ" */, def.messages.length, def.enums.length, 0];
   for (const e of def.enums) {

@@ -61,7 +61,11 @@ export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B>
         }
       }
     }
-    // JSON.parse when it is exact for this text, else the strict parser (which also names what is wrong)
+    return this.fromJsonStringInJs(text, options);
+  }
+
+  /** The JS reader: JSON.parse when it is exact for this text, else the strict parser (which also names what is wrong). */
+  private fromJsonStringInJs(text: string, options: JsonReadOptions): T {
     let value = parseFast(text);
     if (value === undefined) {
       try {
@@ -82,7 +86,7 @@ export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B>
   encodeFromJsonString(text: string, options: JsonReadOptions = {}): Uint8Array {
     const rt = runtime();
     const rec = this.jsonRecord(rt, text);
-    if (rec === 0) return this.encode(this.fromJsonString(text, options) as never);
+    if (rec === 0) return this.encode(this.fromJsonStringInJs(text, options) as never);
     rt.mem.clearSource();
     return rt.takeOutput(rt.encode(rt.schema(this.schemaDef), this.index, rec, this.schemaDef));
   }

@@ -228,18 +228,15 @@ class JsonDecoder {
     return p_ == end_ || (*p_ != '.' && *p_ != 'e' && *p_ != 'E');
   }
 
-  bool int_value(int64_t lo, uint64_t hi, uint64_t& bits) noexcept {
-    bool negative;
-    uint64_t m;
-    if (!integer(negative, m)) return false;
-    if (negative) {
-      if (m > static_cast<uint64_t>(-(lo + 1)) + 1) return false;
-      bits = ~m + 1;
-    } else {
-      if (m > hi) return false;
-      bits = m;
-    }
-    return true;
+  // An integer of an integer field's type, stored at dst in its slot width; false out of range.
+  static bool put_integer(FieldType t, bool negative, uint64_t magnitude, uint8_t* dst) noexcept {
+    const bool wide = value_size(t) == 8;
+    const bool is_signed = t == FieldType::int32 || t == FieldType::sint32 || t == FieldType::sfixed32 ||
+                           t == FieldType::int64 || t == FieldType::sint64 || t == FieldType::sfixed64;
+    const uint64_t max = wide ? (is_signed ? INT64_MAX : UINT64_MAX) : (is_signed ? INT32_MAX : UINT32_MAX);
+    if (negative ? !is_signed || magnitude > max + 1 : magnitude > max) return false;
+    const uint64_t bits = negative ? ~magnitude + 1 : magnitude;
+    return wide ? put<uint64_t>(dst, bits) : put<uint32_t>(dst, static_cast<uint32_t>(bits));
   }
 
   // A bare JSON number as a double, rounded as JS's Number() rounds it (correctly). Numbers of more
@@ -368,25 +365,12 @@ class JsonDecoder {
   // One value of the field's type at dst (a slot or an array element).
   bool value(uint32_t mi, uint32_t fi, const FieldDef& f, uint8_t* dst, uint32_t depth) noexcept {
     switch (f.type) {
-      case FieldType::int32: case FieldType::sint32: case FieldType::sfixed32: {
-        uint64_t v;
-        if (!int_value(INT32_MIN, INT32_MAX, v)) return false;
-        return put<uint32_t>(dst, static_cast<uint32_t>(v));
-      }
-      case FieldType::uint32: case FieldType::fixed32: {
-        uint64_t v;
-        if (!int_value(0, UINT32_MAX, v)) return false;
-        return put<uint32_t>(dst, static_cast<uint32_t>(v));
-      }
-      case FieldType::int64: case FieldType::sint64: case FieldType::sfixed64: {
-        uint64_t v;
-        if (!int_value(INT64_MIN, INT64_MAX, v)) return false;
-        return put<uint64_t>(dst, v);
-      }
+      case FieldType::int32: case FieldType::sint32: case FieldType::sfixed32: case FieldType::uint32:
+      case FieldType::fixed32: case FieldType::int64: case FieldType::sint64: case FieldType::sfixed64:
       case FieldType::uint64: case FieldType::fixed64: {
-        uint64_t v;
-        if (!int_value(0, UINT64_MAX, v)) return false;
-        return put<uint64_t>(dst, v);
+        bool negative;
+        uint64_t m;
+        return integer(negative, m) && put_integer(f.type, negative, m, dst);
       }
       case FieldType::double_: {
         double d;
@@ -649,13 +633,7 @@ class JsonDecoder {
     uint64_t m;
     const uint8_t* p = s;
     if (!digits(p, s + n, negative, m) || p != s + n) return false;
-    const bool wide = value_size(key.type) == 8;
-    const bool is_signed = key.type == FieldType::int32 || key.type == FieldType::sint32 || key.type == FieldType::sfixed32 ||
-                           key.type == FieldType::int64 || key.type == FieldType::sint64 || key.type == FieldType::sfixed64;
-    const uint64_t max = wide ? (is_signed ? INT64_MAX : UINT64_MAX) : (is_signed ? INT32_MAX : UINT32_MAX);
-    if (negative ? !is_signed || m > max + 1 : m > max) return false;
-    const uint64_t bits = negative ? ~m + 1 : m;
-    return wide ? put<uint64_t>(dst, bits) : put<uint32_t>(dst, static_cast<uint32_t>(bits));
+    return put_integer(key.type, negative, m, dst);
   }
 
   // A key given twice (its text may differ: "a" and "\u0061") is the JS reader's error to report.
