@@ -326,8 +326,8 @@ async function convert(command: "decode" | "encode", argv: string[]): Promise<nu
   }
   await init();
   if (command === "decode") {
-    const message = type.decode(input);
-    process.stdout.write(opts.text ? toText(type, message) : type.toJsonString(message, opts.json) + "\n");
+    // ProtoJSON straight from the decoded record (no JS object in between)
+    process.stdout.write(opts.text ? toText(type, type.decode(input)) : type.decodeToJsonString(input, opts.json) + "\n");
   } else {
     const text = input.toString("utf8");
     process.stdout.write(opts.text ? type.encode(fromText(type, text)) : type.encodeFromJsonString(text, { ignoreUnknownFields: opts.ignoreUnknownFields }));

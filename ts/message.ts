@@ -8,9 +8,6 @@ import { RecordWriter, type Fill } from "./fill.js";
 import type { Memory } from "./memory.js";
 import { runtime, type Runtime } from "./runtime.js";
 import type { SchemaDef } from "./schema.js";
-import type { JsonWriteOptions } from "./json/print.js";
-import type { JsonReadOptions } from "./json/read.js";
-import type { JsonValue } from "./json/parse.js";
 import { MessageView, type ViewClass } from "./view.js";
 import { bytesOf, describe, type BinaryInput } from "./input.js";
 import { copyBytes } from "./copy.js";
@@ -105,10 +102,6 @@ export interface MessageParts<T, V, B> {
   fill?: Fill<Init<T>>;
   /** Builders: builder(). They extend the view class, which comes with them. */
   builder?: ViewClass<B>;
-  /** ProtoJSON text out, generated per message (JsonMessageType falls back to the schema-driven writer). */
-  toJsonString?: (o: T, opts: JsonWriteOptions) => string;
-  /** ProtoJSON in, generated per message (JsonMessageType falls back to the schema-driven reader). */
-  fromJson?: (json: JsonValue, opts: JsonReadOptions, depth: number) => T;
 }
 
 export class MessageType<T, V, B extends V = V> {
@@ -167,14 +160,18 @@ export class MessageType<T, V, B extends V = V> {
   /** The message as a plain object that owns all its data. */
   decode(input: BinaryInput): T {
     const read = this.part("read", "plain objects");
-    const bytes = bytesOf(input, this.typeName, "decode");
     const rt = runtime();
+    return read(rt.mem, this.scratchRecord(rt, input, "decode"), rt);
+  }
+
+  /** @internal The input decoded into decode()'s scratch arena (emptied first), to be read out at once. */
+  protected scratchRecord(rt: Runtime, input: BinaryInput, method: string): number {
+    const bytes = bytesOf(input, this.typeName, method);
     const handle = rt.schema(this.schemaDef);
     const arena = scratchArenas(rt).plain;
     arena.generation++;
     const size = bytes.length; // before stage(): see there
-    const rec = rt.decode(handle, this.index, arena.ptr, rt.stage(bytes, alignmentShift(bytes), false), size, true, this.schemaDef);
-    return read(rt.mem, rec, rt);
+    return rt.decode(handle, this.index, arena.ptr, rt.stage(bytes, alignmentShift(bytes), false), size, true, this.schemaDef);
   }
 
   /** Views of every message in a buffer of length-delimited messages, decoded in one call. */
@@ -265,26 +262,32 @@ export class MessageType<T, V, B extends V = V> {
 
   /** The message's wire bytes. Takes a plain object (fields may be left out) or a view of this type. */
   encode(message: Init<T> | V): Uint8Array {
-    const rt = runtime();
-    const handle = rt.schema(this.schemaDef);
-    const s = scratchArenas(rt);
-    const { writer } = enterEncode(rt, s, this.typeName);
-    try {
-      const n = rt.encode(handle, this.index, this.record(writer, message), this.schemaDef);
-      return rt.takeOutput(n);
-    } finally {
-      s.encoding--;
-    }
+    return this.withRecord(message, (rt, handle, rec) => rt.takeOutput(rt.encode(handle, this.index, rec, this.schemaDef)));
   }
 
   /** How many bytes encode() would return. */
   encodedSize(message: Init<T> | V): number {
+    return this.withRecord(message, (rt, handle, rec) => rt.encodedSize(handle, this.index, rec, this.schemaDef));
+  }
+
+  /**
+   * @internal `use` of the message's record: a view's own, or the plain object written into the
+   * encode's scratch arena. When the object cannot be written, `refused` answers instead if given.
+   */
+  protected withRecord<R>(message: Init<T> | V, use: (rt: Runtime, handle: number, rec: number) => R, refused?: () => R): R {
     const rt = runtime();
     const handle = rt.schema(this.schemaDef);
     const s = scratchArenas(rt);
     const { writer } = enterEncode(rt, s, this.typeName);
     try {
-      return rt.encodedSize(handle, this.index, this.record(writer, message), this.schemaDef);
+      let rec: number;
+      try {
+        rec = this.record(writer, message);
+      } catch (e) {
+        if (refused === undefined) throw e;
+        return refused();
+      }
+      return use(rt, handle, rec);
     } finally {
       s.encoding--;
     }

@@ -36,6 +36,8 @@ export interface Exports {
   hp_output?(): number;
   hp_json_names_load?(schema: number, ptr: number, size: number): number;
   hp_json_decode?(schema: number, names: number, message: number, arena: number, ptr: number, size: number, reset: number): number;
+  hp_json_encode?(schema: number, names: number, message: number, rec: number, flags: number, numbers: number): number;
+  hp_json_numbers?(): number;
   stackSave(): number;
   stackRestore(sp: number): void;
 }
@@ -59,6 +61,10 @@ function decodeOnly(): never {
 }
 
 const utf8Encoder = new TextEncoder();
+
+/** Where JSON text from the codec's writer takes a double or a float printed by JS (json_encoder.hpp). */
+const NUMBER_MARKERS = /[\x01\x02]/g;
+const FLOAT_MARKER = "\x02";
 
 /** Outputs up to an eighth of this share slabs (takeOutput). */
 const SLAB_SIZE = 64 * 1024;
@@ -209,6 +215,32 @@ export class Runtime {
     this.mem.sync();
     if (rec === 0) this.mem.clearSource();
     return rec;
+  }
+
+  /**
+   * The ProtoJSON text of the record, or undefined when the JS writer writes it (a form the
+   * codec's writer leaves to it). The codec leaves doubles that are not small integers to JS, as
+   * a marker byte each and their values in a list: Number#toString prints the shortest text that
+   * reads back.
+   */
+  jsonEncode(schema: number, names: number, message: number, rec: number, flags: number, printNumber: (v: number, float: boolean) => string): string | undefined {
+    this.enter();
+    let n: number;
+    try {
+      n = this.exports.hp_json_encode!(schema, names, message, rec, flags, this.slotPtr);
+      this.calling = false;
+    } catch (e) {
+      throw this.trapped(e, () => new EncodeError("DEPTH_LIMIT", "", "messages nested too deep to write"));
+    }
+    this.mem.sync();
+    if (n < 0) return undefined;
+    const m = this.mem;
+    const text = m.str(this.exports.hp_output!() >>> 0, n);
+    const count = m.u32[this.slotPtr >>> 2]!;
+    if (count === 0) return text;
+    const f64 = m.f64, at = (this.exports.hp_json_numbers!() >>> 0) >>> 3;
+    let i = 0;
+    return text.replace(NUMBER_MARKERS, (c) => printNumber(f64[at + i++]!, c === FLOAT_MARKER));
   }
 
   /** Copies a table into memory for `load`, which keeps what it needs of it; returns load's handle. */

@@ -9,7 +9,8 @@ build=$(mktemp -d)
 trap 'rm -rf "$build"' EXIT
 export NODE_PATH=/usr/share/nodejs   # em++ -O2 and above need acorn from Debian's node-acorn
 emcmake cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" --target hppproto_wasm hppproto_decode_wasm >/dev/null
+# the build log is shown only when it fails (a failed build must not leave the old module in silence)
+cmake --build "$build" --target hppproto_wasm hppproto_decode_wasm >"$build/log" 2>&1 || { cat "$build/log" >&2; exit 1; }
 mkdir -p "$out"
 for module in hppproto hppproto-decode; do
   cp "$build/$module.wasm" "$out/$module.wasm"

@@ -11,6 +11,7 @@
 #ifndef HPPPROTO_DECODE_ONLY
 #include "hppproto/encoder.hpp"
 #include "hppproto/json_decoder.hpp"
+#include "hppproto/json_encoder.hpp"
 #include "hppproto/json_names.hpp"
 #endif
 #include "hppproto/schema.hpp"
@@ -25,6 +26,8 @@ Limits g_limits;
 ScratchBuffer<uint32_t> g_sizes;  // the encoder's size cache
 ScratchBuffer<uint8_t> g_output;  // encoded bytes, copied out by the JS side after each call
 std::vector<uint64_t> g_json_seen;  // the JSON reader's fields-given bits
+std::vector<uint32_t> g_json_keys;  // map key sets of the JSON reader and writer
+std::vector<double> g_json_numbers;  // the doubles JSON text leaves for JS to print
 #endif
 
 bool check_message_index(const Schema* schema, uint32_t message_index) {
@@ -169,8 +172,22 @@ EMSCRIPTEN_KEEPALIVE RecordPtr hp_json_decode(const Schema* schema, const JsonNa
                                               Arena* arena, const uint8_t* text, uint32_t size, int reset) {
   if (!check_message_index(schema, message_index)) return nullptr;
   if (reset) arena->reset();
-  return JsonDecoder(*schema, *names, *arena, g_limits, g_json_seen).decode(message_index, text, size);
+  return JsonDecoder(*schema, *names, *arena, g_limits, g_json_seen, g_json_keys).decode(message_index, text, size);
 }
+
+// ProtoJSON text of the message at rec into the output buffer (hp_output()): its size, or -1 when the
+// JS writer writes it (json_encoder.hpp). Doubles JS prints are at hp_json_numbers(), count in *numbers.
+EMSCRIPTEN_KEEPALIVE int32_t hp_json_encode(const Schema* schema, const JsonNames* names, uint32_t message_index,
+                                            const uint8_t* rec, uint32_t flags, uint32_t* numbers) {
+  if (!check_message_index(schema, message_index)) return -1;
+  size_t size;
+  if (!JsonEncoder(*schema, *names, g_limits, flags, g_output, g_json_numbers, g_json_keys).encode(message_index, rec, size))
+    return -1;
+  *numbers = static_cast<uint32_t>(g_json_numbers.size());
+  return static_cast<int32_t>(size);
+}
+
+EMSCRIPTEN_KEEPALIVE const double* hp_json_numbers() { return g_json_numbers.data(); }
 
 #endif  // HPPPROTO_DECODE_ONLY
 

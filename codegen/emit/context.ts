@@ -42,8 +42,6 @@ export interface Names {
   readAll: string;
   fill: string;
   builder: string;
-  toJsonString: string;
-  fromJson: string;
 }
 
 /** One generated module being written: its file, and what it imports from the others. */
@@ -80,10 +78,9 @@ export class FileContext {
    * A message's part as a value: generated code's own, or for a CODE_SIZE message, the one
    * interpreted from the schema (the message's module is imported still: loading it registers the type).
    */
-  value(target: MessageModel, which: "view" | "list" | "reader" | "readAll" | "fill" | "builder" | "toJsonString"): string {
+  value(target: MessageModel, which: "view" | "list" | "reader" | "readAll" | "fill" | "builder"): string {
     const ref = this.ref(target, which);
     if (!this.interpreted(target.file)) return ref;
-    if (which === "toJsonString") return `$jsonWrite.bySchema($schema, ${target.index})`;
     this.usesInterpretedParts = true;
     const part = { view: "view", list: "list", reader: "read", readAll: "readAll", fill: "fill", builder: "builder" }[which];
     return `($interpretedParts${ts(`<${this.typeParams(target)}>`)}($schema, ${target.index}).${part})`;

@@ -1,6 +1,8 @@
 // The ProtoJSON reader: the first input byte picks a message of the schema, the rest is JSON text.
 // Reading must never crash (ASan/UBSan watch) or take more than the text's budget; what it reads
 // is a record the encoder must take, and the encoded bytes must decode and encode back unchanged.
+// The ProtoJSON writer then prints the record (options from the first byte's high bits, doubles as
+// %.17g where JS would print them): text the reader reads again must encode to the same bytes.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -10,6 +12,7 @@
 #include "hppproto/decoder.hpp"
 #include "hppproto/encoder.hpp"
 #include "hppproto/json_decoder.hpp"
+#include "hppproto/json_encoder.hpp"
 #include "hppproto/json_names.hpp"
 
 using namespace hppproto;
@@ -23,10 +26,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const Limits limits;
   static ScratchBuffer<uint32_t> sizes;
   static std::vector<uint64_t> seen;
+  static std::vector<uint32_t> keys;
   Arena arena;
   // the text in a buffer of its own size, so that ASan sees any read past its end
   std::vector<uint8_t> text(data + 1, data + size);
-  const RecordPtr rec = JsonDecoder(schema, names, arena, limits, seen).decode(message, text.data(), text.size());
+  const RecordPtr rec = JsonDecoder(schema, names, arena, limits, seen, keys).decode(message, text.data(), text.size());
   if (!rec) return 0;
   const std::vector<uint8_t> first = fuzz::encode(schema, message, rec, limits, sizes);
   Status status;
@@ -35,5 +39,27 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const RecordPtr again = Decoder(schema, arena, status, limits).decode(message, input, first.size());
   if (!again) std::abort();  // what JSON gave must decode: valid UTF-8, required fields, limits
   if (fuzz::encode(schema, message, again, limits, sizes) != first) std::abort();
+
+  static ScratchBuffer<uint8_t> out;
+  static std::vector<double> numbers;
+  size_t n;
+  if (!JsonEncoder(schema, names, limits, data[0] >> 5, out, numbers, keys).encode(message, rec, n)) return 0;
+  std::vector<uint8_t> printed;
+  size_t next = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const uint8_t c = out.data()[i];
+    if (c != number_marker && c != float_marker) {
+      printed.push_back(c);
+      continue;
+    }
+    if (next == numbers.size()) std::abort();
+    char digits[40];
+    const int len = std::snprintf(digits, sizeof digits, c == float_marker ? "%.9g" : "%.17g", numbers[next++]);
+    printed.insert(printed.end(), digits, digits + len);
+  }
+  if (next != numbers.size()) std::abort();
+  Arena arena2;
+  const RecordPtr reread = JsonDecoder(schema, names, arena2, limits, seen, keys).decode(message, printed.data(), printed.size());
+  if (reread && fuzz::encode(schema, message, reread, limits, sizes) != first) std::abort();
   return 0;
 }

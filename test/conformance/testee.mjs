@@ -37,6 +37,21 @@ export function answer(request) {
   const type = types.get(request.messageType);
   if (type === undefined) return result("runtimeError", `unknown message type ${request.messageType}`);
   const payload = request.payload;
+  const ignoreUnknownFields = request.testCategory === TestCategory.JSON_IGNORE_UNKNOWN_PARSING_TEST;
+  // binary to JSON and JSON to binary: the transcoding paths, with no JS object in between
+  try {
+    if (payload?.case === "protobufPayload" && request.requestedOutputFormat === WireFormat.JSON) {
+      return result("jsonPayload", type.decodeToJsonString(payload.value));
+    }
+    if (payload?.case === "jsonPayload" && request.requestedOutputFormat === WireFormat.PROTOBUF) {
+      return result("protobufPayload", type.encodeFromJsonString(payload.value, { ignoreUnknownFields }));
+    }
+  } catch (e) {
+    const fromBinary = payload.case === "protobufPayload";
+    if (e instanceof DecodeError || (e instanceof JsonError && !fromBinary)) return result("parseError", e.message);
+    if (e instanceof EncodeError || e instanceof JsonError) return result("serializeError", e.message);
+    throw e;
+  }
   let message;
   try {
     switch (payload?.case) {
@@ -44,9 +59,7 @@ export function answer(request) {
         message = type.decode(payload.value);
         break;
       case "jsonPayload":
-        message = type.fromJsonString(payload.value, {
-          ignoreUnknownFields: request.testCategory === TestCategory.JSON_IGNORE_UNKNOWN_PARSING_TEST,
-        });
+        message = type.fromJsonString(payload.value, { ignoreUnknownFields });
         break;
       case "textPayload":
         message = fromText(type, payload.value);

@@ -1,15 +1,12 @@
-// Interpreted message types with ProtoJSON (readers and writers interpreted from the schema; JsonMessageType
-// writes through the schema-driven writer when a type has no generated one): a module of its
-// own, so that CODE_SIZE code generated without the json facade carries no JSON code.
+// Interpreted message types with ProtoJSON: a module of its own, so that CODE_SIZE code generated
+// without the json facade carries no JSON code.
 import { JsonMessageType } from "../json/type.js";
 import type { MessageParts } from "../message.js";
 import type { SchemaDef } from "../schema.js";
-import { interpretedFromJson } from "./fromjson.js";
 import { interpretedParts } from "./index.js";
 
 /** Called by generated code (CODE_SIZE): message `index` of a schema, with ProtoJSON. */
 export function interpretedJsonType<T, V, B extends V>(def: SchemaDef, index: number): JsonMessageType<T, V, B> {
   const info = def.messages[index]!;
-  const parts = { ...interpretedParts<T, V, B>(def, index), fromJson: interpretedFromJson(def, index) };
-  return new JsonMessageType(info.name, def, index, info.recordSize, parts as unknown as MessageParts<T, V, B>);
+  return new JsonMessageType(info.name, def, index, info.recordSize, interpretedParts<T, V, B>(def, index) as MessageParts<T, V, B>);
 }

@@ -1,5 +1,7 @@
 // A message type with ProtoJSON: what generated code uses unless hppproto-gen --facades leaves JSON
-// out, so that bundles without it carry none of the JSON code.
+// out, so that bundles without it carry none of the JSON code. The codec reads and writes the text
+// (json_decoder.hpp, json_encoder.hpp); the forms it leaves to JS (the well-known types' own, and
+// every error, whose code and path the JS side gives) are read and written from the schema.
 import { MessageType, scratchPlainArena } from "../message.js";
 import { runtime, type Runtime } from "../runtime.js";
 import { jsonNamesTable } from "./names.js";
@@ -9,25 +11,56 @@ import { fromJs, JsonSyntaxError, parseFast, parseJson, type JsonValue } from ".
 import { indentJson, messageToJson, stringify, type JsonWriteOptions } from "./print.js";
 import { messageFromJson, type JsonReadOptions } from "./read.js";
 import { FALLBACK, throughCodec } from "./in.js";
+import { interpretedFromJson } from "../interpreted/fromjson.js";
+import { shortestFloat32 } from "./print.js";
+import type { Init } from "../message.js";
+import type { BinaryInput } from "../input.js";
+
+/** A double or float the codec's text leaves to JS: Number#toString's shortest text that reads back. */
+const printNumber = (v: number, isFloat: boolean): string => String(isFloat ? shortestFloat32(v) : v);
 
 export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B> {
   /** The message as a ProtoJSON value (objects, arrays, strings, numbers, booleans, null). */
   toJson(message: T | V, options: JsonWriteOptions = {}): unknown {
-    // the generated writer's text read back: one writer, and the same value whichever is asked for
-    if (this.parts.toJsonString !== undefined) return JSON.parse(this.toJsonString(message, options));
-    return messageToJson(this.schemaDef, this.index, this.plain(message), options, this.typeName);
+    // the text read back: one writer, and the same value whichever is asked for
+    return JSON.parse(this.toJsonString(message, options));
   }
 
   /** The message as ProtoJSON text; `indent` as JSON.stringify takes it. */
   toJsonString(message: T | V, options: JsonWriteOptions & { indent?: number | string } = {}): string {
-    const generated = this.parts.toJsonString;
-    if (generated === undefined) return stringify(() => this.toJson(message, options), options.indent);
     if (options.indent !== undefined) return indentJson(this.toJsonString(message, { ...options, indent: undefined }), options.indent);
-    try {
-      return generated(this.plain(message) as T, options);
-    } catch (e) {
-      throw within(e, this.typeName);
-    }
+    // the codec writes the record (a view's own, or the plain object written as encode() writes
+    // it); what it leaves to JS (well-known types' own forms), and objects encode() would refuse,
+    // the JS writer writes, which also names what is wrong
+    const text = this.withRecord(message as Init<T> | V, (rt, handle, rec) => this.jsonText(rt, handle, rec, options), () => undefined);
+    return text ?? this.toJsonStringInJs(message, options);
+  }
+
+  /**
+   * ProtoJSON text of a message in wire bytes, as toJsonString(decode(bytes)) gives it but written
+   * by the codec from the decoded record: no JS object in between (but for what the codec leaves
+   * to the JS writer). Map entries come in the order of the wire data.
+   */
+  decodeToJsonString(input: BinaryInput, options: JsonWriteOptions & { indent?: number | string } = {}): string {
+    if (options.indent !== undefined) return indentJson(this.decodeToJsonString(input, { ...options, indent: undefined }), options.indent);
+    const rt = runtime();
+    if (rt.exports.hp_json_encode === undefined) return this.toJsonString(this.decode(input), options);
+    const rec = this.scratchRecord(rt, input, "decodeToJsonString");
+    const text = this.jsonText(rt, rt.schema(this.schemaDef), rec, options);
+    return text ?? this.toJsonStringInJs(this.part("read", "plain objects")(rt.mem, rec, rt), options);
+  }
+
+  /** The text of a record written by the codec, or undefined when the JS writer writes it. */
+  private jsonText(rt: Runtime, handle: number, rec: number, options: JsonWriteOptions): string | undefined {
+    const names = rt.jsonNamesOf(this.schemaDef, handle, jsonNamesTable);
+    if (names === 0) return undefined; // the decode-only module has no JSON writer
+    const flags = (options.useProtoNames ? 1 : 0) | (options.enumsAsInts ? 2 : 0) | (options.emitDefaults ? 4 : 0);
+    return rt.jsonEncode(handle, names, this.index, rec, flags, printNumber);
+  }
+
+  /** The schema-driven writer: a JSON value from the plain object, then its text. */
+  private toJsonStringInJs(message: T | V, options: JsonWriteOptions): string {
+    return stringify(() => messageToJson(this.schemaDef, this.index, this.plain(message), options, this.typeName));
   }
 
   private plain(message: T | V): Record<string, unknown> {
@@ -102,14 +135,13 @@ export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B>
   }
 
   private fromJsonValue(value: JsonValue, options: JsonReadOptions): T {
-    const generated = this.parts.fromJson;
-    if (generated !== undefined) {
-      try {
-        return generated(value, options, 0);
-      } catch (e) {
-        if (e !== FALLBACK) throw within(e, this.typeName);
-      }
+    try {
+      return interpretedFromJson(this.schemaDef, this.index)(value, options, 0) as T;
+    } catch (e) {
+      if (e !== FALLBACK) throw within(e, this.typeName);
     }
+    // what that reader leaves (a closed enum's unknown number, a missing required field, deep
+    // nesting): read the schema-driven way and through the codec
     const init = messageFromJson(this.schemaDef, this.index, value, options, this.typeName);
     try {
       return throughCodec(this, init) as T;

@@ -14,6 +14,7 @@
 #include "arena.hpp"
 #include "decoder.hpp"
 #include "json_names.hpp"
+#include "map_keys.hpp"
 #include "record.hpp"
 #include "schema.hpp"
 #include "utf8.hpp"
@@ -26,8 +27,8 @@ class JsonDecoder {
   static constexpr uint32_t max_depth = 64;
 
   JsonDecoder(const Schema& schema, const JsonNames& names, Arena& arena, const Limits& limits,
-              std::vector<uint64_t>& scratch) noexcept
-      : schema_(schema), names_(names), arena_(arena), limits_(limits), seen_(scratch) {}
+              std::vector<uint64_t>& seen, std::vector<uint32_t>& keys) noexcept
+      : schema_(schema), names_(names), arena_(arena), limits_(limits), seen_(seen), keys_(keys) {}
 
   // The message's record, or nullptr (the arena rewound) when the text is not read here.
   RecordPtr decode(uint32_t mi, const uint8_t* text, size_t size) noexcept {
@@ -611,7 +612,8 @@ class JsonDecoder {
       if (val.hasbit_mask) rec[val.hasbit_byte] |= val.hasbit_mask;
       if (!value(f.aux, 1, val, rec + val.offset, depth + 1)) return false;
     } while (take(','));
-    return take('}') && distinct_keys(key, a);
+    // a key given twice (its text may differ: "a" and "\u0061") is the JS reader's error to report
+    return take('}') && distinct_map_keys(key, static_cast<const RecordPtr*>(a.data), a.size, keys_);
   }
 
   bool map_key(const FieldDef& key, uint8_t* rec) noexcept {
@@ -636,51 +638,12 @@ class JsonDecoder {
     return put_integer(key.type, negative, m, dst);
   }
 
-  // A key given twice (its text may differ: "a" and "\u0061") is the JS reader's error to report.
-  bool distinct_keys(const FieldDef& key, const ArraySlot& a) noexcept {
-    const auto* recs = static_cast<const RecordPtr*>(a.data);
-    const size_t width = key.type == FieldType::string ? sizeof(BytesSlot) : value_size(key.type);
-    auto same = [&](const uint8_t* x, const uint8_t* y) {
-      if (key.type != FieldType::string) return std::memcmp(x, y, width) == 0;
-      BytesSlot s, t;
-      std::memcpy(&s, x, sizeof s);
-      std::memcpy(&t, y, sizeof t);
-      return s.size == t.size && std::memcmp(s.data, t.data, s.size) == 0;
-    };
-    if (a.size <= 16) {
-      for (uint32_t i = 1; i < a.size; ++i)
-        for (uint32_t j = 0; j < i; ++j)
-          if (same(recs[i] + key.offset, recs[j] + key.offset)) return false;
-      return true;
-    }
-    // larger maps: an open-addressing set of entry indexes, in the arena (dropped with the records)
-    uint32_t slots = 32;
-    while (slots < a.size * 2) slots *= 2;
-    auto* set = reinterpret_cast<uint32_t*>(arena_.allocate_zeroed(static_cast<size_t>(slots) * 4));
-    if (!set) return false;
-    for (uint32_t i = 0; i < a.size; ++i) {
-      const uint8_t* k = recs[i] + key.offset;
-      const uint8_t* bytes = k;
-      size_t n = width;
-      if (key.type == FieldType::string) {
-        BytesSlot s;
-        std::memcpy(&s, k, sizeof s);
-        bytes = s.data, n = s.size;
-      }
-      uint32_t h = 2166136261u;
-      for (size_t b = 0; b < n; ++b) h = (h ^ bytes[b]) * 16777619u;
-      for (h &= slots - 1; set[h] != 0; h = (h + 1) & (slots - 1))
-        if (same(recs[set[h] - 1] + key.offset, k)) return false;
-      set[h] = i + 1;
-    }
-    return true;
-  }
-
   const Schema& schema_;
   const JsonNames& names_;
   Arena& arena_;
   const Limits& limits_;
   std::vector<uint64_t>& seen_;
+  std::vector<uint32_t>& keys_;
   const uint8_t* p_ = nullptr;
   const uint8_t* end_ = nullptr;
 };

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "schema.hpp"
@@ -38,6 +39,30 @@ struct Name {
     return true;
   }
 };
+
+// A byte of a JSON string as JSON.stringify writes it: itself, or its escape (quote, backslash,
+// control characters). Writes at most 6 bytes at out; returns how many.
+inline size_t json_escaped(uint8_t c, uint8_t* out) noexcept {
+  if (c >= 0x20 && c != '"' && c != '\\') {
+    *out = c;
+    return 1;
+  }
+  out[0] = '\\';
+  switch (c) {
+    case '"': out[1] = '"'; return 2;
+    case '\\': out[1] = '\\'; return 2;
+    case '\b': out[1] = 'b'; return 2;
+    case '\f': out[1] = 'f'; return 2;
+    case '\n': out[1] = 'n'; return 2;
+    case '\r': out[1] = 'r'; return 2;
+    case '\t': out[1] = 't'; return 2;
+    default:
+      out[1] = 'u', out[2] = '0', out[3] = '0';
+      out[4] = "0123456789abcdef"[c >> 4];
+      out[5] = "0123456789abcdef"[c & 15];
+      return 6;
+  }
+}
 
 class JsonNames {
  public:
@@ -97,6 +122,7 @@ class JsonNames {
       build_lookup(m, field_count);
     }
     if (r.offset() != pool) return status.fail(Error::invalid_schema, r.offset());
+    build_keys();
     return true;
   }
 
@@ -125,9 +151,18 @@ class JsonNames {
   struct FieldNames {
     Name json, proto;
     uint32_t enum_index;
+    Name json_key, proto_key;  // as the writer writes them: quoted, escaped, then ':'
   };
   // The names of a message's fields, in the table's order (field_count of them).
   const FieldNames* fields(uint32_t mi) const noexcept { return fields_.data() + messages_[mi].first_field; }
+
+  // The first name declared for an enum number, or nullptr.
+  const Name* enum_name(uint32_t ei, int32_t number) const noexcept {
+    const EnumNames& e = enums_[ei];
+    for (uint32_t i = 0; i < e.count; ++i)
+      if (values_[e.first + i].number == number) return &values_[e.first + i].name;
+    return nullptr;
+  }
 
   // The number an enum value name stands for.
   bool enum_value(uint32_t ei, const uint8_t* name, size_t size, int32_t& number) const noexcept {
@@ -194,7 +229,29 @@ class JsonNames {
     for (uint32_t i = 0; i < field_count; ++i) insert(fields_[m.first_field + i].proto, i, true);
   }
 
+  // The keys the writer writes, in a pool of their own.
+  void build_keys() {
+    std::vector<std::pair<size_t, size_t>> spans;
+    keys_.clear();
+    auto add = [&](const Name& n) {
+      const size_t start = keys_.size();
+      uint8_t escaped[6];
+      keys_.push_back('"');
+      for (uint32_t i = 0; i < n.size; ++i) keys_.insert(keys_.end(), escaped, escaped + json_escaped(n.data[i], escaped));
+      keys_.push_back('"');
+      keys_.push_back(':');
+      spans.emplace_back(start, keys_.size() - start);
+    };
+    for (const FieldNames& f : fields_) add(f.json), add(f.proto);
+    keys_.resize(keys_.size() + 8);  // the writer copies keys eight bytes at a time
+    for (size_t i = 0; i < fields_.size(); ++i) {
+      fields_[i].json_key = Name{keys_.data() + spans[2 * i].first, static_cast<uint32_t>(spans[2 * i].second)};
+      fields_[i].proto_key = Name{keys_.data() + spans[2 * i + 1].first, static_cast<uint32_t>(spans[2 * i + 1].second)};
+    }
+  }
+
   std::vector<uint8_t> bytes_;
+  std::vector<uint8_t> keys_;
   std::vector<MessageNames> messages_;
   std::vector<FieldNames> fields_;
   std::vector<Slot> slots_;

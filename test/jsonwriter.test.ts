@@ -1,0 +1,209 @@
+// The codec's ProtoJSON writer (cpp/include/hppproto/json_encoder.hpp): toJsonString() and
+// decodeToJsonString() write records in WASM, leave doubles to Number#toString and hand the
+// well-known types' own forms to the JS writer. What it writes must read as the JS writer's text
+// for the same message (the codec switched off for the reference), and it must write most
+// messages itself, or it is dead weight.
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { DecodeError, init, JsonError } from "hppproto";
+import { runtime } from "../dist/ts/runtime.js";
+import { encodeWithProtobufjs, loadSet, randomObject, requiresItself, rng } from "./support/protos.js";
+import { thrown } from "./support/thrown.js";
+import * as conf3 from "./gen/conformance/google/protobuf/test_messages_proto3_pb.js";
+import * as conf2 from "./gen/conformance/google/protobuf/test_messages_proto2_pb.js";
+
+beforeAll(async () => {
+  await init();
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** Counts the messages the codec wrote itself (jsonEncode returned text). */
+function countCodecWrites(): { written: number; handed: number } {
+  const rt = runtime();
+  const original = rt.jsonEncode.bind(rt);
+  const counts = { written: 0, handed: 0 };
+  vi.spyOn(rt, "jsonEncode").mockImplementation((...args: Parameters<typeof rt.jsonEncode>) => {
+    const text = original(...args);
+    if (text !== undefined) counts.written++;
+    else counts.handed++;
+    return text;
+  });
+  return counts;
+}
+
+/** `write` with the codec's writer switched off: the JS writer's text. */
+function inJs<R>(write: () => R): R {
+  const rt = runtime();
+  const own = Object.getOwnPropertyDescriptor(rt, "jsonEncode"); // a counting spy, say
+  rt.jsonEncode = () => undefined;
+  try {
+    return write();
+  } finally {
+    if (own) Object.defineProperty(rt, "jsonEncode", own);
+    else delete (rt as { jsonEncode?: unknown }).jsonEncode;
+  }
+}
+
+const sets = { unittest: loadSet("unittest"), conformance: loadSet("conformance") };
+const optionSets = [{}, { useProtoNames: true }, { enumsAsInts: true, emitDefaults: true }, { useProtoNames: true, emitDefaults: true }];
+
+describe.each(Object.entries(sets))("every message of the %s schemas", (_name, loaded) => {
+  const names = [...loaded.types.keys()].sort();
+  it("10 random messages each, from plain objects, views and bytes, with each option: what the JS writer writes", () => {
+    const counts = countCodecWrites();
+    let messages = 0;
+    for (const typeName of names) {
+      const model = loaded.models.get(typeName)!;
+      if (requiresItself(model) || model.messageSet) continue;
+      const type = loaded.types.get(typeName)!;
+      const r = rng(typeName.length * 6007 + 3);
+      for (let i = 0; i < 10; i++) {
+        const bytes = encodeWithProtobufjs(loaded, typeName, randomObject(loaded, model, r));
+        const plain = type.decode(bytes);
+        const options = optionSets[i % optionSets.length]!;
+        let reference: string;
+        try {
+          reference = inJs(() => type.toJsonString(plain, options));
+        } catch (e) {
+          if (e instanceof JsonError) continue; // a value ProtoJSON cannot hold (a Timestamp out of range, say)
+          throw e;
+        }
+        messages++;
+        const expected = JSON.parse(reference);
+        expect(JSON.parse(type.toJsonString(plain, options)), reference).toEqual(expected);
+        expect(JSON.parse(type.toJsonString(type.view(bytes), options)), reference).toEqual(expected);
+        expect(JSON.parse(type.decodeToJsonString(bytes, options)), reference).toEqual(expected);
+      }
+    }
+    // three writes a message; the schemas are full of well-known types, which stay the JS writer's
+    expect(counts.written).toBeGreaterThan(messages * 3 * 0.6);
+  });
+});
+
+describe("values", () => {
+  const T = conf3.TestAllTypesProto3;
+  const both = (message: Parameters<typeof T.toJsonString>[0]) => {
+    const counts = countCodecWrites();
+    const text = T.toJsonString(message);
+    expect(counts).toEqual({ written: 1, handed: 0 });
+    expect(text).toBe(inJs(() => T.toJsonString(message)));
+    return text;
+  };
+
+  it("doubles and floats: the text JS prints, integers by the codec, NaN and the infinities as strings", () => {
+    const r = rng(7);
+    const bits = new DataView(new ArrayBuffer(8));
+    const doubles: number[] = [0, -0, 1, -1, 0.1, 2 ** 53, 2 ** 53 - 1, -(2 ** 53), 1e21, 1e-7, 5e-324, Number.MAX_VALUE, 123456789012, NaN, Infinity, -Infinity];
+    while (doubles.length < 2000) {
+      bits.setUint32(0, (r() * 2 ** 32) >>> 0);
+      bits.setUint32(4, (r() * 2 ** 32) >>> 0);
+      doubles.push(bits.getFloat64(0), Math.round(r() * 2 ** 40) * (r() < 0.5 ? -1 : 1));
+    }
+    const floats = doubles.map((d) => Math.fround(d));
+    const text = both({ repeatedDouble: doubles, repeatedFloat: floats, optionalDouble: -0, optionalFloat: 16777216 });
+    const json = JSON.parse(text);
+    const asJson = (d: number) => (Number.isNaN(d) ? "NaN" : d === Infinity ? "Infinity" : d === -Infinity ? "-Infinity" : d);
+    expect(json.repeatedDouble).toEqual(doubles.map(asJson));
+    expect(json.repeatedFloat.map((f: number | string) => (typeof f === "number" ? Math.fround(f) : f))).toEqual(floats.map(asJson));
+    expect(text).toContain('"optionalDouble":-0,');
+    expect(text).toContain('"optionalFloat":16777216,');
+  });
+
+  it("strings: quotes, backslashes and control characters escaped as JSON.stringify escapes them; the rest as it is", () => {
+    const all = Array.from({ length: 0x80 }, (_, i) => String.fromCharCode(i)).join("");
+    const strings = [all, 'a"b\\c', "caf\u00e9 \u{1f600} \u2028\u2029 \ufffd", "x".repeat(1000) + "\n", "", "0123456789abcdef\u0001"];
+    const text = both({ repeatedString: strings, optionalString: all.repeat(3) });
+    expect(text).toBe(JSON.stringify({ optionalString: all.repeat(3), repeatedString: strings }));
+  });
+
+  it("bytes as padded base64 of every length, 64-bit integers as strings at their bounds, enums by name or number", () => {
+    const lengths = [0, 1, 2, 3, 4, 5, 6, 100];
+    const text = both({
+      repeatedBytes: lengths.map((n) => Uint8Array.from({ length: n }, (_, i) => (i * 37 + n) & 255)),
+      repeatedInt64: [-(2n ** 63n), 2n ** 63n - 1n, 0n], repeatedUint64: [2n ** 64n - 1n], repeatedSint32: [-(2 ** 31)], repeatedUint32: [2 ** 32 - 1],
+      repeatedNestedEnum: [0, 1, 2, -1, 99], optionalBool: true, repeatedBool: [true, false],
+    });
+    const json = JSON.parse(text);
+    expect(json.repeatedBytes).toEqual(lengths.map((n) => Buffer.from(Uint8Array.from({ length: n }, (_, i) => (i * 37 + n) & 255)).toString("base64")));
+    expect(json.repeatedInt64).toEqual(["-9223372036854775808", "9223372036854775807", "0"]);
+    expect(json.repeatedUint64).toEqual(["18446744073709551615"]);
+    expect(json.repeatedSint32).toEqual([-2147483648]);
+    expect(json.repeatedUint32).toEqual([4294967295]);
+    expect(json.repeatedNestedEnum).toEqual(["FOO", "BAR", "BAZ", "NEG", 99]);
+  });
+
+  it("maps: keys as strings; from wire data, entries in its order, an entry without value written with the zero value", () => {
+    both({ mapInt64Int64: { "-5": 7n, "9223372036854775807": 1n }, mapBoolBool: { true: false, false: true }, mapStringNestedMessage: { k: { a: 1 }, "\u00e9\n": {} }, mapUint32Uint32: { 4294967295: 1 } });
+    // map_string_nested_message: an entry with only a key, then one with neither
+    const tag = [...T.encode({ mapStringNestedMessage: { k: {} } }).subarray(0, 2)];
+    const wire = new Uint8Array([...tag, 0x03, 0x0a, 0x01, 0x6b, ...tag, 0x00]);
+    expect(JSON.parse(T.decodeToJsonString(wire))).toEqual({ mapStringNestedMessage: { k: {}, "": {} } });
+    expect(JSON.parse(T.toJsonString(T.view(wire)))).toEqual({ mapStringNestedMessage: { k: {}, "": {} } });
+  });
+
+  it("a map key the wire data gives twice: the JS writer writes the last value, as decode() keeps it", () => {
+    // two entries of one key: each encoded alone, the bytes put together
+    const one = T.encode({ mapInt32Int32: { 1: 10 } });
+    const two = T.encode({ mapInt32Int32: { 1: 20 } });
+    const wire = new Uint8Array([...one, ...two]);
+    const counts = countCodecWrites();
+    expect(T.decodeToJsonString(wire)).toBe('{"mapInt32Int32":{"1":20}}');
+    expect(counts).toEqual({ written: 0, handed: 1 });
+  });
+
+  it("options: .proto names, enums as numbers, defaults written", () => {
+    const message = { optionalInt32: 0, optionalNestedEnum: 2, repeatedInt32: [], optionalNestedMessage: { a: 0 } };
+    for (const options of [{ useProtoNames: true }, { enumsAsInts: true }, { emitDefaults: true }, { useProtoNames: true, enumsAsInts: true, emitDefaults: true }]) {
+      const counts = countCodecWrites();
+      const text = T.toJsonString(message, options);
+      expect(counts).toEqual({ written: 1, handed: 0 });
+      expect(JSON.parse(text)).toEqual(JSON.parse(inJs(() => T.toJsonString(message, options))));
+      vi.restoreAllMocks();
+    }
+    const text = T.toJsonString(message, { useProtoNames: true, enumsAsInts: true, emitDefaults: true });
+    expect(text).toContain('"optional_nested_enum":2');
+    expect(text).toContain('"optional_int32":0');
+    expect(text).toContain('"repeated_int32":[]');
+    expect(text).toContain('"map_string_string":{}');
+    expect(text).not.toContain("optional_bytes\":\"\",\"optional_nested_message\":null");
+  });
+
+  it("well-known types and proto2: the JS writer writes their own forms; proto2 strings that are not UTF-8 read as JS reads them", () => {
+    const counts = countCodecWrites();
+    expect(JSON.parse(T.toJsonString({ optionalTimestamp: { seconds: 1n, nanos: 0 }, optionalInt32: 4 }))).toEqual({ optionalTimestamp: "1970-01-01T00:00:01Z", optionalInt32: 4 });
+    expect(counts).toEqual({ written: 0, handed: 1 });
+    const P = conf2.TestAllTypesProto2;
+    const invalid = new Uint8Array([0x72, 0x03, 0x61, 0xff, 0x62]); // optional_string (14): "a", 0xff, "b"
+    expect(P.decodeToJsonString(invalid)).toBe(inJs(() => P.toJsonString(P.decode(invalid))));
+    expect(P.decodeToJsonString(invalid)).toBe('{"optionalString":"a\ufffdb"}');
+  });
+
+  it("a plain object encode() would refuse is the JS writer's to write or to refuse, with its error", () => {
+    const bad = { optionalInt32: "not a number" } as never;
+    let reference: unknown, got: unknown;
+    try {
+      reference = inJs(() => T.toJsonString(bad));
+    } catch (e) {
+      reference = e;
+    }
+    try {
+      got = T.toJsonString(bad);
+    } catch (e) {
+      got = e;
+    }
+    expect(got).toEqual(reference);
+  });
+
+  it("deep nesting is handed to the JS writer; large text grows the buffer; the runtime stays usable", () => {
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 90; i++) deep = { recursiveMessage: deep };
+    expect(JSON.parse(T.toJsonString(deep))).toEqual(JSON.parse(inJs(() => T.toJsonString(deep))));
+    const big = "\u00e9\n".repeat(600_000);
+    expect(T.toJsonString({ optionalString: big })).toBe(JSON.stringify({ optionalString: big }));
+    expect(T.toJsonString({ optionalInt32: 1 })).toBe('{"optionalInt32":1}');
+    expect(thrown(() => T.decodeToJsonString(new Uint8Array([0x08])), DecodeError)).toEqual(thrown(() => T.decode(new Uint8Array([0x08])), DecodeError));
+    expect(T.decodeToJsonString(T.encode({ optionalInt32: 2 }))).toBe('{"optionalInt32":2}');
+  });
+});
