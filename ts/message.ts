@@ -262,7 +262,16 @@ export class MessageType<T, V, B extends V = V> {
 
   /** The message's wire bytes. Takes a plain object (fields may be left out) or a view of this type. */
   encode(message: Init<T> | V): Uint8Array {
-    return this.withRecord(message, (rt, handle, rec) => rt.takeOutput(rt.encode(handle, this.index, rec, this.schemaDef)));
+    // written out rather than through withRecord(): no closure on the hottest path
+    const rt = runtime();
+    const handle = rt.schema(this.schemaDef);
+    const s = scratchArenas(rt);
+    const { writer } = enterEncode(rt, s, this.typeName);
+    try {
+      return rt.takeOutput(rt.encode(handle, this.index, this.record(writer, message), this.schemaDef));
+    } finally {
+      s.encoding--;
+    }
   }
 
   /** How many bytes encode() would return. */
