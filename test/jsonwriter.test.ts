@@ -1,11 +1,13 @@
-// The codec's ProtoJSON writer (cpp/include/hppproto/json_encoder.hpp): toJsonString() and
-// decodeToJsonString() write records in WASM, leave doubles to Number#toString and hand the
-// well-known types' own forms to the JS writer. What it writes must read as the JS writer's text
-// for the same message (the codec switched off for the reference), and it must write most
-// messages itself, or it is dead weight.
+// The codec's ProtoJSON writer (cpp/include/hppproto/json_encoder.hpp): toJsonString() of views
+// and of plain objects without a generated writer (CODE_SIZE, runtime schemas), and
+// decodeToJsonString(), write records in WASM, leave doubles to Number#toString and hand the
+// well-known types' own forms to the JS writer. What it writes must read as the generated text
+// writer's text for the same message, and so must the schema-driven JS writer's (the codec
+// switched off); and the codec must write most messages itself, or it is dead weight.
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { DecodeError, init, JsonError } from "hppproto";
 import { runtime } from "../dist/ts/runtime.js";
+import { interpretedJsonType } from "../dist/ts/interpreted/json.js";
 import { encodeWithProtobufjs, loadSet, randomObject, requiresItself, rng } from "./support/protos.js";
 import { thrown } from "./support/thrown.js";
 import * as conf3 from "./gen/conformance/google/protobuf/test_messages_proto3_pb.js";
@@ -58,6 +60,7 @@ describe.each(Object.entries(sets))("every message of the %s schemas", (_name, l
       const model = loaded.models.get(typeName)!;
       if (requiresItself(model) || model.messageSet) continue;
       const type = loaded.types.get(typeName)!;
+      const interpreted = interpretedJsonType((type as any).schemaDef, (type as any).index); // no generated writer
       const r = rng(typeName.length * 6007 + 3);
       for (let i = 0; i < 10; i++) {
         const bytes = encodeWithProtobufjs(loaded, typeName, randomObject(loaded, model, r));
@@ -65,16 +68,17 @@ describe.each(Object.entries(sets))("every message of the %s schemas", (_name, l
         const options = optionSets[i % optionSets.length]!;
         let reference: string;
         try {
-          reference = inJs(() => type.toJsonString(plain, options));
+          reference = type.toJsonString(plain, options); // the generated writer
         } catch (e) {
           if (e instanceof JsonError) continue; // a value ProtoJSON cannot hold (a Timestamp out of range, say)
           throw e;
         }
         messages++;
         const expected = JSON.parse(reference);
-        expect(JSON.parse(type.toJsonString(plain, options)), reference).toEqual(expected);
         expect(JSON.parse(type.toJsonString(type.view(bytes), options)), reference).toEqual(expected);
         expect(JSON.parse(type.decodeToJsonString(bytes, options)), reference).toEqual(expected);
+        expect(JSON.parse(interpreted.toJsonString(plain as never, options)), reference).toEqual(expected);
+        expect(JSON.parse(inJs(() => type.toJsonString(type.view(bytes), options))), reference).toEqual(expected);
       }
     }
     // three writes a message; the schemas are full of well-known types, which stay the JS writer's
@@ -84,11 +88,15 @@ describe.each(Object.entries(sets))("every message of the %s schemas", (_name, l
 
 describe("values", () => {
   const T = conf3.TestAllTypesProto3;
-  const both = (message: Parameters<typeof T.toJsonString>[0]) => {
+  // plain objects without a generated writer go through the codec too
+  const I = interpretedJsonType((T as any).schemaDef, (T as any).index) as unknown as typeof T;
+  const both = (message: Parameters<typeof T.encode>[0]) => {
     const counts = countCodecWrites();
-    const text = T.toJsonString(message);
-    expect(counts).toEqual({ written: 1, handed: 0 });
-    expect(text).toBe(inJs(() => T.toJsonString(message)));
+    const text = I.toJsonString(message as never);
+    expect(T.toJsonString(T.view(T.encode(message)))).toBe(text);
+    expect(counts).toEqual({ written: 2, handed: 0 });
+    expect(text).toBe(inJs(() => I.toJsonString(message as never)));
+    expect(JSON.parse(text)).toEqual(JSON.parse(T.toJsonString(message as never))); // the generated writer
     return text;
   };
 
@@ -157,12 +165,12 @@ describe("values", () => {
     const message = { optionalInt32: 0, optionalNestedEnum: 2, repeatedInt32: [], optionalNestedMessage: { a: 0 } };
     for (const options of [{ useProtoNames: true }, { enumsAsInts: true }, { emitDefaults: true }, { useProtoNames: true, enumsAsInts: true, emitDefaults: true }]) {
       const counts = countCodecWrites();
-      const text = T.toJsonString(message, options);
+      const text = I.toJsonString(message, options);
       expect(counts).toEqual({ written: 1, handed: 0 });
-      expect(JSON.parse(text)).toEqual(JSON.parse(inJs(() => T.toJsonString(message, options))));
+      expect(JSON.parse(text)).toEqual(JSON.parse(inJs(() => I.toJsonString(message, options))));
       vi.restoreAllMocks();
     }
-    const text = T.toJsonString(message, { useProtoNames: true, enumsAsInts: true, emitDefaults: true });
+    const text = I.toJsonString(message, { useProtoNames: true, enumsAsInts: true, emitDefaults: true });
     expect(text).toContain('"optional_nested_enum":2');
     expect(text).toContain('"optional_int32":0');
     expect(text).toContain('"repeated_int32":[]');
@@ -172,7 +180,7 @@ describe("values", () => {
 
   it("well-known types and proto2: the JS writer writes their own forms; proto2 strings that are not UTF-8 read as JS reads them", () => {
     const counts = countCodecWrites();
-    expect(JSON.parse(T.toJsonString({ optionalTimestamp: { seconds: 1n, nanos: 0 }, optionalInt32: 4 }))).toEqual({ optionalTimestamp: "1970-01-01T00:00:01Z", optionalInt32: 4 });
+    expect(JSON.parse(I.toJsonString({ optionalTimestamp: { seconds: 1n, nanos: 0 }, optionalInt32: 4 }))).toEqual({ optionalTimestamp: "1970-01-01T00:00:01Z", optionalInt32: 4 });
     expect(counts).toEqual({ written: 0, handed: 1 });
     const P = conf2.TestAllTypesProto2;
     const invalid = new Uint8Array([0x72, 0x03, 0x61, 0xff, 0x62]); // optional_string (14): "a", 0xff, "b"
@@ -184,12 +192,12 @@ describe("values", () => {
     const bad = { optionalInt32: "not a number" } as never;
     let reference: unknown, got: unknown;
     try {
-      reference = inJs(() => T.toJsonString(bad));
+      reference = inJs(() => I.toJsonString(bad));
     } catch (e) {
       reference = e;
     }
     try {
-      got = T.toJsonString(bad);
+      got = I.toJsonString(bad);
     } catch (e) {
       got = e;
     }
@@ -199,10 +207,10 @@ describe("values", () => {
   it("deep nesting is handed to the JS writer; large text grows the buffer; the runtime stays usable", () => {
     let deep: Record<string, unknown> = {};
     for (let i = 0; i < 90; i++) deep = { recursiveMessage: deep };
-    expect(JSON.parse(T.toJsonString(deep))).toEqual(JSON.parse(inJs(() => T.toJsonString(deep))));
+    expect(JSON.parse(I.toJsonString(deep))).toEqual(JSON.parse(inJs(() => I.toJsonString(deep))));
     const big = "\u00e9\n".repeat(600_000);
-    expect(T.toJsonString({ optionalString: big })).toBe(JSON.stringify({ optionalString: big }));
-    expect(T.toJsonString({ optionalInt32: 1 })).toBe('{"optionalInt32":1}');
+    expect(I.toJsonString({ optionalString: big })).toBe(JSON.stringify({ optionalString: big }));
+    expect(I.toJsonString({ optionalInt32: 1 })).toBe('{"optionalInt32":1}');
     expect(thrown(() => T.decodeToJsonString(new Uint8Array([0x08])), DecodeError)).toEqual(thrown(() => T.decode(new Uint8Array([0x08])), DecodeError));
     expect(T.decodeToJsonString(T.encode({ optionalInt32: 2 }))).toBe('{"optionalInt32":2}');
   });

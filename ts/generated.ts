@@ -1,8 +1,10 @@
 // What generated code imports ("hppproto/generated"): the message types and view classes it
-// builds on, the helpers its readers and fillers call, and the schema and
+// builds on, the helpers its readers, fillers and ProtoJSON writers call, and the schema and
 // interpreted facades. Not an API for applications: it changes with the code generator.
 export { MessageType, type MessageParts, type Materializer, type Init } from "./message.js";
 export { JsonMessageType } from "./json/type.js";
+export * as jsonWrite from "./json/write.js";
+export type { JsonWriteOptions } from "./json/print.js";
 export { RecordWriter, mapKey, type Fill } from "./fill.js";
 export { MessageView, ListView, MessageList, MapView, type ViewClass, type SlotReader } from "./view.js";
 export { defineSchema, type SchemaDef, type SchemaSource } from "./schema.js";

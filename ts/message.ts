@@ -8,6 +8,7 @@ import { RecordWriter, type Fill } from "./fill.js";
 import type { Memory } from "./memory.js";
 import { runtime, type Runtime } from "./runtime.js";
 import type { SchemaDef } from "./schema.js";
+import type { JsonWriteOptions } from "./json/print.js";
 import { MessageView, type ViewClass } from "./view.js";
 import { bytesOf, describe, type BinaryInput } from "./input.js";
 import { copyBytes } from "./copy.js";
@@ -102,6 +103,8 @@ export interface MessageParts<T, V, B> {
   fill?: Fill<Init<T>>;
   /** Builders: builder(). They extend the view class, which comes with them. */
   builder?: ViewClass<B>;
+  /** ProtoJSON text of plain objects, generated per message (views and bytes are written by the codec). */
+  toJsonString?: (o: T, opts: JsonWriteOptions) => string;
 }
 
 export class MessageType<T, V, B extends V = V> {

@@ -42,6 +42,7 @@ export interface Names {
   readAll: string;
   fill: string;
   builder: string;
+  toJsonString: string;
 }
 
 /** One generated module being written: its file, and what it imports from the others. */
@@ -78,9 +79,10 @@ export class FileContext {
    * A message's part as a value: generated code's own, or for a CODE_SIZE message, the one
    * interpreted from the schema (the message's module is imported still: loading it registers the type).
    */
-  value(target: MessageModel, which: "view" | "list" | "reader" | "readAll" | "fill" | "builder"): string {
+  value(target: MessageModel, which: "view" | "list" | "reader" | "readAll" | "fill" | "builder" | "toJsonString"): string {
     const ref = this.ref(target, which);
     if (!this.interpreted(target.file)) return ref;
+    if (which === "toJsonString") return `$jsonWrite.bySchema($schema, ${target.index})`;
     this.usesInterpretedParts = true;
     const part = { view: "view", list: "list", reader: "read", readAll: "readAll", fill: "fill", builder: "builder" }[which];
     return `($interpretedParts${ts(`<${this.typeParams(target)}>`)}($schema, ${target.index}).${part})`;

@@ -29,6 +29,8 @@ export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B>
   /** The message as ProtoJSON text; `indent` as JSON.stringify takes it. */
   toJsonString(message: T | V, options: JsonWriteOptions & { indent?: number | string } = {}): string {
     if (options.indent !== undefined) return indentJson(this.toJsonString(message, { ...options, indent: undefined }), options.indent);
+    // plain objects: the generated text writer, faster than writing them into a record first
+    if (this.parts.toJsonString !== undefined && !(message instanceof MessageView)) return this.toJsonStringInJs(message, options);
     // the codec writes the record (a view's own, or the plain object written as encode() writes
     // it); what it leaves to JS (well-known types' own forms), and objects encode() would refuse,
     // the JS writer writes, which also names what is wrong
@@ -58,9 +60,15 @@ export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B>
     return rt.jsonEncode(handle, names, this.index, rec, flags, printNumber);
   }
 
-  /** The schema-driven writer: a JSON value from the plain object, then its text. */
+  /** The generated text writer, or else the schema-driven one (a JSON value, then its text). */
   private toJsonStringInJs(message: T | V, options: JsonWriteOptions): string {
-    return stringify(() => messageToJson(this.schemaDef, this.index, this.plain(message), options, this.typeName));
+    const generated = this.parts.toJsonString;
+    if (generated === undefined) return stringify(() => messageToJson(this.schemaDef, this.index, this.plain(message), options, this.typeName));
+    try {
+      return generated(this.plain(message) as T, options);
+    } catch (e) {
+      throw within(e, this.typeName);
+    }
   }
 
   private plain(message: T | V): Record<string, unknown> {

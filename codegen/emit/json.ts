@@ -1,0 +1,105 @@
+// ProtoJSON out of plain objects: the generated text writer, each field's key and value appended
+// to one string (views and wire bytes are written by the codec, and JSON is read by the codec).
+import { FieldType, Label } from "../../ts/schema.js";
+import { hasSpecialJson } from "../../ts/json/common.js";
+import { isMessage, numberKinds, type FieldModel, type MessageModel } from "../model.js";
+import { comment, literal } from "../names.js";
+import { decl, impl, ts } from "../syntax.js";
+import { propertyAccess, exportedFunction } from "./code.js";
+import type { FileContext } from "./context.js";
+
+/** Expression: value `x` of f's type as JSON text (`key` is the field's key expression, for error paths). */
+function jsonText(c: FileContext, f: FieldModel, x: string, key: string): string {
+  if (isMessage(f)) return `$jsonWrite.sub(${c.value(f.message!, "toJsonString")}, ${x}, opts, ${key})`;
+  switch (f.type) {
+    case FieldType.Enum:
+      if (f.enum!.fullName === "google.protobuf.NullValue") return '"null"';
+      return `(opts.enumsAsInts ? "" + ${x} : $jsonWrite.enumName($schema, ${c.model.enums.indexOf(f.enum!)}, ${x}))`;
+    case FieldType.Double: return `$jsonWrite.double(${x})`;
+    case FieldType.Float: return `$jsonWrite.float(${x})`;
+    case FieldType.Bytes: return `$jsonWrite.bytes(${x})`;
+    case FieldType.String: return `JSON.stringify(${x})`;
+    case FieldType.Bool: return `(${x} ? "true" : "false")`;
+    default: return numberKinds[f.type]?.ts === "bigint" ? `'"' + ${x} + '"'` : `"" + ${x}`; // a number: its text is JSON's
+  }
+}
+
+/** Condition: an implicit-presence value `v` differs from its type's default. */
+function jsonNonDefault(c: FileContext, f: FieldModel): string {
+  switch (f.type) {
+    case FieldType.String: return `v != null && v !== ""`;
+    case FieldType.Bytes: return `v != null && v.length !== 0`;
+    case FieldType.Bool: return `v != null && v !== false`;
+    default: return numberKinds[f.type]?.ts === "bigint" ? "v != null && $jsonWrite.nonZero64(v)" : "v != null && !Object.is(v, 0)";
+  }
+}
+
+export function toJsonDecl(c: FileContext, m: MessageModel): string {
+  const n = c.names.get(m)!;
+  // two fields with one json_name (proto2 allows it): a JSON object keeps the key once, with the later value
+  const sharedKeys = new Set(m.fields.map((f) => f.jsonName)).size < m.fields.length;
+  if (hasSpecialJson(m.fullName) || sharedKeys) {
+    const type = `(o: ${n.type}, opts: $JsonWriteOptions) => string`;
+    const why = sharedKeys ? "has fields that share a json_name: it is written the schema-driven way" : "has its own JSON form";
+    return `/** ${comment(m.fullName)} ${why}. */\nexport ${decl("declare ")}const ${n.toJsonString}${ts(`: ${type}`)}${impl(` = $jsonWrite.bySchema($schema, ${m.index})`)};\n`;
+  }
+  const lines = [`  let s = "{";`];
+  if (m.fields.some((f) => f.name !== f.jsonName)) lines.push("  const protoNames = opts.useProtoNames === true;");
+  for (const f of m.fields) {
+    const text = (name: string) => literal(`${JSON.stringify(name)}:`);
+    const key = f.name === f.jsonName ? literal(f.name) : `(protoNames ? ${literal(f.name)} : ${literal(f.jsonName)})`;
+    const keyText = f.name === f.jsonName ? text(f.name) : `(protoNames ? ${text(f.name)} : ${text(f.jsonName)})`;
+    // a comma before every field but the first (a rope's length is known without flattening it)
+    const add = (value: string) => `s += (s.length > 1 ? "," : "") + ${keyText} + ${value};`;
+    if (f.oneof) {
+      lines.push(`  { const c = o${propertyAccess(f.oneof.prop)}; if (c?.case === ${literal(f.prop)} && c.value != null) ${add(jsonText(c, f, "c.value", key))} }`);
+      continue;
+    }
+    const v = `const v = o${propertyAccess(f.prop)};`;
+    switch (f.label) {
+      case Label.Repeated: {
+        let list: string;
+        if (isMessage(f)) list = `$jsonWrite.messages(v ?? [], ${c.value(f.message!, "toJsonString")}, opts, ${key})`;
+        else {
+          const each = jsonText(c, f, "x", key);
+          // numbers and bools are written as Array.join writes them
+          list = each === '"" + x' || f.type === FieldType.Bool ? "$jsonWrite.list(v ?? [])" : `$jsonWrite.list(v ?? [], (x) => ${each})`;
+        }
+        lines.push(`  { ${v} if ((v != null && v.length !== 0) || opts.emitDefaults) ${add(list)} }`);
+        break;
+      }
+      case Label.Map: {
+        const value = f.mapEntry!.fields[1]!;
+        const each = isMessage(value) ? `(x, k) => $jsonWrite.entry(${c.value(value.message!, "toJsonString")}, x, opts, ${key}, k)` : `(x) => ${jsonText(c, value, "x", key)}`;
+        lines.push(`  { ${v} if ((v != null && $jsonWrite.nonEmpty(v)) || opts.emitDefaults) ${add(`$jsonWrite.map(v ?? {}, ${each})`)} }`);
+        break;
+      }
+      case Label.Implicit: {
+        lines.push(`  { ${v} if (opts.emitDefaults || (${jsonNonDefault(c, f)})) ${add(jsonText(c, f, `(v ?? ${emptyValue(c, f)})`, key))} }`);
+        break;
+      }
+      default:
+        lines.push(`  { ${v} if (v != null) ${add(jsonText(c, f, "v", key))} }`);
+    }
+  }
+  lines.push('  return s + "}";');
+  return exportedFunction(`${m.fullName} as ProtoJSON text.`, n.toJsonString, [["o", n.type], ["opts", "$JsonWriteOptions"]], "string", lines);
+}
+
+/** The plain object's value of an absent field, as the reader gives it for an empty record. */
+function emptyValue(c: FileContext, f: FieldModel): string {
+  if (f.label === Label.Map) return "{}";
+  if (f.label === Label.Repeated) return "[]";
+  if (f.label !== Label.Implicit) return "undefined";
+  switch (f.type) {
+    case FieldType.String: return '""';
+    case FieldType.Bytes: return "new Uint8Array(0)";
+    case FieldType.Bool: return "false";
+    default:
+      switch (c.int64As(f)) {
+        case "bigint": return "0n";
+        case "string": return '"0"';
+        default: return "0";
+      }
+  }
+}

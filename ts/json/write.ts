@@ -1,0 +1,61 @@
+// What generated toJsonString functions call: values as ProtoJSON text, written straight into the
+// message's text (no JSON value in between, no JSON.stringify of a whole object), and the error
+// path, built on the way out of nested messages.
+import type { SchemaDef } from "../schema.js";
+import { base64Encode, within } from "./common.js";
+import { messageToJson, shortestFloat32, stringify, type JsonWriteOptions } from "./print.js";
+
+export { entry, nonEmpty, nonZero64, sub } from "./out.js";
+
+type Write<T> = (o: T, opts: JsonWriteOptions) => string;
+
+/** A double as JSON: -0 keeps its sign (as protobuf prints it), NaN and the infinities are strings. */
+export function double(v: number): string {
+  if (Number.isFinite(v)) return v === 0 && 1 / v < 0 ? "-0" : String(v);
+  return Number.isNaN(v) ? '"NaN"' : v > 0 ? '"Infinity"' : '"-Infinity"';
+}
+
+/** A float as the shortest decimal that reads back as the same float. */
+export const float = (v: number): string => double(shortestFloat32(v));
+
+export const bytes = (v: Uint8Array): string => `"${base64Encode(v)}"`;
+
+const enumNames = new WeakMap<object, Map<number, string>>();
+
+/** An enum value's quoted name; a number the enum does not declare stays a number. */
+export function enumName(def: SchemaDef, index: number, v: number): string {
+  const info = def.enums[index]!;
+  let names = enumNames.get(info);
+  if (names === undefined) enumNames.set(info, (names = new Map(info.values.map(([n, name]) => [n, `"${name}"`] as const).reverse())));
+  return names.get(v) ?? String(v);
+}
+
+/** The schema-driven writer of a message, as text: for well-known types with a JSON form of their own, and CODE_SIZE messages. */
+export function bySchema(def: SchemaDef, index: number): Write<unknown> {
+  return (v, opts) => stringify(() => messageToJson(def, index, (v ?? {}) as Record<string, unknown>, opts, ""));
+}
+
+/** A repeated field, each element through `each` (or as it is, for numbers and bools). */
+export function list<T>(v: readonly T[], each?: (x: T) => string): string {
+  return `[${(each === undefined ? v : v.map((x) => each(x))).join(",")}]`;
+}
+
+/** A repeated message field. */
+export function messages<T>(v: readonly T[], write: Write<T>, opts: JsonWriteOptions, key: string): string {
+  let s = "[";
+  for (let i = 0; i < v.length; i++) {
+    try {
+      s += (i === 0 ? "" : ",") + write(v[i]!, opts);
+    } catch (e) {
+      throw within(e, `.${key}[${i}]`);
+    }
+  }
+  return `${s}]`;
+}
+
+/** A map field: keys as they are (plain objects key maps by strings), values through `each`. */
+export function map<T>(v: { readonly [key: string]: T }, each: (x: T, key: string) => string): string {
+  let s = "{";
+  for (const k of Object.keys(v)) s += (s.length === 1 ? "" : ",") + JSON.stringify(k) + ":" + each(v[k]!, k);
+  return `${s}}`;
+}
