@@ -132,6 +132,13 @@ function writeTasks(c: Codec, lib: Library, bytes: Uint8Array, literal: () => an
       if (c.jsonToBinary) checkEncoder(c, lib, "JSON to binary", toBinary(json), built);
       tasks.push({ operation: "json to binary", library: lib, fn: () => toBinary(json) });
     }
+    const toJson = c.binaryToJson ?? ((b: Uint8Array) => c.toJson!(c.decode(b)));
+    // the same JSON value, whatever the order of keys
+    const canonical = (text: string) => JSON.stringify(JSON.parse(text), (_, x) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort()) : x));
+    if (c.binaryToJson && canonical(toJson(bytes)) !== canonical(json)) {
+      throw new Error(`${lib} binary to JSON: the text differs from toJson()'s`);
+    }
+    tasks.push({ operation: "binary to json", library: lib, fn: () => toJson(bytes) });
   }
   return tasks;
 }

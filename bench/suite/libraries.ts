@@ -70,6 +70,8 @@ export interface Codec {
   fromJson?(json: string): any;
   /** ProtoJSON text to wire bytes without a message object in between (hppproto); peers: fromJson + encode. */
   jsonToBinary?(json: string): Uint8Array;
+  /** Wire bytes to ProtoJSON text without a message object in between (hppproto); peers: decode + toJson. */
+  binaryToJson?(bytes: Uint8Array): string;
 }
 
 const index = (list: string, i: string) => `${list}[${i}]`;
@@ -90,6 +92,7 @@ function hppproto(type: any, desc: DescMessage): Codec {
     toJson: (m) => type.toJsonString(m),
     fromJson: (s) => type.fromJsonString(s),
     jsonToBinary: (s) => type.encodeFromJsonString(s),
+    binaryToJson: (b) => type.decodeToJsonString(b),
     // plain objects are what encode() takes: nothing to build
     build: (literal) => literal,
     builderEncoder: () => {

@@ -15,6 +15,7 @@ const comparisons: [hpp: string, peers: string, label: string][] = [
   ["json out", "json out", "JSON out"],
   ["json in", "json in", "JSON in"],
   ["json to binary", "json to binary", "JSON to binary (peers: JSON in + encode)"],
+  ["binary to json", "binary to json", "binary to JSON (peers: decode + JSON out)"],
   ["frames view+read", "frames decode+read", "one message per frame, view + read every field"],
   ["frames decode", "frames decode", "one message per frame, plain objects"],
   ["frames decode+read", "frames decode+read", "one message per frame, plain objects, read every field"],
