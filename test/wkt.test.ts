@@ -1,0 +1,136 @@
+// Well-known-type helpers (ts/wkt.ts), cross-checked with @bufbuild/protobuf's: the same messages
+// for the same times (compared as wire bytes of each library's own encoder), JSON values through
+// Struct/Value both ways across the two libraries, FieldMask strings as its ProtoJSON writer
+// gives them, and Anys that each library unpacks from the other's bytes.
+import { beforeAll, describe, expect, it } from "vitest";
+import { create, fromBinary, fromJson, toBinary, toJson } from "@bufbuild/protobuf";
+import * as es from "@bufbuild/protobuf/wkt";
+import {
+  anyIs, anyPack, anyUnpack, durationFromMs, durationMs, fieldMaskFromString, fieldMaskToString, init, JsonError, structFromJson,
+  structToJson, timestampDate, timestampFromDate, timestampFromMs, timestampMs, valueFromJson, valueToJson, type JsonData,
+} from "hppproto";
+import { Timestamp } from "./gen/conformance/google/protobuf/timestamp_pb.js";
+import { Duration } from "./gen/conformance/google/protobuf/duration_pb.js";
+import { Struct, Value } from "./gen/conformance/google/protobuf/struct_pb.js";
+import { Any } from "./gen/conformance/google/protobuf/any_pb.js";
+import { FieldMask } from "./gen/conformance/google/protobuf/field_mask_pb.js";
+import { rng } from "./support/protos.js";
+
+beforeAll(async () => {
+  await init();
+});
+
+const r = rng(2024);
+const edges = [0, 1, -1, 999, -999, 1000, -1000, -1001, 1_700_000_000_123, -62_135_596_800_000, 253_402_300_799_999, 8.64e15, -8.64e15];
+const millis = [...edges, ...Array.from({ length: 2000 }, () => Math.round((r() - 0.5) * 2 * 8.64e15 * r() ** 4))];
+
+describe("Timestamp and Duration", () => {
+  it("timestampFromMs and timestampMs: the messages and milliseconds @bufbuild gives", () => {
+    for (const ms of millis) {
+      const ours = timestampFromMs(ms);
+      const theirs = es.timestampFromMs(ms);
+      expect(Timestamp.encode(ours), String(ms)).toEqual(toBinary(es.TimestampSchema, theirs));
+      expect(timestampMs(ours)).toBe(es.timestampMs(theirs));
+      expect(timestampMs(ours)).toBe(ms);
+      expect(timestampDate(ours).getTime()).toBe(es.timestampDate(theirs).getTime());
+      expect(timestampFromDate(new Date(ms))).toEqual(ours);
+    }
+  });
+
+  it("durationFromMs and durationMs: the messages and milliseconds @bufbuild gives, seconds and nanos of one sign", () => {
+    for (const ms of [...millis, 1.5, -1.5, 0.25, -999.999]) {
+      const ours = durationFromMs(ms);
+      const theirs = es.durationFromMs(ms);
+      expect(Duration.encode(ours), String(ms)).toEqual(toBinary(es.DurationSchema, theirs));
+      expect(durationMs(ours)).toBe(es.durationMs(theirs));
+      expect(ours.seconds > 0n && ours.nanos < 0).toBe(false);
+      expect(ours.seconds < 0n && ours.nanos > 0).toBe(false);
+    }
+  });
+
+  it("fractions of a millisecond become whole nanoseconds (@bufbuild keeps a fraction there); bad input is a RangeError", () => {
+    expect(timestampFromMs(1.0000004)).toEqual({ seconds: 0n, nanos: 1_000_000 });
+    expect(timestampFromMs(-0.0000001)).toEqual({ seconds: 0n, nanos: 0 });
+    expect(durationFromMs(-0.0000006)).toEqual({ seconds: 0n, nanos: -1 });
+    expect(es.timestampFromMs(1.0000004).nanos).not.toBe(1_000_000);
+    expect(() => timestampFromMs(NaN)).toThrow(RangeError);
+    expect(() => timestampFromDate(new Date("no date"))).toThrow(RangeError);
+    expect(() => durationFromMs(Infinity)).toThrow(RangeError);
+    // views read as plain objects do
+    expect(timestampMs(Timestamp.view(Timestamp.encode({ seconds: 5n, nanos: 7_000_000 })))).toBe(5007);
+  });
+});
+
+/** A random JSON value, nested up to three levels. */
+function randomJson(depth = 0): JsonData {
+  const pick = Math.floor(r() * (depth < 3 ? 6 : 4));
+  switch (pick) {
+    case 0: return null;
+    case 1: return r() < 0.5 ? Math.round((r() - 0.5) * 1e6) : (r() - 0.5) * 10 ** Math.floor(r() * 40 - 20);
+    case 2: return ["", "a", "caf\u00e9 \u{1f600}", "__proto__", "\n\"\\"][Math.floor(r() * 5)]!;
+    case 3: return r() < 0.5;
+    case 4: return Array.from({ length: Math.floor(r() * 4) }, () => randomJson(depth + 1));
+    default: {
+      const o: { [key: string]: JsonData } = {};
+      for (let i = Math.floor(r() * 4); i > 0; i--) Object.defineProperty(o, ["k", "__proto__", "long key \u00e9", String(i)][Math.floor(r() * 4)]!, { value: randomJson(depth + 1), enumerable: true, writable: true, configurable: true });
+      return o;
+    }
+  }
+}
+
+describe("Struct, Value, ListValue", () => {
+  it("JSON values go through Value and Struct both ways, and each library reads the other's bytes", () => {
+    for (let i = 0; i < 500; i++) {
+      const json = randomJson();
+      const ours = valueFromJson(json);
+      expect(valueToJson(ours)).toEqual(json);
+      expect(toJson(es.ValueSchema, fromBinary(es.ValueSchema, Value.encode(ours as never)))).toEqual(json);
+      expect(valueToJson(Value.decode(toBinary(es.ValueSchema, fromJson(es.ValueSchema, json))) as never)).toEqual(json);
+    }
+    const object = JSON.parse('{"a": [1, "x", null, {"b": false}], "__proto__": 2}') as { [key: string]: JsonData }; // an own "__proto__"
+    expect(Object.keys(structToJson(structFromJson(object)))).toEqual(["a", "__proto__"]);
+    expect(structToJson(Struct.decode(Struct.encode(structFromJson(object) as never)) as never)).toEqual(object);
+  });
+
+  it("what JSON cannot hold is a JsonError with its path", () => {
+    expect(() => valueFromJson({ a: [1, NaN] } as never)).toThrow(JsonError);
+    expect(() => valueFromJson({ a: [1, NaN] } as never)).toThrow(/Value\["a"\]\[1\]/);
+    expect(() => valueFromJson(undefined as never)).toThrow(JsonError);
+    expect(() => valueToJson({})).toThrow(/without a kind/);
+    expect(() => structFromJson([] as never)).toThrow(JsonError);
+  });
+});
+
+describe("FieldMask", () => {
+  it("paths to and from the ProtoJSON string, as both libraries' JSON writers give it", () => {
+    const paths = ["a.foo_bar", "b", "x_y.z"];
+    const text = fieldMaskToString({ paths });
+    expect(text).toBe("a.fooBar,b,xY.z");
+    expect(toJson(es.FieldMaskSchema, create(es.FieldMaskSchema, { paths }))).toBe(text);
+    expect(FieldMask.toJson({ paths })).toBe(text);
+    expect(fieldMaskFromString(text)).toEqual({ paths });
+    expect(fieldMaskFromString("")).toEqual({ paths: [] });
+    expect(() => fieldMaskToString({ paths: ["fooBar"] })).toThrow(JsonError);
+  });
+});
+
+describe("Any", () => {
+  it("anyPack, anyIs, anyUnpack: each library unpacks what the other packed", () => {
+    const ts = { seconds: 1_700_000_000n, nanos: 5 };
+    const ours = anyPack(Timestamp, ts);
+    const theirs = es.anyPack(es.TimestampSchema, create(es.TimestampSchema, ts));
+    expect(ours.typeUrl).toBe(theirs.typeUrl);
+    expect(Any.encode(ours)).toEqual(toBinary(es.AnySchema, theirs));
+    const read = fromBinary(es.AnySchema, Any.encode(ours));
+    expect(es.anyIs(read, es.TimestampSchema)).toBe(true);
+    expect(toBinary(es.TimestampSchema, es.anyUnpack(read, es.TimestampSchema)!)).toEqual(Timestamp.encode(ts));
+    const back = Any.decode(toBinary(es.AnySchema, theirs));
+    expect(anyIs(back, Timestamp)).toBe(true);
+    expect(anyIs(back, "google.protobuf.Timestamp")).toBe(true);
+    expect(anyIs(back, Duration)).toBe(false);
+    expect(anyUnpack(back, Timestamp)).toEqual({ seconds: 1_700_000_000n, nanos: 5 });
+    expect(anyUnpack(back, [Duration, Timestamp])).toEqual({ seconds: 1_700_000_000n, nanos: 5 });
+    expect(anyUnpack(back, Duration)).toBeUndefined();
+    expect(anyUnpack(back, [Duration])).toBeUndefined();
+  });
+});
