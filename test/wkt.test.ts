@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { create, fromBinary, fromJson, toBinary, toJson } from "@bufbuild/protobuf";
 import * as es from "@bufbuild/protobuf/wkt";
 import {
-  anyIs, anyPack, anyUnpack, durationFromMs, durationMs, fieldMaskFromString, fieldMaskToString, init, JsonError, structFromJson,
+  anyIs, anyPack, anyUnpack, durationFromMs, durationMs, fieldMaskApply, fieldMaskFromString, fieldMaskToString, init, JsonError, structFromJson,
   structToJson, timestampDate, timestampFromDate, timestampFromMs, timestampMs, valueFromJson, valueToJson, type JsonData,
 } from "hppproto";
 import { Timestamp } from "./gen/conformance/google/protobuf/timestamp_pb.js";
@@ -14,6 +14,7 @@ import { Duration } from "./gen/conformance/google/protobuf/duration_pb.js";
 import { Struct, Value } from "./gen/conformance/google/protobuf/struct_pb.js";
 import { Any } from "./gen/conformance/google/protobuf/any_pb.js";
 import { FieldMask } from "./gen/conformance/google/protobuf/field_mask_pb.js";
+import { TestAllTypesProto3 } from "./gen/conformance/google/protobuf/test_messages_proto3_pb.js";
 import { rng } from "./support/protos.js";
 
 beforeAll(async () => {
@@ -111,6 +112,40 @@ describe("FieldMask", () => {
     expect(fieldMaskFromString(text)).toEqual({ paths });
     expect(fieldMaskFromString("")).toEqual({ paths: [] });
     expect(() => fieldMaskToString({ paths: ["fooBar"] })).toThrow(JsonError);
+  });
+});
+
+describe("fieldMaskApply", () => {
+  const T = TestAllTypesProto3;
+  let message: ReturnType<typeof T.decode>;
+  beforeAll(() => {
+    message = T.decode(T.encode({
+      optionalInt32: 5, optionalString: "x", repeatedInt32: [1, 2], mapStringString: { k: "v" },
+      optionalNestedMessage: { a: 7, corecursive: { optionalInt32: 9, optionalString: "y", repeatedString: ["r"] } },
+      oneofField: { case: "oneofNestedMessage", value: { a: 3, corecursive: { optionalBool: true } } },
+    }));
+  });
+
+  it("keeps the fields the paths name, whole or down singular message fields, oneof members included", () => {
+    const got = fieldMaskApply(T, message, { paths: ["optional_int32", "optional_nested_message.corecursive.optional_string", "repeated_int32", "oneof_nested_message.a", "map_string_string"] });
+    expect(got).toEqual(T.decode(T.encode({
+      optionalInt32: 5, repeatedInt32: [1, 2], mapStringString: { k: "v" },
+      optionalNestedMessage: { corecursive: { optionalString: "y" } },
+      oneofField: { case: "oneofNestedMessage", value: { a: 3 } },
+    })));
+    expect(got.optionalString).toBe("");
+    // a whole field wins over paths into it; unset fields stay unset; an empty mask keeps nothing
+    expect(fieldMaskApply(T, message, { paths: ["optional_nested_message", "optional_nested_message.a"] }).optionalNestedMessage).toEqual(message.optionalNestedMessage);
+    expect(fieldMaskApply(T, message, { paths: ["optional_foreign_message.c", "oneof_string"] })).toEqual(T.decode(new Uint8Array(0)));
+    expect(fieldMaskApply(T, message, { paths: [] })).toEqual(T.decode(new Uint8Array(0)));
+  });
+
+  it("a path naming no field, or going on past a field that is not a singular message, is a TypeError", () => {
+    expect(() => fieldMaskApply(T, message, { paths: ["no_such_field"] })).toThrow(/has no field no_such_field/);
+    expect(() => fieldMaskApply(T, message, { paths: ["optional_nested_message.nope"] })).toThrow(TypeError);
+    expect(() => fieldMaskApply(T, message, { paths: ["repeated_nested_message.a"] })).toThrow(/not a singular message field/);
+    expect(() => fieldMaskApply(T, message, { paths: ["optional_int32.x"] })).toThrow(TypeError);
+    expect(() => fieldMaskApply(T, message, { paths: ["optionalInt32"] })).toThrow(TypeError); // .proto names, not JSON ones
   });
 });
 
