@@ -7,6 +7,7 @@ import { create as createBuilder } from "./builder.js";
 import { RecordWriter, type Fill } from "./fill.js";
 import type { Memory } from "./memory.js";
 import { runtime, type Runtime } from "./runtime.js";
+import { fieldIsSet, mergeMessages, messagesEqual } from "./semantics.js";
 import type { SchemaDef } from "./schema.js";
 import type { JsonWriteOptions } from "./json/print.js";
 import { MessageView, type ViewClass } from "./view.js";
@@ -75,6 +76,15 @@ function scratchArenas(rt: Runtime): Scratch {
   return s;
 }
 
+type Plain = Record<string, unknown>;
+
+/** Empty plain objects of a schema's messages, by index, through their message types. */
+const emptyOf = (def: SchemaDef) => (index: number): Plain => {
+  const type = def.types[index] as MessageType<unknown, unknown> | undefined;
+  if (type === undefined) throw new Error(`hppproto: the message type ${def.messages[index]?.name} is not loaded`);
+  return type.emptyPlain() as Plain;
+};
+
 /** @internal the arena decode() reads into, emptied by each call (its records are read out at once) */
 export const scratchPlainArena = (rt: Runtime): Arena => scratchArenas(rt).plain;
 
@@ -128,6 +138,81 @@ export class MessageType<T, V, B extends V = V> {
     const p = this.parts[key];
     if (p === undefined) throw new Error(`${this.typeName} was generated without ${facade} (hppproto-gen --facades)`);
     return p as NonNullable<MessageParts<T, V, B>[K]>;
+  }
+
+  /**
+   * A plain object with every field at its default (proto2 `[default = …]` included, explicit
+   * presence fields absent), with the fields `init` sets merged in.
+   */
+  create(init?: Partial<T>): T {
+    const empty = this.emptyPlain();
+    return init === undefined ? empty : (mergeMessages(this.schemaDef, this.index, empty as Plain, init as Plain, emptyOf(this.schemaDef)) as T);
+  }
+
+  /** A deep copy as a plain object (of a plain object or a view), unknown fields included. */
+  clone(message: T | V): T {
+    return mergeMessages(this.schemaDef, this.index, this.emptyPlain() as Plain, this.plainOf(message), emptyOf(this.schemaDef)) as T;
+  }
+
+  /**
+   * Merges `source` into `target` in place, as protobuf merges (what decoding the target's bytes
+   * and then the source's gives): set scalars replace, messages merge, repeated fields append, map
+   * entries replace by key, oneof members replace, unknown fields append. Returns target.
+   */
+  merge(target: T, source: T | V): T {
+    return mergeMessages(this.schemaDef, this.index, target as Plain, this.plainOf(source), emptyOf(this.schemaDef)) as T;
+  }
+
+  /**
+   * Protobuf equality, as protobuf-es's equals(): fields compare when set (a field set in one only
+   * makes them unequal), floats as IEEE numbers (NaN unequal to itself, -0 equal to 0), map entries
+   * by key whatever their order, unknown fields left out.
+   */
+  equals(a: T | V, b: T | V): boolean {
+    return messagesEqual(this.schemaDef, this.index, this.plainOf(a), this.plainOf(b));
+  }
+
+  /** Whether a field (by its property name, a oneof's member too) is set in a plain object or view. */
+  isSet(message: T | V, field: string): boolean {
+    const info = this.schemaDef.messages[this.index]!;
+    const o = this.plainOf(message);
+    const f = info.fields.find((x) => x.prop === field);
+    if (f === undefined) throw new TypeError(`${this.typeName} has no field ${field}`);
+    if (f.oneof < 0) return fieldIsSet(f, o);
+    const c = o[info.oneofs[f.oneof]!.prop] as { case?: string; value?: unknown } | undefined;
+    return c?.case === f.prop && c.value != null;
+  }
+
+  /** Clears a field of a plain object in place (to its default, or absent), a oneof's member too; returns the object. */
+  clear(message: T, field: string): T {
+    const info = this.schemaDef.messages[this.index]!;
+    const f = info.fields.find((x) => x.prop === field);
+    if (f === undefined) throw new TypeError(`${this.typeName} has no field ${field}`);
+    const o = message as Plain;
+    if (f.oneof >= 0) {
+      const prop = info.oneofs[f.oneof]!.prop;
+      if ((o[prop] as { case?: string } | undefined)?.case === f.prop) o[prop] = undefined;
+    } else {
+      o[f.prop] = (this.emptyPlain() as Plain)[f.prop];
+    }
+    return message;
+  }
+
+  /** A plain object of this type (views are read out). */
+  private plainOf(message: T | V): Plain {
+    if (message instanceof MessageView) {
+      const rt = runtime();
+      return this.part("read", "plain objects")(message.$mem(), message.$ptr, rt) as Plain;
+    }
+    if (typeof message !== "object" || message === null) throw new TypeError(`${this.typeName}: expected a message object or a view, got ${describe(message)}`);
+    return message as Plain;
+  }
+
+  /** @internal The plain object of an empty record: every field at its default. */
+  emptyPlain(): T {
+    const rt = runtime();
+    rt.schema(this.schemaDef); // registers it: the shared zero record is as large as its messages
+    return this.part("read", "plain objects")(rt.mem, rt.zeroRecord, rt);
   }
 
   /**

@@ -1,0 +1,161 @@
+// Message utilities (ts/semantics.ts): create, clone, merge, equals, isSet and clear on every
+// message type, cross-checked with @bufbuild/protobuf's create/clone/merge/equals/isFieldSet on
+// random messages of the unittest and conformance schemas (its descriptors built by buf from the
+// same files), and merge with protobuf's own definition: decoding one message's bytes after the other's.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import * as es from "@bufbuild/protobuf";
+import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
+import { init } from "hppproto";
+import { encodeWithProtobufjs, loadSet, randomObject, requiresItself, rng } from "./support/protos.js";
+import { repoRoot, schemaSets } from "./support/paths.js";
+import * as conf3 from "./gen/conformance/google/protobuf/test_messages_proto3_pb.js";
+import * as conf2 from "./gen/conformance/google/protobuf/test_messages_proto2_pb.js";
+
+beforeAll(async () => {
+  await init();
+});
+
+/** @bufbuild/protobuf's registry of a schema set, from buf's FileDescriptorSet of the same files. */
+function registryOf(set: keyof typeof schemaSets): es.FileRegistry {
+  const { protoPath, files } = schemaSets[set];
+  const out = path.join(mkdtempSync(`${tmpdir()}/hppproto-semantics-`), "set.binpb");
+  execFileSync(`${repoRoot}node_modules/.bin/buf`, ["build", protoPath, "-o", out, ...files.flatMap((f) => ["--path", path.join(protoPath, f)])], { stdio: "pipe" });
+  return es.createFileRegistry(es.fromBinary(FileDescriptorSetSchema, readFileSync(out)));
+}
+
+/** Whether a message, or one it holds, has extension fields (fields @bufbuild's descriptor of it lacks). */
+function holdsExtensions(def: any, index: number, registry: es.FileRegistry, seen: Set<number>): boolean {
+  if (seen.has(index)) return false;
+  seen.add(index);
+  const info = def.messages[index];
+  const desc = info.mapEntry ? undefined : registry.getMessage(info.name);
+  for (const f of info.fields) {
+    if (desc !== undefined && !desc.fields.some((x) => x.number === f.number)) return true;
+    if (f.ref >= 0 && (f.type === 11 || f.type === 10) && holdsExtensions(def, f.ref, registry, seen)) return true;
+  }
+  return false;
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+describe.each(["unittest", "conformance"] as const)("every message of the %s schemas, against @bufbuild/protobuf", (set) => {
+  const loaded = loadSet(set);
+  it("equals, merge, clone, isSet and create on random messages agree with @bufbuild's", () => {
+    const registry = registryOf(set);
+    let compared = 0, unequal = 0;
+    for (const typeName of [...loaded.types.keys()].sort()) {
+      const model = loaded.models.get(typeName)!;
+      if (requiresItself(model) || model.messageSet) continue;
+      const desc = registry.getMessage(typeName);
+      if (desc === undefined) throw new Error(`buf's descriptors have no ${typeName}`);
+      const T = loaded.types.get(typeName)!;
+      const r = rng(typeName.length * 4099 + 17);
+      const samples = Array.from({ length: 6 }, () => encodeWithProtobufjs(loaded, typeName, randomObject(loaded, model, r)));
+      // extensions are fields of the extended message here; @bufbuild's equals() leaves them out
+      const def = (T as any).schemaDef;
+      const fields = def.messages[(T as any).index].fields as { number: number; prop: string; name: string }[];
+      const extended = holdsExtensions(def, (T as any).index, registry, new Set());
+      for (let i = 0; i < samples.length; i++) {
+        const bytesA = samples[i]!, bytesB = samples[(i + 1) % samples.length]!;
+        const a = T.decode(bytesA), b = T.decode(bytesB);
+        const esA = es.fromBinary(desc, bytesA), esB = es.fromBinary(desc, bytesB);
+        if (!extended) {
+          compared++;
+          const same = es.equals(desc, esA, esB);
+          if (!same) unequal++;
+          expect(T.equals(a, b), typeName).toBe(same);
+          expect(T.equals(a, T.clone(a)), typeName).toBe(es.equals(desc, esA, es.clone(desc, esA)));
+          expect(T.equals(T.view(bytesA), a), typeName).toBe(es.equals(desc, esA, es.fromBinary(desc, bytesA)));
+        }
+        // merge: protobuf's definition (the bytes one after the other), and @bufbuild's
+        // mergeFromBinary, both results passed through @bufbuild's reading and writing (which writes
+        // an empty google.protobuf.Value as a null one). (@bufbuild's merge() is not protobuf's for
+        // Struct and Value: it keeps a target's numberValue and replaces a Struct's fields whole.)
+        const merged = T.merge(T.clone(a), b);
+        expect(merged, typeName).toEqual(T.decode(concat(bytesA, bytesB)));
+        const esMerged = es.mergeFromBinary(desc, es.clone(desc, esA), bytesB);
+        const throughEs = (bytes: Uint8Array) => T.decode(es.toBinary(desc, es.fromBinary(desc, bytes)));
+        expect(throughEs(T.encode(merged)), typeName).toEqual(T.decode(es.toBinary(desc, esMerged)));
+        expect(T.merge(T.clone(a), T.view(bytesB)), typeName).toEqual(merged);
+        // isSet, field by field (oneof members included)
+        for (const f of fields) {
+          const esField = desc.fields.find((x) => x.number === f.number);
+          if (esField === undefined) continue; // an extension, a field of the message here: @bufbuild keeps them apart
+          expect(T.isSet(a, f.prop), `${typeName}.${f.name}`).toBe(es.isFieldSet(esA, esField));
+        }
+      }
+      if (model.fields.every((f) => !(f.flags & 4))) {
+        expect(T.encode(T.create()), typeName).toEqual(es.toBinary(desc, es.create(desc)));
+      }
+    }
+    expect(compared).toBeGreaterThan(150); // most messages are compared (those holding extensions are not)
+    expect(unequal).toBeGreaterThan(compared / 2); // random pairs mostly differ; the clones above are the equal ones
+  });
+});
+
+describe("values", () => {
+  const T = conf3.TestAllTypesProto3;
+
+  it("equality: NaN is unequal to itself, -0 equals 0 where both are set, map order and 64-bit forms do not matter", () => {
+    expect(T.equals({ optionalDouble: NaN }, { optionalDouble: NaN })).toBe(false);
+    expect(T.equals({ repeatedDouble: [-0] }, { repeatedDouble: [0] })).toBe(true);
+    expect(T.equals({ optionalDouble: -0 }, { optionalDouble: 0 })).toBe(false); // implicit presence: -0 is set, 0 is not
+    expect(T.equals({ mapInt32Int32: { 1: 1, 2: 2 } }, { mapInt32Int32: { 2: 2, 1: 1 } })).toBe(true);
+    expect(T.equals({ mapInt32Int32: { 1: 1 } }, { mapInt32Int32: { 1: 1, 2: 2 } })).toBe(false);
+    expect(T.equals({ optionalInt64: 5n }, { optionalInt64: "5" as never })).toBe(true);
+    expect(T.equals({ optionalInt32: 0 }, {})).toBe(true);
+    expect(T.equals({ oneofField: { case: "oneofUint32", value: 0 } }, {})).toBe(false); // a oneof member is set even at 0
+    expect(T.equals({ optionalNestedMessage: {} }, {})).toBe(false);
+    expect(T.equals({ $unknown: new Uint8Array([0x98, 0x3f, 1]) } as never, {})).toBe(true); // unknown fields left out
+  });
+
+  it("create and clone: implicit fields at their defaults, explicit ones absent (a view reads proto2's declared default), deep copies", () => {
+    const P = conf2.TestAllTypesProto2;
+    expect(P.create().defaultInt32).toBeUndefined();
+    expect(P.view(P.encode(P.create())).defaultInt32).toBe(-123456789);
+    expect(P.create().optionalInt32).toBeUndefined();
+    expect(P.create({ optionalInt32: 4 }).optionalInt32).toBe(4);
+    expect(T.create({ repeatedInt32: [1] })).toEqual(T.decode(T.encode({ repeatedInt32: [1] })));
+    const a = T.create({ optionalNestedMessage: { a: 1 }, repeatedNestedMessage: [{ a: 2 }], optionalBytes: new Uint8Array([1]), mapStringNestedMessage: { k: { a: 3 } } });
+    const b = T.clone(a);
+    expect(b).toEqual(a);
+    b.optionalNestedMessage!.a = 9;
+    b.repeatedNestedMessage[0]!.a = 9;
+    b.optionalBytes[0] = 9;
+    b.mapStringNestedMessage.k!.a = 9;
+    expect(a.optionalNestedMessage!.a).toBe(1);
+    expect(a.repeatedNestedMessage[0]!.a).toBe(2);
+    expect(a.optionalBytes[0]).toBe(1);
+    expect(a.mapStringNestedMessage.k!.a).toBe(3);
+  });
+
+  it("merge: scalars replace, messages merge, lists append, map entries and oneof members replace, unknown fields append", () => {
+    const target = T.create({ optionalInt32: 1, optionalString: "keep", optionalNestedMessage: { a: 1 }, repeatedInt32: [1], mapInt32Int32: { 1: 1, 2: 2 }, oneofField: { case: "oneofString", value: "s" } });
+    (target as any).$unknown = new Uint8Array([0x98, 0x3f, 1]);
+    const source = { optionalInt32: 2, optionalNestedMessage: { corecursive: { optionalInt32: 5 } }, repeatedInt32: [2, 3], mapInt32Int32: { 2: 20, 3: 30 }, oneofField: { case: "oneofUint32" as const, value: 7 }, $unknown: new Uint8Array([0xa0, 0x3f, 2]) };
+    expect(T.merge(target, T.create(source as never))).toBe(target);
+    expect(target).toMatchObject({ optionalInt32: 2, optionalString: "keep", repeatedInt32: [1, 2, 3], mapInt32Int32: { 1: 1, 2: 20, 3: 30 }, oneofField: { case: "oneofUint32", value: 7 } });
+    expect(target.optionalNestedMessage).toMatchObject({ a: 1, corecursive: { optionalInt32: 5 } });
+    expect((target as any).$unknown).toEqual(new Uint8Array([0x98, 0x3f, 1, 0xa0, 0x3f, 2]));
+  });
+
+  it("isSet and clear, by property name; an unknown name is a TypeError", () => {
+    const m = T.create({ optionalInt32: 3, oneofField: { case: "oneofUint32", value: 0 }, repeatedInt32: [1] });
+    expect([T.isSet(m, "optionalInt32"), T.isSet(m, "optionalString"), T.isSet(m, "oneofUint32"), T.isSet(m, "oneofString"), T.isSet(m, "repeatedInt32")]).toEqual([true, false, true, false, true]);
+    T.clear(m, "optionalInt32");
+    T.clear(m, "oneofUint32");
+    T.clear(m, "repeatedInt32");
+    expect(m).toEqual(T.create());
+    expect(() => T.isSet(m, "optional_int32")).toThrow(TypeError);
+    expect(() => T.clear(m, "nope")).toThrow(TypeError);
+  });
+});

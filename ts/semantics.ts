@@ -1,0 +1,152 @@
+// Protobuf's semantics on plain objects, interpreted from the schema: which fields are set,
+// equality, merging and copying. As protobuf-es defines them: a field counts when set (explicit
+// presence: given; implicit: not its default, so -0 is set and 0 is not; repeated and maps: not
+// empty; oneofs: the member given), floats compare as IEEE numbers (NaN equals nothing, -0 equals
+// 0), unknown fields are left out of equality, and merging is what decoding the target's bytes
+// followed by the source's gives.
+import { FieldType, Label, type FieldInfo, type MessageInfo, type SchemaDef } from "./schema.js";
+
+type Plain = Record<string, unknown>;
+type Oneof = { case?: string; value?: unknown } | undefined;
+
+const isMessage = (f: FieldInfo) => f.type === FieldType.Message || f.type === FieldType.Group;
+const is64 = (t: FieldType) => t === FieldType.Int64 || t === FieldType.Uint64 || t === FieldType.Sint64 || t === FieldType.Fixed64 || t === FieldType.Sfixed64;
+
+function hasEntries(v: unknown): boolean {
+  for (const k in v as object) if (Object.hasOwn(v as object, k)) return true;
+  return false;
+}
+
+/** Whether field f (not a oneof member) is set in o. */
+export function fieldIsSet(f: FieldInfo, o: Plain): boolean {
+  const v = o[f.prop];
+  if (v === undefined || v === null) return false;
+  switch (f.label) {
+    case Label.Repeated: return (v as ArrayLike<unknown>).length > 0;
+    case Label.Map: return hasEntries(v);
+    case Label.Implicit:
+      if (isMessage(f)) return true;
+      switch (f.type) {
+        case FieldType.String: return v !== "";
+        case FieldType.Bytes: return (v as Uint8Array).length > 0;
+        case FieldType.Bool: return v !== false;
+      }
+      if (is64(f.type)) return typeof v === "bigint" ? v !== 0n : typeof v === "string" ? v !== "0" : !Object.is(v, 0);
+      return !Object.is(v, 0);
+    default: return true;
+  }
+}
+
+function scalarEquals(type: FieldType, a: unknown, b: unknown): boolean {
+  if (type === FieldType.Bytes) {
+    const x = a as Uint8Array, y = b as Uint8Array;
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+    return true;
+  }
+  if (is64(type)) return BigInt(a as bigint) === BigInt(b as bigint); // bigint, decimal string or number alike
+  return a === b;
+}
+
+function valueEquals(def: SchemaDef, f: FieldInfo, a: unknown, b: unknown): boolean {
+  if (isMessage(f)) return messagesEqual(def, f.ref, a as Plain | undefined, b as Plain | undefined);
+  return scalarEquals(f.type, a, b);
+}
+
+/** Protobuf equality of two plain objects of message `index` (undefined is the empty message). */
+export function messagesEqual(def: SchemaDef, index: number, a: Plain | undefined, b: Plain | undefined): boolean {
+  if (a === b) return true;
+  const info = def.messages[index]!;
+  const x = a ?? {}, y = b ?? {};
+  for (const f of info.fields) {
+    if (f.oneof >= 0) continue;
+    const setX = fieldIsSet(f, x);
+    if (setX !== fieldIsSet(f, y)) return false;
+    if (!setX) continue;
+    const u = x[f.prop], v = y[f.prop];
+    if (f.label === Label.Repeated) {
+      const p = u as ArrayLike<unknown>, q = v as ArrayLike<unknown>;
+      if (p.length !== q.length) return false;
+      for (let i = 0; i < p.length; i++) if (!valueEquals(def, f, p[i], q[i])) return false;
+    } else if (f.label === Label.Map) {
+      const value = def.messages[f.ref]!.fields[1]!;
+      const p = u as Plain, q = v as Plain;
+      const keys = Object.keys(p);
+      if (keys.length !== Object.keys(q).length) return false;
+      for (const k of keys) if (!Object.hasOwn(q, k) || !valueEquals(def, value, p[k], q[k])) return false;
+    } else if (!valueEquals(def, f, u, v)) {
+      return false;
+    }
+  }
+  for (const o of info.oneofs) {
+    const p = x[o.prop] as Oneof, q = y[o.prop] as Oneof;
+    const c = p?.value == null ? undefined : p.case, d = q?.value == null ? undefined : q.case;
+    if (c !== d) return false;
+    if (c !== undefined && !valueEquals(def, memberOf(info, o.prop, c)!, p!.value, q!.value)) return false;
+  }
+  return true;
+}
+
+function memberOf(info: MessageInfo, oneofProp: string, member: string): FieldInfo | undefined {
+  const o = info.oneofs.find((x) => x.prop === oneofProp);
+  return o?.fields.find((f) => f.prop === member);
+}
+
+/** A copy of a value of f's type that shares nothing mutable with it. */
+function copyValue(def: SchemaDef, f: FieldInfo, v: unknown, empty: (index: number) => Plain): unknown {
+  if (isMessage(f)) return mergeMessages(def, f.ref, empty(f.ref), v as Plain, empty);
+  return f.type === FieldType.Bytes ? (v as Uint8Array).slice() : v;
+}
+
+/**
+ * Merges `source` into `target` (both plain objects of message `index`), in place, as protobuf
+ * merges: set scalars replace, messages merge, repeated fields append, map entries replace by key,
+ * a oneof's member replaces another (or merges into the same message member), unknown fields
+ * append. `empty(i)` makes an empty plain object of message i. Returns target.
+ */
+export function mergeMessages(def: SchemaDef, index: number, target: Plain, source: Plain, empty: (index: number) => Plain): Plain {
+  const info = def.messages[index]!;
+  for (const f of info.fields) {
+    if (f.oneof >= 0 || !fieldIsSet(f, source)) continue;
+    const v = source[f.prop];
+    switch (f.label) {
+      case Label.Repeated: {
+        const old = (target[f.prop] ?? []) as ArrayLike<unknown>;
+        const add = Array.from(v as ArrayLike<unknown>, (x) => copyValue(def, f, x, empty));
+        target[f.prop] = Array.from(old).concat(add);
+        break;
+      }
+      case Label.Map: {
+        const value = def.messages[f.ref]!.fields[1]!;
+        const map = { ...(target[f.prop] as Plain | undefined) };
+        for (const k of Object.keys(v as Plain)) {
+          const x = copyValue(def, value, (v as Plain)[k], empty);
+          if (k === "__proto__") Object.defineProperty(map, k, { value: x, enumerable: true, writable: true, configurable: true });
+          else map[k] = x;
+        }
+        target[f.prop] = map;
+        break;
+      }
+      default:
+        if (isMessage(f) && target[f.prop] != null) mergeMessages(def, f.ref, target[f.prop] as Plain, v as Plain, empty);
+        else target[f.prop] = copyValue(def, f, v, empty);
+    }
+  }
+  for (const o of info.oneofs) {
+    const s = source[o.prop] as Oneof;
+    if (s?.case === undefined || s.value == null) continue;
+    const f = memberOf(info, o.prop, s.case)!;
+    const t = target[o.prop] as Oneof;
+    if (isMessage(f) && t?.case === s.case && t.value != null) mergeMessages(def, f.ref, t.value as Plain, s.value as Plain, empty);
+    else target[o.prop] = { case: s.case, value: copyValue(def, f, s.value, empty) };
+  }
+  const unknown = source.$unknown as Uint8Array | undefined;
+  if (unknown !== undefined && unknown.length > 0) {
+    const old = target.$unknown as Uint8Array | undefined;
+    const all = new Uint8Array((old?.length ?? 0) + unknown.length);
+    if (old) all.set(old);
+    all.set(unknown, old?.length ?? 0);
+    target.$unknown = all;
+  }
+  return target;
+}
