@@ -157,5 +157,9 @@ describe("values", () => {
     expect(m).toEqual(T.create());
     expect(() => T.isSet(m, "optional_int32")).toThrow(TypeError);
     expect(() => T.clear(m, "nope")).toThrow(TypeError);
+    // a view of another type is refused, not read with this type's layout
+    const other = conf2.TestAllTypesProto2.view(conf2.TestAllTypesProto2.encode({ optionalString: "x" }));
+    expect(() => T.equals(other as never, m)).toThrow(/a view of another message type/);
+    expect(() => T.clone(other as never)).toThrow(TypeError);
   });
 });

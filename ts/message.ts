@@ -201,8 +201,9 @@ export class MessageType<T, V, B extends V = V> {
   /** A plain object of this type (views are read out). */
   private plainOf(message: T | V): Plain {
     if (message instanceof MessageView) {
-      const rt = runtime();
-      return this.part("read", "plain objects")(message.$mem(), message.$ptr, rt) as Plain;
+      // another type's record would be read with this type's layout
+      if (this.parts.view === undefined || !(message instanceof this.parts.view)) throw new TypeError(`${this.typeName}: a view of another message type`);
+      return this.part("read", "plain objects")(message.$mem(), message.$ptr, runtime()) as Plain;
     }
     if (typeof message !== "object" || message === null) throw new TypeError(`${this.typeName}: expected a message object or a view, got ${describe(message)}`);
     return message as Plain;
