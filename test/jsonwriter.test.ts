@@ -204,6 +204,12 @@ describe("values", () => {
     expect(got).toEqual(reference);
   });
 
+  it("a view of another message type is a TypeError, not read with this type's record layout", () => {
+    const other = conf2.TestAllTypesProto2.view(conf2.TestAllTypesProto2.encode({ optionalString: "x".repeat(40), repeatedInt64: [1n, 2n] }));
+    expect(() => T.toJsonString(other as never)).toThrow(/a view of another message type/);
+    expect(() => I.toJsonString(other as never)).toThrow(TypeError);
+  });
+
   it("deep nesting is handed to the JS writer; large text grows the buffer; the runtime stays usable", () => {
     let deep: Record<string, unknown> = {};
     for (let i = 0; i < 90; i++) deep = { recursiveMessage: deep };

@@ -198,8 +198,8 @@ export class MessageType<T, V, B extends V = V> {
     return message;
   }
 
-  /** A plain object of this type (views are read out). */
-  private plainOf(message: T | V): Plain {
+  /** @internal A plain object of this type (views are read out; a view of another type is a TypeError). */
+  protected plainOf(message: T | V): Plain {
     if (message instanceof MessageView) {
       // another type's record would be read with this type's layout
       if (this.parts.view === undefined || !(message instanceof this.parts.view)) throw new TypeError(`${this.typeName}: a view of another message type`);

@@ -72,7 +72,8 @@ export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B>
   }
 
   private plain(message: T | V): Record<string, unknown> {
-    return (message instanceof MessageView ? this.part("read", "plain objects")(message.$mem(), message.$ptr, message.$arena.rt) : message) as Record<string, unknown>;
+    // anything else goes to the writer as it is, which says what is wrong with it
+    return (message instanceof MessageView ? this.plainOf(message) : message) as Record<string, unknown>;
   }
 
   /** A plain object from a ProtoJSON value (what JSON.parse returns). */
