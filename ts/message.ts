@@ -8,7 +8,7 @@ import { RecordWriter, type Fill } from "./fill.js";
 import type { Memory } from "./memory.js";
 import { runtime, type Runtime } from "./runtime.js";
 import { fieldIsSet, mergeMessages, messagesEqual } from "./semantics.js";
-import type { SchemaDef } from "./schema.js";
+import type { FieldInfo, SchemaDef } from "./schema.js";
 import type { JsonWriteOptions } from "./json/print.js";
 import { MessageView, type ViewClass } from "./view.js";
 import { bytesOf, describe, type BinaryInput } from "./input.js";
@@ -141,8 +141,9 @@ export class MessageType<T, V, B extends V = V> {
   }
 
   /**
-   * A plain object with every field at its default (proto2 `[default = …]` included, explicit
-   * presence fields absent), with the fields `init` sets merged in.
+   * A plain object with every implicit-presence field at its default and explicit-presence fields
+   * absent (a proto2 `[default = …]` there would make the field set; views read it), with the
+   * fields `init` sets merged in.
    */
   create(init?: Partial<T>): T {
     const empty = this.emptyPlain();
@@ -151,6 +152,7 @@ export class MessageType<T, V, B extends V = V> {
 
   /** A deep copy as a plain object (of a plain object or a view), unknown fields included. */
   clone(message: T | V): T {
+    if (message instanceof MessageView) return this.plainOf(message) as T; // read out fresh already
     return mergeMessages(this.schemaDef, this.index, this.emptyPlain() as Plain, this.plainOf(message), emptyOf(this.schemaDef)) as T;
   }
 
@@ -176,8 +178,7 @@ export class MessageType<T, V, B extends V = V> {
   isSet(message: T | V, field: string): boolean {
     const info = this.schemaDef.messages[this.index]!;
     const o = this.plainOf(message);
-    const f = info.fields.find((x) => x.prop === field);
-    if (f === undefined) throw new TypeError(`${this.typeName} has no field ${field}`);
+    const f = this.fieldNamed(field);
     if (f.oneof < 0) return fieldIsSet(f, o);
     const c = o[info.oneofs[f.oneof]!.prop] as { case?: string; value?: unknown } | undefined;
     return c?.case === f.prop && c.value != null;
@@ -186,8 +187,7 @@ export class MessageType<T, V, B extends V = V> {
   /** Clears a field of a plain object in place (to its default, or absent), a oneof's member too; returns the object. */
   clear(message: T, field: string): T {
     const info = this.schemaDef.messages[this.index]!;
-    const f = info.fields.find((x) => x.prop === field);
-    if (f === undefined) throw new TypeError(`${this.typeName} has no field ${field}`);
+    const f = this.fieldNamed(field);
     const o = message as Plain;
     if (f.oneof >= 0) {
       const prop = info.oneofs[f.oneof]!.prop;
@@ -196,6 +196,12 @@ export class MessageType<T, V, B extends V = V> {
       o[f.prop] = (this.emptyPlain() as Plain)[f.prop];
     }
     return message;
+  }
+
+  private fieldNamed(prop: string): FieldInfo {
+    const f = this.schemaDef.messages[this.index]!.fields.find((x) => x.prop === prop);
+    if (f === undefined) throw new TypeError(`${this.typeName} has no field ${prop}`);
+    return f;
   }
 
   /** @internal A plain object of this type (views are read out; a view of another type is a TypeError). */

@@ -4,13 +4,12 @@
 // empty; oneofs: the member given), floats compare as IEEE numbers (NaN equals nothing, -0 equals
 // 0), unknown fields are left out of equality, and merging is what decoding the target's bytes
 // followed by the source's gives.
-import { FieldType, Label, type FieldInfo, type MessageInfo, type SchemaDef } from "./schema.js";
+import { FieldType, isInt64, Label, type FieldInfo, type SchemaDef } from "./schema.js";
 
 type Plain = Record<string, unknown>;
 type Oneof = { case?: string; value?: unknown } | undefined;
 
 const isMessage = (f: FieldInfo) => f.type === FieldType.Message || f.type === FieldType.Group;
-const is64 = (t: FieldType) => t === FieldType.Int64 || t === FieldType.Uint64 || t === FieldType.Sint64 || t === FieldType.Fixed64 || t === FieldType.Sfixed64;
 
 function hasEntries(v: unknown): boolean {
   for (const k in v as object) if (Object.hasOwn(v as object, k)) return true;
@@ -31,7 +30,7 @@ export function fieldIsSet(f: FieldInfo, o: Plain): boolean {
         case FieldType.Bytes: return (v as Uint8Array).length > 0;
         case FieldType.Bool: return v !== false;
       }
-      if (is64(f.type)) return typeof v === "bigint" ? v !== 0n : typeof v === "string" ? v !== "0" : !Object.is(v, 0);
+      if (isInt64(f.type)) return typeof v === "bigint" ? v !== 0n : typeof v === "string" ? v !== "0" : !Object.is(v, 0);
       return !Object.is(v, 0);
     default: return true;
   }
@@ -44,7 +43,7 @@ function scalarEquals(type: FieldType, a: unknown, b: unknown): boolean {
     for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
     return true;
   }
-  if (is64(type)) return BigInt(a as bigint) === BigInt(b as bigint); // bigint, decimal string or number alike
+  if (isInt64(type)) return BigInt(a as bigint) === BigInt(b as bigint); // bigint, decimal string or number alike
   return a === b;
 }
 
@@ -82,14 +81,9 @@ export function messagesEqual(def: SchemaDef, index: number, a: Plain | undefine
     const p = x[o.prop] as Oneof, q = y[o.prop] as Oneof;
     const c = p?.value == null ? undefined : p.case, d = q?.value == null ? undefined : q.case;
     if (c !== d) return false;
-    if (c !== undefined && !valueEquals(def, memberOf(info, o.prop, c)!, p!.value, q!.value)) return false;
+    if (c !== undefined && !valueEquals(def, o.fields.find((f) => f.prop === c)!, p!.value, q!.value)) return false;
   }
   return true;
-}
-
-function memberOf(info: MessageInfo, oneofProp: string, member: string): FieldInfo | undefined {
-  const o = info.oneofs.find((x) => x.prop === oneofProp);
-  return o?.fields.find((f) => f.prop === member);
 }
 
 /** A copy of a value of f's type that shares nothing mutable with it. */
@@ -135,7 +129,7 @@ export function mergeMessages(def: SchemaDef, index: number, target: Plain, sour
   for (const o of info.oneofs) {
     const s = source[o.prop] as Oneof;
     if (s?.case === undefined || s.value == null) continue;
-    const f = memberOf(info, o.prop, s.case)!;
+    const f = o.fields.find((x) => x.prop === s.case)!;
     const t = target[o.prop] as Oneof;
     if (isMessage(f) && t?.case === s.case && t.value != null) mergeMessages(def, f.ref, t.value as Plain, s.value as Plain, empty);
     else target[o.prop] = { case: s.case, value: copyValue(def, f, s.value, empty) };

@@ -148,8 +148,9 @@ export function fieldMaskFromString(s: string): { paths: string[] } {
 
 /**
  * The message with only the fields a FieldMask names (`.proto` names, "a.b" into singular message
- * fields), every other field as decode() leaves an absent one: a new plain object. A path that
- * names no field, or goes on past a field that is not a singular message, is a TypeError.
+ * fields), every other field as decode() leaves an absent one: a new plain object sharing nothing
+ * with the message. A path that names no field, or goes on past a field that is not a singular
+ * message, is a TypeError.
  */
 export function fieldMaskApply<T>(type: MessageType<T, unknown>, message: T, mask: { readonly paths: readonly string[] }): T {
   const def = type.schemaDef;
@@ -173,7 +174,7 @@ export function fieldMaskApply<T>(type: MessageType<T, unknown>, message: T, mas
     return out;
   };
   const picked = pick(type.index, message as Record<string, unknown>, mask.paths.map((p) => p.split(".")), "");
-  return type.decode(type.encode(picked as never));
+  return type.create(picked as Partial<T>);
 }
 
 // ---- Any ----

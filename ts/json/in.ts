@@ -1,5 +1,6 @@
-// What the ProtoJSON reader interpreted from the schema (ts/interpreted/fromjson.ts) calls. It builds
-// the plain object decode() would give straight from the parsed JSON; what they do not handle themselves (a closed enum's unknown number, which
+// What the ProtoJSON reader interpreted from the schema (ts/interpreted/fromjson.ts) calls. It
+// builds the plain object decode() would give straight from the parsed JSON; what it does not
+// handle itself (a closed enum's unknown number, which
 // decode() keeps as an unknown field; a missing required field; deep nesting) throws FALLBACK, and
 // the message is read the schema-driven way instead. Errors carry paths relative to the message,
 // completed on the way out.

@@ -2,18 +2,16 @@
 // out, so that bundles without it carry none of the JSON code. The codec reads and writes the text
 // (json_decoder.hpp, json_encoder.hpp); the forms it leaves to JS (the well-known types' own, and
 // every error, whose code and path the JS side gives) are read and written from the schema.
-import { MessageType, scratchPlainArena } from "../message.js";
+import { MessageType, scratchPlainArena, type Init } from "../message.js";
 import { runtime, type Runtime } from "../runtime.js";
 import { jsonNamesTable } from "./names.js";
 import { MessageView } from "../view.js";
 import { JsonError, within } from "./common.js";
 import { fromJs, JsonSyntaxError, parseFast, parseJson, type JsonValue } from "./parse.js";
-import { indentJson, messageToJson, stringify, type JsonWriteOptions } from "./print.js";
+import { indentJson, messageToJson, shortestFloat32, stringify, type JsonWriteOptions } from "./print.js";
 import { messageFromJson, type JsonReadOptions } from "./read.js";
 import { FALLBACK, throughCodec } from "./in.js";
 import { interpretedFromJson } from "../interpreted/fromjson.js";
-import { shortestFloat32 } from "./print.js";
-import type { Init } from "../message.js";
 import type { BinaryInput } from "../input.js";
 
 /** A double or float the codec's text leaves to JS: Number#toString's shortest text that reads back. */
@@ -46,7 +44,6 @@ export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B>
   decodeToJsonString(input: BinaryInput, options: JsonWriteOptions & { indent?: number | string } = {}): string {
     if (options.indent !== undefined) return indentJson(this.decodeToJsonString(input, { ...options, indent: undefined }), options.indent);
     const rt = runtime();
-    if (rt.exports.hp_json_encode === undefined) return this.toJsonString(this.decode(input), options);
     const rec = this.scratchRecord(rt, input, "decodeToJsonString");
     const text = this.jsonText(rt, rt.schema(this.schemaDef), rec, options);
     return text ?? this.toJsonStringInJs(this.part("read", "plain objects")(rt.mem, rec, rt), options);

@@ -130,12 +130,6 @@ class Encoder {
   }
   uint32_t next_size() noexcept { return sizes_.data()[sizes_read_++]; }
 
-  template <class T>
-  static T load(const uint8_t* p) noexcept {
-    T v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-  }
 
   // Bytes between elements of a repeated field in its array.
   static uint32_t element_stride(FieldType t) noexcept {

@@ -51,13 +51,6 @@ class JsonEncoder {
   }
 
  private:
-  template <class T>
-  static T load(const uint8_t* p) noexcept {
-    T v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-  }
-
   // ---- the buffer: o_ is where the next byte goes, end_ the end of what is reserved ----
 
   size_t used() const noexcept { return static_cast<size_t>(o_ - out_.data()); }

@@ -2,6 +2,7 @@
 // shapes found at those offsets. On wasm32 pointers are 4 bytes, which the code generator assumes.
 #pragma once
 #include <cstdint>
+#include <cstring>
 
 namespace hppproto {
 
@@ -25,5 +26,13 @@ using RecordPtr = uint8_t*;
 // Every record starts with its unknown fields: an ArraySlot of BytesSlot ranges, in input order.
 constexpr uint32_t unknown_fields_offset = 0;
 constexpr uint32_t record_header_size = sizeof(ArraySlot);
+
+// The slot or value of type T at p (records are packed by the layout, so by memcpy).
+template <class T>
+inline T load(const uint8_t* p) noexcept {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
 
 }  // namespace hppproto
