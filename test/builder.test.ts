@@ -69,6 +69,25 @@ describe("builders", () => {
     b.$release();
   });
 
+  it("a sub-message whose message type never loaded (a bundler dropped its module) gets an interpreted sub-builder that encodes the same", () => {
+    const def = p2.TestAllTypes.schemaDef, index = p2.ForeignMessage.index;
+    const registered = def.types[index];
+    def.types[index] = undefined;
+    try {
+      const b = p2.TestAllTypes.builder();
+      const sub = b.mutableOptionalForeignMessage();
+      expect(sub).not.toBeInstanceOf(p2.ForeignMessageBuilder);
+      sub.c = 7;
+      b.optionalInt32 = 1;
+      const bytes = p2.TestAllTypes.encode(b);
+      expect(bytes).toEqual(p2.TestAllTypes.encode({ optionalInt32: 1, optionalForeignMessage: { c: 7 } }));
+      expect(p2.TestAllTypes.decode(bytes).optionalForeignMessage?.c).toBe(7);
+      b.$release();
+    } finally {
+      def.types[index] = registered;
+    }
+  });
+
   it("maps and groups from plain values", () => {
     const b = maps.TestMap.builder();
     b.mapInt32Int32 = { "1": 2, "-3": 4 };
@@ -148,6 +167,9 @@ describe("builders", () => {
     expect(() => (b.optionalString = "\udfff")).toThrow(/lone surrogate.*optional_string/);
     expect(() => b.addRepeatedInt32(1.5)).toThrow(/repeated_int32/);
     expect(() => (b.repeatedInt64 = [1n, 2n ** 64n])).toThrow(/repeated_int64\[1\]/);
+    // a message value: the builder's setter hands it to the sub-message's generated filler
+    expect(() => (b.optionalNestedMessage = { bb: 1.5 })).toThrow(/\(optional_nested_message\.bb\)/);
+    expect(() => (b.repeatedNestedMessage = [{}, { bb: "x" as never }])).toThrow(/\(repeated_nested_message\[1\]\.bb\)/);
     expect(b.optionalInt32).toBe(5);
     expect(All3.decode(All3.encode(b)).optionalInt32).toBe(5);
   });

@@ -150,6 +150,20 @@ describe("wire details", () => {
     expect(t.encode(plain)).toEqual(new Uint8Array([0x08, 0x06, ...unknownBytes]));
   });
 
+  it("a plain object's $unknown is written at every depth: sub-messages, lists, map values and oneof members", () => {
+    const t = all3(), map = sets.unittest.types.get("protobuf_unittest.TestMap")!;
+    const u = (n: number) => new Uint8Array([0xa0, 0x1f, n]); // field 500, varint n
+    const back = t.decode(t.encode({
+      $unknown: u(1), optionalNestedMessage: { bb: 2, $unknown: u(2) }, repeatedNestedMessage: [{ $unknown: u(3) }, { bb: 4 }],
+      oneofField: { case: "oneofNestedMessage", value: { $unknown: u(5) } },
+    }));
+    expect(back.$unknown).toEqual(u(1));
+    expect(back.optionalNestedMessage.$unknown).toEqual(u(2));
+    expect(back.repeatedNestedMessage.map((m: { $unknown?: Uint8Array }) => m.$unknown)).toEqual([u(3), undefined]);
+    expect(back.oneofField.value.$unknown).toEqual(u(5));
+    expect(map.decode(map.encode({ mapInt32ForeignMessage: { 7: { c: 1, $unknown: u(6) } } })).mapInt32ForeignMessage[7].$unknown).toEqual(u(6));
+  });
+
   it("packed and expanded repeated fields follow the schema", () => {
     const packed = sets.unittest.types.get("protobuf_unittest.TestPackedTypes")!;
     const unpacked = sets.unittest.types.get("protobuf_unittest.TestUnpackedTypes")!;
@@ -249,6 +263,23 @@ describe("values that cannot be encoded", () => {
     expect(code(() => t().encode({ repeatedNestedMessage: [{}, { bb: 2 ** 40 }] })))
       .toEqual(["VALUE_OUT_OF_RANGE", "proto3_unittest.TestAllTypes.repeated_nested_message[1].bb"]);
     expect(code(() => t().encode({ oneofField: { case: "nope", value: 1 } }))[0]).toBe("INVALID_VALUE");
+  });
+
+  it("the path names each field through sub-messages, lists, maps and oneofs, and fields after them", () => {
+    const map = sets.unittest.types.get("protobuf_unittest.TestMap")!;
+    expect(code(() => t().encode({ optionalInt64: "x" }))).toEqual(["INVALID_VALUE", "proto3_unittest.TestAllTypes.optional_int64"]);
+    expect(code(() => t().encode({ optionalUint64: [] }))).toEqual(["INVALID_VALUE", "proto3_unittest.TestAllTypes.optional_uint64"]);
+    // a field filled after a sub-message is named in its own message again
+    expect(code(() => t().encode({ optionalNestedMessage: { bb: 1 }, repeatedNestedMessage: [{ bb: 2 }], repeatedInt32: ["x"] })))
+      .toEqual(["INVALID_VALUE", "proto3_unittest.TestAllTypes.repeated_int32[0]"]);
+    expect(code(() => t().encode({ oneofField: { case: "oneofNestedMessage", value: { bb: 0.5 } } })))
+      .toEqual(["INVALID_VALUE", "proto3_unittest.TestAllTypes.oneof_nested_message.bb"]);
+    expect(code(() => t().encode({ oneofField: { case: "oneofUint32", value: -1 } })))
+      .toEqual(["VALUE_OUT_OF_RANGE", "proto3_unittest.TestAllTypes.oneof_uint32"]);
+    expect(code(() => map.encode({ mapInt32ForeignMessage: { 7: { c: "x" } } })))
+      .toEqual(["INVALID_VALUE", 'protobuf_unittest.TestMap.map_int32_foreign_message["7"].c']);
+    expect(code(() => map.encode({ mapStringString: { k: 1 } })))
+      .toEqual(["INVALID_VALUE", 'protobuf_unittest.TestMap.map_string_string["k"]']);
   });
 
   it("64-bit fields take bigint, integral numbers and decimal strings", () => {

@@ -218,10 +218,10 @@ describe("schema tables", () => {
     new DataView(table.buffer).setUint32(12, 1, true); // one message, but no words for it
     // a table as a damaged generated module or runtime bug would hand over; defineSchema builds good ones
     const schemaOf = (t: Uint8Array, name: string): SchemaDef => ({ ...defineSchema([0, 0, 1, name, 0, 0, 0]), table: t });
-    const broken = new MessageType("x.Broken", schemaOf(table.subarray(0, 16), "x.Broken"), 0, 8, { view: EmptyView, read: () => ({}) });
+    const broken = new MessageType(schemaOf(table.subarray(0, 16), "x.Broken"), 0, { view: EmptyView, read: () => ({}) });
     expect(() => broken.decode(new Uint8Array(0))).toThrow(SchemaError);
     const bad = new Uint8Array([...table.subarray(0, 16), 4, 0, 0, 0, 0, 0, 0, 0]); // record_size 4 < header
-    const alsoBroken = new MessageType("x.B", schemaOf(bad, "x.B"), 0, 8, { view: EmptyView, read: () => ({}) });
+    const alsoBroken = new MessageType(schemaOf(bad, "x.B"), 0, { view: EmptyView, read: () => ({}) });
     expect(() => alsoBroken.view(new Uint8Array(0))).toThrow(/rejected in message x.B/);
     expect(TestAllTypes.decode(new Wire().tag(1, 0).varint(3).finish()).optionalInt32).toBe(3);
   });

@@ -7,6 +7,7 @@ import { Arena } from "./arena.js";
 import { StaleViewError } from "./errors.js";
 import { RecordWriter } from "./fill.js";
 import { runtime } from "./runtime.js";
+import type { SchemaDef } from "./schema.js";
 import { MessageView, type ViewClass } from "./view.js";
 
 /** What every builder carries besides its view state. */
@@ -18,11 +19,12 @@ export interface BuilderState {
 }
 type Builder = MessageView & BuilderState;
 
-/** A new top-level builder of class cls with an empty record of `size` bytes in its own arena. */
-export function create<B extends MessageView>(cls: ViewClass<B>, size: number): B {
+/** A new top-level builder of class cls (message `index` of def) with an empty record of `size` bytes in its own arena. */
+export function create<B extends MessageView>(cls: ViewClass<B>, def: SchemaDef, index: number, size: number): B {
   // a small first block: most builders hold one small message, and many may be alive at once
   const arena = new Arena({ firstBlock: Math.max(1024, size * 4) });
   const writer = new RecordWriter(runtime(), arena.ptr);
+  writer.begin(def, index);
   const b = new cls(arena, writer.allocZeroed(size)) as B & BuilderState;
   b.$writer = writer;
   return b;

@@ -6,9 +6,17 @@ import { blockBytes, bump } from "./arena.js";
 import { EncodeError } from "./errors.js";
 import { DETACHED_ALIAS, type Memory } from "./memory.js";
 import { MAX_BLOCK, type Runtime } from "./runtime.js";
+import type { SchemaDef } from "./schema.js";
 
 /** Fills the record at p from a plain object. */
 export type Fill<T> = (w: RecordWriter, o: T, p: number) => void;
+
+/**
+ * A field as errors name it: its index among the fields of the message being filled (generated
+ * code, which so carries no names: the schema's is looked up when an error needs it), or its name
+ * (interpreted code, which has it at hand; "" for none, as for map keys and list elements).
+ */
+export type FieldRef = number | string;
 
 const utf8 = new TextEncoder();
 
@@ -22,6 +30,9 @@ export class RecordWriter {
   readonly m: Memory;
   /** Set by allocFor(). */
   private moved = -1;
+  /** The schema, and the message of it being filled: what a numeric FieldRef indexes. */
+  private def: SchemaDef | undefined;
+  private message = -1;
 
   constructor(
     readonly rt: Runtime,
@@ -29,6 +40,17 @@ export class RecordWriter {
     readonly arena: number,
   ) {
     this.m = rt.mem;
+  }
+
+  /** Starts filling message `index` of def: what numeric FieldRefs index, until a sub-message. */
+  begin(def: SchemaDef, index: number): void {
+    this.def = def;
+    this.message = index;
+  }
+
+  /** A field's name, for an error path. */
+  private name(field: FieldRef): string {
+    return typeof field === "string" ? field : this.def!.messages[this.message]!.fields[field]!.name;
   }
 
   /** size bytes (rounded up to 8) bump-allocated in the arena, in JS when the current block has room. */
@@ -81,35 +103,43 @@ export class RecordWriter {
 
   // ---- scalars: one slot at addr ----
 
-  i32(addr: number, v: unknown, name: string): void {
-    if (typeof v !== "number" || (v | 0) !== v) throw invalid(v, "a 32-bit signed integer", name);
+  i32(addr: number, v: unknown, field: FieldRef): void {
+    if (typeof v !== "number" || (v | 0) !== v) throw invalid(v, "a 32-bit signed integer", this.name(field));
     this.m.i32[addr >>> 2] = v;
   }
-  /** An enum-typed value: any int32 (open enums keep undeclared numbers); errors name the enum. */
-  enumValue(addr: number, v: unknown, name: string, enumName: string): void {
-    if (typeof v !== "number" || (v | 0) !== v) throw invalid(v, `a value of enum ${enumName} (a 32-bit signed integer)`, name);
+  /** A value of enum `index` of the schema: any int32 (open enums keep undeclared numbers); errors name the enum. */
+  enumValue(addr: number, v: unknown, field: FieldRef, index: number): void {
+    if (typeof v !== "number" || (v | 0) !== v) throw invalid(v, `a value of enum ${this.def!.enums[index]!.name} (a 32-bit signed integer)`, this.name(field));
     this.m.i32[addr >>> 2] = v;
   }
-  u32(addr: number, v: unknown, name: string): void {
-    if (typeof v !== "number" || v >>> 0 !== v) throw invalid(v, "a 32-bit unsigned integer", name);
+  u32(addr: number, v: unknown, field: FieldRef): void {
+    if (typeof v !== "number" || v >>> 0 !== v) throw invalid(v, "a 32-bit unsigned integer", this.name(field));
     this.m.u32[addr >>> 2] = v;
   }
-  f32(addr: number, v: unknown, name: string): void {
-    if (typeof v !== "number") throw invalid(v, "a number", name);
+  f32(addr: number, v: unknown, field: FieldRef): void {
+    if (typeof v !== "number") throw invalid(v, "a number", this.name(field));
     this.m.f32[addr >>> 2] = v;
   }
-  f64(addr: number, v: unknown, name: string): void {
-    if (typeof v !== "number") throw invalid(v, "a number", name);
+  f64(addr: number, v: unknown, field: FieldRef): void {
+    if (typeof v !== "number") throw invalid(v, "a number", this.name(field));
     this.m.f64[addr >>> 3] = v;
   }
-  i64(addr: number, v: unknown, name: string): void {
-    this.m.i64[addr >>> 3] = toInt64(v, name);
+  i64(addr: number, v: unknown, field: FieldRef): void {
+    try {
+      this.m.i64[addr >>> 3] = toInt64(v);
+    } catch (e) {
+      throw within(e, this.name(field));
+    }
   }
-  u64(addr: number, v: unknown, name: string): void {
-    this.m.u64[addr >>> 3] = toUint64(v, name);
+  u64(addr: number, v: unknown, field: FieldRef): void {
+    try {
+      this.m.u64[addr >>> 3] = toUint64(v);
+    } catch (e) {
+      throw within(e, this.name(field));
+    }
   }
-  bool(addr: number, v: unknown, name: string): void {
-    if (typeof v !== "boolean") throw invalid(v, "a boolean", name);
+  bool(addr: number, v: unknown, field: FieldRef): void {
+    if (typeof v !== "boolean") throw invalid(v, "a boolean", this.name(field));
     this.m.u8[addr] = v ? 1 : 0;
   }
 
@@ -131,8 +161,8 @@ export class RecordWriter {
   }
 
   /** A string slot: the UTF-8 bytes copied into the arena. Lone surrogates are an error. */
-  str(addr: number, v: unknown, name: string): void {
-    if (typeof v !== "string") throw invalid(v, "a string", name);
+  str(addr: number, v: unknown, field: FieldRef): void {
+    if (typeof v !== "string") throw invalid(v, "a string", this.name(field));
     const n = v.length;
     if (n === 0) {
       this.slot(addr, 0, 0);
@@ -151,7 +181,7 @@ export class RecordWriter {
     }
     let len = i;
     if (i < n) {
-      if (!isWellFormed(v)) throw new EncodeError("INVALID_UTF16", name, "string holds a lone surrogate");
+      if (!isWellFormed(v)) throw new EncodeError("INVALID_UTF16", this.name(field), "string holds a lone surrogate");
       const tail = i === 0 ? v : v.slice(i);
       len += utf8.encodeInto(tail, this.m.u8.subarray(p + i, p + reserved)).written;
     }
@@ -159,11 +189,11 @@ export class RecordWriter {
     this.slot(addr, p, len);
   }
 
-  bytes(addr: number, v: unknown, name: string): void {
-    if (!(v instanceof Uint8Array)) throw invalid(v, "a Uint8Array", name);
+  bytes(addr: number, v: unknown, field: FieldRef): void {
+    if (!(v instanceof Uint8Array)) throw invalid(v, "a Uint8Array", this.name(field));
     const n = v.length;
     if (n === 0) {
-      this.attached(v, name);
+      this.attached(v, field);
       this.slot(addr, 0, 0);
       return;
     }
@@ -179,16 +209,20 @@ export class RecordWriter {
     u32[(addr >>> 2) + 1] = n;
   }
 
-  /** A message slot: a fresh record of `size` bytes filled from v. */
-  msg(addr: number, v: unknown, fill: Fill<never>, size: number, name: string): void {
-    if (typeof v !== "object" || v === null) throw invalid(v, "an object", name);
+  /** A message slot: a fresh record of `size` bytes for message `index` of the schema, filled from v. */
+  msg(addr: number, v: unknown, fill: Fill<never>, size: number, index: number, field: FieldRef): void {
+    if (typeof v !== "object" || v === null) throw invalid(v, "an object", this.name(field));
     const rec = this.allocZeroed(size);
     this.m.u32[addr >>> 2] = rec;
+    const outer = this.message;
+    this.message = index;
     try {
-      fill(this, v as never, rec);
+      this.fill(fill, v, rec);
     } catch (e) {
-      throw within(e, name);
+      this.message = outer;
+      throw within(e, this.name(field));
     }
+    this.message = outer;
   }
 
   // ---- repeated fields: an array slot (data, size, capacity) at addr ----
@@ -226,10 +260,10 @@ export class RecordWriter {
    * copies v to with its own element type (one call site per type stays monomorphic), or 0 when
    * there is nothing left to copy (v empty, or moved here already from where it aliased memory).
    */
-  private typedSlot(addr: number, v: { length: number; byteOffset: number; buffer: ArrayBufferLike }, width: number, name: string): number {
+  private typedSlot(addr: number, v: { length: number; byteOffset: number; buffer: ArrayBufferLike }, width: number, field: FieldRef): number {
     const n = v.length;
     if (n === 0) {
-      this.attached(v, name);
+      this.attached(v, field);
       this.arraySlot(addr, 0, 0);
       return 0;
     }
@@ -252,96 +286,96 @@ export class RecordWriter {
   // arrays are checked and stored element by element. One method per element type keeps each
   // monomorphic (one shared method with the type as an argument was a third of a map tile's encode).
 
-  i32s(addr: number, v: unknown, name: string): void {
+  i32s(addr: number, v: unknown, field: FieldRef): void {
     if (v instanceof Int32Array) {
-      const p = this.typedSlot(addr, v, 4, name);
+      const p = this.typedSlot(addr, v, 4, field);
       if (p !== 0) this.m.i32.set(v, p >>> 2);
       return;
     }
-    const list = this.list(v, name), n = list.length, base = this.array(addr, n, 4) >>> 2, h = this.m.i32;
+    const list = this.list(v, field), n = list.length, base = this.array(addr, n, 4) >>> 2, h = this.m.i32;
     for (let i = 0; i < n; i++) {
       const x = list[i];
-      if (typeof x !== "number" || (x | 0) !== x) throw within(invalid(x, "a 32-bit signed integer", ""), `${name}[${i}]`);
+      if (typeof x !== "number" || (x | 0) !== x) throw within(invalid(x, "a 32-bit signed integer", ""), `${this.name(field)}[${i}]`);
       h[base + i] = x;
     }
   }
-  u32s(addr: number, v: unknown, name: string): void {
+  u32s(addr: number, v: unknown, field: FieldRef): void {
     if (v instanceof Uint32Array) {
-      const p = this.typedSlot(addr, v, 4, name);
+      const p = this.typedSlot(addr, v, 4, field);
       if (p !== 0) this.m.u32.set(v, p >>> 2);
       return;
     }
-    const list = this.list(v, name), n = list.length, base = this.array(addr, n, 4) >>> 2, h = this.m.u32;
+    const list = this.list(v, field), n = list.length, base = this.array(addr, n, 4) >>> 2, h = this.m.u32;
     for (let i = 0; i < n; i++) {
       const x = list[i];
-      if (typeof x !== "number" || x >>> 0 !== x) throw within(invalid(x, "a 32-bit unsigned integer", ""), `${name}[${i}]`);
+      if (typeof x !== "number" || x >>> 0 !== x) throw within(invalid(x, "a 32-bit unsigned integer", ""), `${this.name(field)}[${i}]`);
       h[base + i] = x;
     }
   }
-  f32s(addr: number, v: unknown, name: string): void {
+  f32s(addr: number, v: unknown, field: FieldRef): void {
     if (v instanceof Float32Array) {
-      const p = this.typedSlot(addr, v, 4, name);
+      const p = this.typedSlot(addr, v, 4, field);
       if (p !== 0) this.m.f32.set(v, p >>> 2);
       return;
     }
-    const list = this.list(v, name), n = list.length, base = this.array(addr, n, 4) >>> 2, h = this.m.f32;
+    const list = this.list(v, field), n = list.length, base = this.array(addr, n, 4) >>> 2, h = this.m.f32;
     for (let i = 0; i < n; i++) {
       const x = list[i];
-      if (typeof x !== "number") throw within(invalid(x, "a number", ""), `${name}[${i}]`);
+      if (typeof x !== "number") throw within(invalid(x, "a number", ""), `${this.name(field)}[${i}]`);
       h[base + i] = x;
     }
   }
-  f64s(addr: number, v: unknown, name: string): void {
+  f64s(addr: number, v: unknown, field: FieldRef): void {
     if (v instanceof Float64Array) {
-      const p = this.typedSlot(addr, v, 8, name);
+      const p = this.typedSlot(addr, v, 8, field);
       if (p !== 0) this.m.f64.set(v, p >>> 3);
       return;
     }
-    const list = this.list(v, name), n = list.length, base = this.array(addr, n, 8) >>> 3, h = this.m.f64;
+    const list = this.list(v, field), n = list.length, base = this.array(addr, n, 8) >>> 3, h = this.m.f64;
     for (let i = 0; i < n; i++) {
       const x = list[i];
-      if (typeof x !== "number") throw within(invalid(x, "a number", ""), `${name}[${i}]`);
+      if (typeof x !== "number") throw within(invalid(x, "a number", ""), `${this.name(field)}[${i}]`);
       h[base + i] = x;
     }
   }
-  i64s(addr: number, v: unknown, name: string): void {
+  i64s(addr: number, v: unknown, field: FieldRef): void {
     if (v instanceof BigInt64Array) {
-      const p = this.typedSlot(addr, v, 8, name);
+      const p = this.typedSlot(addr, v, 8, field);
       if (p !== 0) this.m.i64.set(v, p >>> 3);
       return;
     }
-    const list = this.list(v, name), n = list.length, base = this.array(addr, n, 8) >>> 3, h = this.m.i64;
+    const list = this.list(v, field), n = list.length, base = this.array(addr, n, 8) >>> 3, h = this.m.i64;
     let i = 0;
     try {
-      for (; i < n; i++) h[base + i] = toInt64(list[i], "");
+      for (; i < n; i++) h[base + i] = toInt64(list[i]);
     } catch (e) {
-      throw within(e, `${name}[${i}]`);
+      throw within(e, `${this.name(field)}[${i}]`);
     }
   }
-  u64s(addr: number, v: unknown, name: string): void {
+  u64s(addr: number, v: unknown, field: FieldRef): void {
     if (v instanceof BigUint64Array) {
-      const p = this.typedSlot(addr, v, 8, name);
+      const p = this.typedSlot(addr, v, 8, field);
       if (p !== 0) this.m.u64.set(v, p >>> 3);
       return;
     }
-    const list = this.list(v, name), n = list.length, base = this.array(addr, n, 8) >>> 3, h = this.m.u64;
+    const list = this.list(v, field), n = list.length, base = this.array(addr, n, 8) >>> 3, h = this.m.u64;
     let i = 0;
     try {
-      for (; i < n; i++) h[base + i] = toUint64(list[i], "");
+      for (; i < n; i++) h[base + i] = toUint64(list[i]);
     } catch (e) {
-      throw within(e, `${name}[${i}]`);
+      throw within(e, `${this.name(field)}[${i}]`);
     }
   }
 
   /** v as elements to read one by one: an array, or a copy of a typed array (which may alias memory). */
-  private list(v: unknown, name: string): ArrayLike<unknown> {
+  private list(v: unknown, field: FieldRef): ArrayLike<unknown> {
     if (Array.isArray(v)) return v;
     if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
       const typed = v as unknown as { length: number; buffer: ArrayBufferLike; slice(): ArrayLike<unknown> };
-      this.attached(typed, name);
+      this.attached(typed, field);
       return typed.slice();
     }
-    throw invalid(v, "an array", name);
+    throw invalid(v, "an array", this.name(field));
   }
 
   /**
@@ -349,29 +383,31 @@ export class RecordWriter {
    * read from its view, perhaps earlier in this encode): its contents are lost, an error rather
    * than an empty field.
    */
-  private attached(v: { length: number; buffer: ArrayBufferLike }, name: string): void {
-    if (this.m.isDetached(v)) throw new EncodeError("INVALID_VALUE", name, DETACHED_ALIAS);
+  private attached(v: { length: number; buffer: ArrayBufferLike }, field: FieldRef): void {
+    if (this.m.isDetached(v)) throw new EncodeError("INVALID_VALUE", this.name(field), DETACHED_ALIAS);
   }
 
   /** Repeated strings, bytes or messages: one slot per element, each written by `write`. */
-  each<T>(addr: number, v: unknown, width: number, write: (addr: number, e: T) => void, name: string): void {
-    const list = this.list(v, name) as ArrayLike<T>;
+  each<T>(addr: number, v: unknown, width: number, write: (addr: number, e: T) => void, field: FieldRef): void {
+    const list = this.list(v, field) as ArrayLike<T>;
     const n = list.length;
     const p = this.array(addr, n, width);
     for (let i = 0; i < n; i++) {
       try {
         write(p + i * width, list[i]!);
       } catch (e) {
-        throw within(e, `${name}[${i}]`);
+        throw within(e, `${this.name(field)}[${i}]`);
       }
     }
   }
 
-  /** Repeated messages: a record per element, its pointer in the array. */
-  msgs(addr: number, v: unknown, fill: Fill<never>, size: number, name: string): void {
-    const list = this.list(v, name);
+  /** Repeated messages, message `index` of the schema: a record per element, its pointer in the array. */
+  msgs(addr: number, v: unknown, fill: Fill<never>, size: number, index: number, field: FieldRef): void {
+    const list = this.list(v, field);
     const n = list.length;
     const p = this.array(addr, n, 4);
+    const outer = this.message;
+    this.message = index;
     let i = 0;
     try {
       for (; i < n; i++) {
@@ -379,16 +415,18 @@ export class RecordWriter {
         if (typeof e !== "object" || e === null) throw invalid(e, "an object", "");
         const rec = this.allocZeroed(size);
         this.m.u32[(p >>> 2) + i] = rec;
-        fill(this, e as never, rec);
+        this.fill(fill, e, rec);
       }
     } catch (e) {
-      throw within(e, `${name}[${i}]`);
+      this.message = outer;
+      throw within(e, `${this.name(field)}[${i}]`);
     }
+    this.message = outer;
   }
 
   /** A map from a plain object: one entry record per own key. */
-  map(addr: number, v: unknown, entrySize: number, entry: (p: number, key: string, value: unknown) => void, name: string): void {
-    if (typeof v !== "object" || v === null) throw invalid(v, "an object", name);
+  map(addr: number, v: unknown, entrySize: number, entry: (p: number, key: string, value: unknown) => void, field: FieldRef): void {
+    if (typeof v !== "object" || v === null) throw invalid(v, "an object", this.name(field));
     const keys = Object.keys(v);
     const p = this.array(addr, keys.length, 4);
     for (let i = 0; i < keys.length; i++) {
@@ -398,7 +436,7 @@ export class RecordWriter {
       try {
         entry(e, k, (v as Record<string, unknown>)[k]);
       } catch (err) {
-        throw within(err, `${name}[${JSON.stringify(k)}]`);
+        throw within(err, `${this.name(field)}[${JSON.stringify(k)}]`);
       }
     }
   }
@@ -408,8 +446,14 @@ export class RecordWriter {
     throw new EncodeError("INVALID_VALUE", oneof, `${describe(c)} is not a case of this oneof`);
   }
 
+  /** Fills record rec from plain object o: its fields by `fill`, then its unknown fields. */
+  fill(fill: Fill<never>, o: object, rec: number): void {
+    fill(this, o as never, rec);
+    this.unknown(rec, (o as { $unknown?: unknown }).$unknown);
+  }
+
   /** The record's unknown fields from a plain object's $unknown bytes. */
-  unknown(rec: number, v: unknown): void {
+  private unknown(rec: number, v: unknown): void {
     if (v === undefined || v === null) return;
     if (!(v instanceof Uint8Array)) throw invalid(v, "a Uint8Array", "$unknown");
     if (v.length === 0) return;
@@ -449,26 +493,27 @@ export function isWellFormed(s: string): boolean {
   return native ? native.call(s) : !loneSurrogate.test(s);
 }
 
-function toInt64(v: unknown, name: string): bigint {
+/** Errors have no path: callers put the field's in front. */
+function toInt64(v: unknown): bigint {
   if (typeof v === "bigint" && BigInt.asIntN(64, v) === v) return v;
-  const b = toBigInt(v, name);
-  if (b < I64_MIN || b > -(I64_MIN + 1n)) throw new EncodeError("VALUE_OUT_OF_RANGE", name, `${b} is out of range for a signed 64-bit integer`);
+  const b = toBigInt(v);
+  if (b < I64_MIN || b > -(I64_MIN + 1n)) throw new EncodeError("VALUE_OUT_OF_RANGE", "", `${b} is out of range for a signed 64-bit integer`);
   return b;
 }
 
-function toUint64(v: unknown, name: string): bigint {
+function toUint64(v: unknown): bigint {
   if (typeof v === "bigint" && BigInt.asUintN(64, v) === v) return v;
-  const b = toBigInt(v, name);
-  if (b < 0n || b > U64_MAX) throw new EncodeError("VALUE_OUT_OF_RANGE", name, `${b} is out of range for an unsigned 64-bit integer`);
+  const b = toBigInt(v);
+  if (b < 0n || b > U64_MAX) throw new EncodeError("VALUE_OUT_OF_RANGE", "", `${b} is out of range for an unsigned 64-bit integer`);
   return b;
 }
 
 /** 64-bit values: bigint, an integral number, or a decimal string. */
-function toBigInt(v: unknown, name: string): bigint {
+function toBigInt(v: unknown): bigint {
   if (typeof v === "bigint") return v;
   if (typeof v === "number" && Number.isInteger(v)) return BigInt(v);
   if (typeof v === "string" && /^-?\d+$/.test(v)) return BigInt(v);
-  throw invalid(v, "a 64-bit integer (bigint, integral number or decimal string)", name);
+  throw invalid(v, "a 64-bit integer (bigint, integral number or decimal string)", "");
 }
 
 function describe(v: unknown): string {

@@ -119,18 +119,27 @@ export interface MessageParts<T, V, B> {
 
 export class MessageType<T, V, B extends V = V> {
   /** @internal */ protected readonly parts: MessageParts<T, V, B>;
+  /** Fully qualified protobuf name. */
+  readonly typeName: string;
+  /** @internal bytes of this message's record */
+  readonly recordSize: number;
 
   constructor(
-    /** Fully qualified protobuf name. */
-    readonly typeName: string,
     /** @internal */ readonly schemaDef: SchemaDef,
     /** @internal index of the message in its schema */ readonly index: number,
-    /** @internal bytes of this message's record */
-    readonly recordSize: number,
     parts: MessageParts<T, V, B>,
   ) {
+    const info = schemaDef.messages[index]!;
+    this.typeName = info.name;
+    this.recordSize = info.recordSize;
     this.parts = parts;
     schemaDef.types[index] = this; // found by name for Any and JSON
+  }
+
+  /** @internal the builder class and filler, for the builders of messages holding this one; undefined without builders */
+  builderParts(): readonly [ViewClass<MessageView>, Fill<never>] | undefined {
+    const { builder, fill } = this.parts;
+    return builder === undefined || fill === undefined ? undefined : [builder as unknown as ViewClass<MessageView>, fill as Fill<never>];
   }
 
   /** @internal a generated part, or a clear error when the code was generated without it */
@@ -227,7 +236,7 @@ export class MessageType<T, V, B extends V = V> {
    * encode with encode(builder). Reuse it with $clear(); free it with $release().
    */
   builder(): B {
-    return createBuilder(this.part("builder", "builders") as unknown as ViewClass<B & MessageView>, this.recordSize);
+    return createBuilder(this.part("builder", "builders") as unknown as ViewClass<B & MessageView>, this.schemaDef, this.index, this.recordSize);
   }
 
   /**
@@ -472,7 +481,8 @@ export class MessageType<T, V, B extends V = V> {
     }
     const fill = this.part("fill", "plain objects");
     const rec = writer.allocZeroed(this.recordSize);
-    fill(writer, message as Init<T>, rec);
+    writer.begin(this.schemaDef, this.index);
+    writer.fill(fill as Fill<never>, message, rec);
     return rec;
   }
 }

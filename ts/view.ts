@@ -7,6 +7,7 @@
 import type { Arena } from "./arena.js";
 import { StaleViewError } from "./errors.js";
 import type { Memory } from "./memory.js";
+import type { Runtime } from "./runtime.js";
 import { bytesView } from "./plain.js";
 
 export type ViewClass<V> = new (arena: Arena, ptr: number) => V;
@@ -52,6 +53,15 @@ export abstract class MessageView {
   protected $msg<V>(off: number, cls: ViewClass<V>): V | undefined {
     const p = this.$mem().u32[(this.$ptr + off) >>> 2]!;
     return p === 0 ? undefined : new cls(this.$arena, p);
+  }
+  /** The record as a plain object, read by `read` (the message type's reader). */
+  protected $plain<T>(read: (m: Memory, p: number, rt: Runtime) => T): T {
+    return read(this.$mem(), this.$ptr, this.$arena.rt);
+  }
+  /** Repeated messages: a list of class cls (each message type its own, so that get() stays monomorphic). */
+  protected $list<L>(off: number, cls: new (owner: MessageView, data: number, length: number) => L): L {
+    const m = this.$mem(), w = (this.$ptr + off) >>> 2;
+    return new cls(this, m.u32[w]!, m.u32[w + 1]!);
   }
 
   // A repeated field's slot is (data pointer, count) at word w of memory.

@@ -74,14 +74,6 @@ export function builderInterface(c: FileContext, m: MessageModel): string {
 /** The builder's type, and its class: the view class with setters the runtime makes from the schema. */
 export function builderDecl(c: FileContext, m: MessageModel): string {
   const n = c.names.get(m)!;
-  // the builder and filler of each message the fields hold (map values included), by message index
-  const held = new Set<MessageModel>();
-  for (const f of m.fields) {
-    const value = f.label === Label.Map ? f.mapEntry!.fields[1]! : f;
-    if (isMessage(value)) held.add(value.message!);
-  }
-  const subs = [...held].map((sub) => `${sub.index}: [${c.value(sub, "builder")}, ${c.value(sub, "fill")}]`);
-  const args = [n.view, "$schema", String(m.index), ...(subs.length > 0 ? [`() => ({ ${subs.join(", ")} })`] : [])];
   return builderInterface(c, m) + "\n" +
-    `export ${decl("declare ")}const ${n.builder}${ts(`: $ViewClass<${n.builder}>`)}${impl(` = /* @__PURE__ */ $interpretedBuilder(${args.join(", ")})`)};\n`;
+    `export ${decl("declare ")}const ${n.builder}${ts(`: $ViewClass<${n.builder}>`)}${impl(` = /* @__PURE__ */ $interpretedBuilder(${n.view}, $schema, ${m.index})`)};\n`;
 }

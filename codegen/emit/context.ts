@@ -35,11 +35,7 @@ export const defaultEmitOptions: EmitOptions = {
 export interface Names {
   type: string;
   view: string;
-  /** The class of a repeated field of this message in views. */
-  list: string;
   reader: string;
-  /** Reads a repeated field of this message into an array of plain objects. */
-  readAll: string;
   fill: string;
   builder: string;
   toJsonString: string;
@@ -72,6 +68,20 @@ export class FileContext {
     return this.options.codeSize === "all" || this.options.codeSize.has(file);
   }
 
+  /**
+   * The list classes (views) and array readers (plain objects) of the messages this module's
+   * repeated fields hold, by name: each module has its own, so a message no repeated field holds
+   * has neither.
+   */
+  readonly repeatedParts = new Map<string, [MessageModel, "list" | "readAll"]>();
+
+  private repeated(target: MessageModel, which: "list" | "readAll"): string {
+    const owner = target.file === this.file ? "" : `${this.deps.get(target.file)!.slice(1)}$`;
+    const name = `${which}$${owner}${this.names.get(target)!.type}`;
+    this.repeatedParts.set(name, [target, which]);
+    return name;
+  }
+
   /** Set once this module reaches a part of a CODE_SIZE message: it imports interpretedParts then. */
   usesInterpretedParts = false;
 
@@ -80,8 +90,9 @@ export class FileContext {
    * interpreted from the schema (the message's module is imported still: loading it registers the type).
    */
   value(target: MessageModel, which: "view" | "list" | "reader" | "readAll" | "fill" | "builder" | "toJsonString"): string {
-    const ref = this.ref(target, which);
-    if (!this.interpreted(target.file)) return ref;
+    const own = which === "list" || which === "readAll";
+    const ref = this.ref(target, own ? "view" : which);
+    if (!this.interpreted(target.file)) return own ? this.repeated(target, which) : ref;
     if (which === "toJsonString") return `$jsonWrite.bySchema($schema, ${target.index})`;
     this.usesInterpretedParts = true;
     const part = { view: "view", list: "list", reader: "read", readAll: "readAll", fill: "fill", builder: "builder" }[which];

@@ -11,10 +11,10 @@ import { docComment } from "./code.js";
 import { FileContext, type EmitOptions, type Names } from "./context.js";
 import { enumDecl } from "./enums.js";
 import { fillDecl } from "./fill.js";
-import { interfaceDecl, readerDecl } from "./plain.js";
+import { interfaceDecl, readAllDecl, readerDecl } from "./plain.js";
 import { interpretedDecl } from "./interpreted.js";
 import { toJsonDecl } from "./json.js";
-import { viewDecl } from "./views.js";
+import { listDecl, viewDecl } from "./views.js";
 
 export { defaultEmitOptions, facades, type EmitOptions, type Facade } from "./context.js";
 
@@ -59,13 +59,13 @@ function assignNames(model: SchemaModel): Map<MessageModel | EnumModel, Names> {
   };
   for (const e of model.enums) {
     const type = unique(e.file, e.localName);
-    names.set(e, { type, view: type, list: type, reader: type, readAll: type, fill: type, builder: type, toJsonString: type });
+    names.set(e, { type, view: type, reader: type, fill: type, builder: type, toJsonString: type });
   }
   for (const m of model.messages) {
     if (m.isMapEntry) continue;
     const type = unique(m.file, m.localName);
     const base = type.replace(/\$+$/, "");
-    names.set(m, { type, view: unique(m.file, base + "View"), list: `list$${type}`, reader: `read$${type}`, readAll: `readAll$${type}`, fill: `fill$${type}`, builder: unique(m.file, base + "Builder"), toJsonString: `toJsonString$${type}` });
+    names.set(m, { type, view: unique(m.file, base + "View"), reader: `read$${type}`, fill: `fill$${type}`, builder: unique(m.file, base + "Builder"), toJsonString: `toJsonString$${type}` });
   }
   return names;
 }
@@ -109,9 +109,11 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
     const parts = [views && `view: ${n.view}`, plain && `read: ${n.reader}`, (plain || builders) && `fill: ${n.fill}`, builders && `builder: ${n.builder}`, json && `toJsonString: ${n.toJsonString}`].filter(Boolean);
     body.push(
       docComment(`${m.fullName}: ${does}.`, m.deprecated, "", m.comment) +
-        `export ${decl("declare ")}const ${n.type}${ts(`: ${typeClass}<${params}>`)}${impl(` = /* @__PURE__ */ new ${typeClass}${ts(`<${params}>`)}(${literal(m.fullName)}, $schema, ${m.index}, ${m.recordSize}, { ${parts.join(", ")} })`)};\n`,
+        `export ${decl("declare ")}const ${n.type}${ts(`: ${typeClass}<${params}>`)}${impl(` = /* @__PURE__ */ new ${typeClass}${ts(`<${params}>`)}($schema, ${m.index}, { ${parts.join(", ")} })`)};\n`,
     );
   }
+  // (a CODE_SIZE module's builder types name them too, but its classes are the runtime's)
+  if (!interpreted) for (const [name, [m, which]] of c.repeatedParts) body.push(which === "list" ? listDecl(c, m, name) : readAllDecl(c, m, name));
   const toRoot = path.posix.relative(path.posix.dirname(c.file), ".") || ".";
   const ext = c.options.importExtension;
   const runtimeNames = interpreted ? [

@@ -4,11 +4,11 @@ import { FieldType, Label } from "../../ts/schema.js";
 import { hasSpecialJson } from "../../ts/json/common.js";
 import { isMessage, numberKinds, type FieldModel, type MessageModel } from "../model.js";
 import { comment, literal } from "../names.js";
-import { decl, impl, ts } from "../syntax.js";
+import { decl, impl, nonNull, ts } from "../syntax.js";
 import { propertyAccess, exportedFunction } from "./code.js";
 import type { FileContext } from "./context.js";
 
-/** Expression: value `x` of f's type as JSON text (`key` is the field's key expression, for error paths). */
+/** Expression: value `x` of f's type as JSON text (`key` is the field's quoted key, for error paths). */
 function jsonText(c: FileContext, f: FieldModel, x: string, key: string): string {
   if (isMessage(f)) return `$jsonWrite.sub(${c.value(f.message!, "toJsonString")}, ${x}, opts, ${key})`;
   switch (f.type) {
@@ -43,17 +43,15 @@ export function toJsonDecl(c: FileContext, m: MessageModel): string {
     const why = sharedKeys ? "has fields that share a json_name: it is written the schema-driven way" : "has its own JSON form";
     return `/** ${comment(m.fullName)} ${why}. */\nexport ${decl("declare ")}const ${n.toJsonString}${ts(`: ${type}`)}${impl(` = $jsonWrite.bySchema($schema, ${m.index})`)};\n`;
   }
-  const lines = [`  let s = "{";`];
-  if (m.fields.some((f) => f.name !== f.jsonName)) lines.push("  const protoNames = opts.useProtoNames === true;");
-  for (const f of m.fields) {
-    const text = (name: string) => literal(`${JSON.stringify(name)}:`);
-    const key = f.name === f.jsonName ? literal(f.name) : `(protoNames ? ${literal(f.name)} : ${literal(f.jsonName)})`;
-    const keyText = f.name === f.jsonName ? text(f.name) : `(protoNames ? ${text(f.name)} : ${text(f.jsonName)})`;
+  // keys come quoted from the schema's names (jsonWrite.keys), so each name is in the bundle once
+  const lines = [`  const k = $jsonWrite.keys($schema, ${m.index}, opts), d = opts.emitDefaults;`, `  let s = "{";`];
+  m.fields.forEach((f, i) => {
+    const key = `k[${i}]${nonNull}`;
     // a comma before every field but the first (a rope's length is known without flattening it)
-    const add = (value: string) => `s += (s.length > 1 ? "," : "") + ${keyText} + ${value};`;
+    const add = (value: string) => `s += (s.length > 1 ? "," : "") + ${key} + ${value};`;
     if (f.oneof) {
       lines.push(`  { const c = o${propertyAccess(f.oneof.prop)}; if (c?.case === ${literal(f.prop)} && c.value != null) ${add(jsonText(c, f, "c.value", key))} }`);
-      continue;
+      return;
     }
     const v = `const v = o${propertyAccess(f.prop)};`;
     switch (f.label) {
@@ -65,23 +63,23 @@ export function toJsonDecl(c: FileContext, m: MessageModel): string {
           // numbers and bools are written as Array.join writes them
           list = each === '"" + x' || f.type === FieldType.Bool ? "$jsonWrite.list(v ?? [])" : `$jsonWrite.list(v ?? [], (x) => ${each})`;
         }
-        lines.push(`  { ${v} if ((v != null && v.length !== 0) || opts.emitDefaults) ${add(list)} }`);
+        lines.push(`  { ${v} if ((v != null && v.length !== 0) || d) ${add(list)} }`);
         break;
       }
       case Label.Map: {
         const value = f.mapEntry!.fields[1]!;
-        const each = isMessage(value) ? `(x, k) => $jsonWrite.entry(${c.value(value.message!, "toJsonString")}, x, opts, ${key}, k)` : `(x) => ${jsonText(c, value, "x", key)}`;
-        lines.push(`  { ${v} if ((v != null && $jsonWrite.nonEmpty(v)) || opts.emitDefaults) ${add(`$jsonWrite.map(v ?? {}, ${each})`)} }`);
+        const each = isMessage(value) ? `(x, mapKey) => $jsonWrite.entry(${c.value(value.message!, "toJsonString")}, x, opts, ${key}, mapKey)` : `(x) => ${jsonText(c, value, "x", key)}`;
+        lines.push(`  { ${v} if ((v != null && $jsonWrite.nonEmpty(v)) || d) ${add(`$jsonWrite.map(v ?? {}, ${each})`)} }`);
         break;
       }
       case Label.Implicit: {
-        lines.push(`  { ${v} if (opts.emitDefaults || (${jsonNonDefault(c, f)})) ${add(jsonText(c, f, `(v ?? ${emptyValue(c, f)})`, key))} }`);
+        lines.push(`  { ${v} if (d || (${jsonNonDefault(c, f)})) ${add(jsonText(c, f, `(v ?? ${emptyValue(c, f)})`, key))} }`);
         break;
       }
       default:
         lines.push(`  { ${v} if (v != null) ${add(jsonText(c, f, "v", key))} }`);
     }
-  }
+  });
   lines.push('  return s + "}";');
   return exportedFunction(`${m.fullName} as ProtoJSON text.`, n.toJsonString, [["o", n.type], ["opts", "$JsonWriteOptions"]], "string", lines);
 }

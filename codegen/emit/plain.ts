@@ -104,12 +104,16 @@ export function readerDecl(c: FileContext, m: MessageModel): string {
   // only a message with unknown fields carries them, so that equal messages compare equal
   body.push("  };", "  if ($plain.hasUnknown(m, p)) o.$unknown = $plain.unknown(m, p);", "  return o;");
   out.push(exportedFunction(undefined, n.reader, params, n.type, body));
-  // a loop of its own per message type: one shared loop would call every type's reader and go megamorphic
-  out.push(exportedFunction(undefined, n.readAll, [["m", "$Memory"], ["addr", "number"], ["rt", "$Runtime"]], `${n.type}[]`, [
-    `  const w = addr >>> 2, p = m.u32[w]${nonNull} >>> 2, n = m.u32[w + 1]${nonNull};`,
-    `  const out = new Array${ts(`<${n.type}>`)}(n);`,
-    `  for (let i = 0; i < n; i++) out[i] = ${n.reader}(m, m.u32[p + i]${nonNull}, rt);`,
-    "  return out;",
-  ]));
   return out.join("\n");
+}
+
+/** Reads repeated m fields into arrays, named `name` in this module: a loop of its own per message type (one shared loop would call every type's reader and go megamorphic). */
+export function readAllDecl(c: FileContext, m: MessageModel, name: string): string {
+  const type = c.ref(m, "type");
+  return moduleFunction(name, [["m", "$Memory"], ["addr", "number"], ["rt", "$Runtime"]], `${type}[]`, [
+    `  const w = addr >>> 2, p = m.u32[w]${nonNull} >>> 2, n = m.u32[w + 1]${nonNull};`,
+    `  const out = new Array${ts(`<${type}>`)}(n);`,
+    `  for (let i = 0; i < n; i++) out[i] = ${c.ref(m, "reader")}(m, m.u32[p + i]${nonNull}, rt);`,
+    "  return out;",
+  ]);
 }

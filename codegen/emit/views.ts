@@ -2,7 +2,7 @@
 import { FieldType, Label } from "../../ts/schema.js";
 import { isMessage, numberKinds, sourceDefault, type FieldModel, type MessageModel } from "../model.js";
 import { comment, literal } from "../names.js";
-import { decl, nonNull, ts } from "../syntax.js";
+import { decl, impl, nonNull, ts } from "../syntax.js";
 import { docComment, member } from "./code.js";
 import type { FileContext } from "./context.js";
 import { plainValue } from "./plain.js";
@@ -32,7 +32,7 @@ export function viewGetter(c: FileContext, f: FieldModel): [string, string] {
     case Label.Repeated: {
       if (isMessage(f)) {
         return [`$ListView<${c.ref(f.message!, "view")}>`,
-          `const m = this.$mem(), w = (this.$ptr + ${o}) >>> 2; return new ${c.value(f.message!, "list")}(this, m.u32[w]${nonNull}, m.u32[w + 1]${nonNull});`];
+          `return this.$list(${o}, ${c.value(f.message!, "list")});`];
       }
       if (f.type === FieldType.String) return ["$ListView<string>", `return this.$strings(${o});`];
       if (f.type === FieldType.Bytes) return ["$ListView<Uint8Array>", `return this.$bytesList(${o});`];
@@ -114,7 +114,7 @@ export function viewMembers(c: FileContext, m: MessageModel): ViewMember[] {
     out.push({ doc: "Whether a field with explicit presence is set.", head: "$has", params: [["field", explicit.map((f) => literal(f.prop)).join(" | ")]], returns: "boolean", body });
   }
   if (c.parts.plain) {
-    out.push({ doc: "A plain-object copy that outlives the view.", head: "$toObject", params: [], returns: n.type, body: [`return ${n.reader}(this.$mem(), this.$ptr, this.$arena.rt);`] });
+    out.push({ doc: "A plain-object copy that outlives the view.", head: "$toObject", params: [], returns: n.type, body: [`return this.$plain(${n.reader});`] });
   }
   return out;
 }
@@ -126,21 +126,20 @@ export function viewDecl(c: FileContext, m: MessageModel): string {
   const lines = [`${docComment(viewDoc(m), m.deprecated, "", m.comment)}export ${decl("declare ")}class ${n.view} extends $MessageView {`];
   for (const v of viewMembers(c, m)) lines.push(member(v.doc, v.head, v.params, v.returns, v.body, v.deprecated, v.source));
   lines.push("}\n");
-  lines.push(listDecl(c, m));
   return lines.join("\n");
 }
 
-/** The list class of a repeated field of m: a get() of its own, so each one's call sites stay monomorphic. */
-export function listDecl(c: FileContext, m: MessageModel): string {
-  const n = c.names.get(m)!;
-  return [
+/** The list class of repeated m fields, named `name` in this module: a get() of its own, so each one's call sites stay monomorphic. */
+export function listDecl(c: FileContext, m: MessageModel, name: string): string {
+  const view = c.ref(m, "view");
+  return impl([
     `/** Repeated ${comment(m.fullName)} fields of views. */`,
-    `export ${decl("declare ")}class ${n.list} extends $MessageList${ts(`<${n.view}>`)} {`,
-    member(undefined, "get", [["i", "number"]], n.view, [
+    `class ${name} extends $MessageList${ts(`<${view}>`)} {`,
+    member(undefined, "get", [["i", "number"]], view, [
       "const o = this.owner;",
       "if (!(i >= 0 && i < this.length) || o.$gen !== o.$arena.generation) this.$invalid(i);",
-      `return new ${n.view}(o.$arena, o.$m.u32[(this.data >>> 2) + i]${nonNull});`,
+      `return new ${view}(o.$arena, o.$m.u32[(this.data >>> 2) + i]${nonNull});`,
     ]),
     "}\n",
-  ].join("\n");
+  ].join("\n"));
 }

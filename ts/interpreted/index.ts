@@ -59,25 +59,25 @@ export function interpretedParts<T, V, B>(def: SchemaDef, index: number): Interp
 
 /**
  * Called by generated code: the builder class of message `index`, extending the generated view
- * class with setters and methods interpreted from the schema. `messages` gives, by message index,
- * the builder class and filler of each message its fields hold (a function: they may be declared
- * later). Only builders come in: a program's readers and views stay its generated ones.
+ * class with setters and methods interpreted from the schema. The messages its fields hold get the
+ * builders and fillers of their message types, found in the schema when first needed (their modules
+ * register them), else interpreted ones (a bundler dropped a type the program never names).
  */
-export function interpretedBuilder<B>(
-  view: ViewClass<MessageView>, def: SchemaDef, index: number,
-  messages: () => Record<number, readonly [ViewClass<MessageView>, Fill<never>]> = () => ({}),
-): ViewClass<B> {
-  let table: Record<number, readonly [ViewClass<MessageView>, Fill<never>]> | undefined; // made once: add() and mutable() allocate nothing
-  const of = (i: number) => {
-    const m = (table ??= messages())[i];
-    if (m === undefined) throw new Error(`hppproto: generated code gave no builder for message ${def.messages[i]?.name}`);
-    return m;
-  };
+export function interpretedBuilder<B>(view: ViewClass<MessageView>, def: SchemaDef, index: number): ViewClass<B> {
+  const found: (readonly [ViewClass<MessageView>, Fill<never>])[] = []; // made once: add() and mutable() allocate nothing
+  const of = (i: number) => (found[i] ??= partsOf(def, i));
   return builderClass(def, index, view, { builder: (i) => of(i)[0], filler: (i) => (w, o, p) => of(i)[1](w, o, p) }) as unknown as ViewClass<B>;
+}
+
+/** Message i's builder class and filler: its message type's when loaded with both, else interpreted ones. */
+function partsOf(def: SchemaDef, i: number): readonly [ViewClass<MessageView>, Fill<never>] {
+  const generated = (def.types[i] as MessageType<unknown, unknown> | undefined)?.builderParts();
+  if (generated !== undefined) return generated;
+  const parts = interpretedParts(def, i);
+  return [parts.builder as ViewClass<MessageView>, parts.fill as Fill<never>];
 }
 
 /** Called by generated code (CODE_SIZE): message `index` of a schema, without ProtoJSON. */
 export function interpretedType<T, V, B extends V>(def: SchemaDef, index: number): MessageType<T, V, B> {
-  const info = def.messages[index]!;
-  return new MessageType(info.name, def, index, info.recordSize, interpretedParts<T, V, B>(def, index) as MessageParts<T, V, B>);
+  return new MessageType(def, index, interpretedParts<T, V, B>(def, index) as MessageParts<T, V, B>);
 }

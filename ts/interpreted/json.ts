@@ -7,6 +7,5 @@ import { interpretedParts } from "./index.js";
 
 /** Called by generated code (CODE_SIZE): message `index` of a schema, with ProtoJSON. */
 export function interpretedJsonType<T, V, B extends V>(def: SchemaDef, index: number): JsonMessageType<T, V, B> {
-  const info = def.messages[index]!;
-  return new JsonMessageType(info.name, def, index, info.recordSize, interpretedParts<T, V, B>(def, index) as MessageParts<T, V, B>);
+  return new JsonMessageType(def, index, interpretedParts<T, V, B>(def, index) as MessageParts<T, V, B>);
 }

@@ -113,8 +113,8 @@ export function fieldWriter(def: SchemaDef, f: FieldInfo, fillerOf: (index: numb
     }
     case Label.Repeated: {
       if (isMessage(f)) {
-        const fill = fillerOf(f.ref), size = def.messages[f.ref]!.recordSize;
-        return (w, p, v) => w.msgs(p + off, v, fill, size, name);
+        const fill = fillerOf(f.ref), size = def.messages[f.ref]!.recordSize, index = f.ref;
+        return (w, p, v) => w.msgs(p + off, v, fill, size, index, name);
       }
       const kind = numberKind(f.type);
       if (kind === undefined || f.type === FieldType.Enum) {
@@ -173,6 +173,5 @@ export function messageFiller(def: SchemaDef, index: number, fillerOf: (index: n
   }
   return (w, o, p) => {
     for (const step of steps) step(w, o, p);
-    w.unknown(p, o["$unknown"]);
   };
 }

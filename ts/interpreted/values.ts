@@ -74,16 +74,16 @@ export function mapKeyReader(key: FieldInfo): (m: Memory, e: number) => string {
 /** Writes one value of f's type (not a map or list) into the slot at addr. */
 export function valueWriter(def: SchemaDef, f: FieldInfo, fillerOf: (index: number) => Fill<never>): Write {
   if (isMessage(f)) {
-    const fill = fillerOf(f.ref), size = def.messages[f.ref]!.recordSize;
-    return (w, a, v, name) => w.msg(a, v, fill, size, name);
+    const fill = fillerOf(f.ref), size = def.messages[f.ref]!.recordSize, index = f.ref;
+    return (w, a, v, name) => w.msg(a, v, fill, size, index, name);
   }
   switch (f.type) {
     case FieldType.String: return (w, a, v, name) => w.str(a, v, name);
     case FieldType.Bytes: return (w, a, v, name) => w.bytes(a, v, name);
     case FieldType.Bool: return (w, a, v, name) => w.bool(a, v, name);
     case FieldType.Enum: {
-      const enumName = def.enums[f.ref]!.name;
-      return (w, a, v, name) => w.enumValue(a, v, name, enumName);
+      const index = f.ref;
+      return (w, a, v, name) => w.enumValue(a, v, name, index);
     }
   }
   switch (numberKind(f.type)!) {

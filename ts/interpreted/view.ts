@@ -27,6 +27,8 @@ type Getter = (this: MessageView) => unknown;
 /** MessageView's protected readers, which generated subclasses call and these accessors call alike. */
 interface Readers {
   $msg(off: number, cls: ViewClass<MessageView>): MessageView | undefined;
+  $plain(read: Materializer<unknown>): unknown;
+  $list(off: number, cls: new (owner: MessageView, data: number, length: number) => MessageList<MessageView>): MessageList<MessageView>;
   $i32s(off: number): Int32Array; $u32s(off: number): Uint32Array; $f32s(off: number): Float32Array;
   $f64s(off: number): Float64Array; $i64s(off: number): BigInt64Array; $u64s(off: number): BigUint64Array;
   $bools(off: number): boolean[]; $strings(off: number): unknown; $bytesList(off: number): unknown;
@@ -76,10 +78,7 @@ function fieldGetter(src: ClassSource, message: number, f: FieldInfo): Getter {
     case Label.Repeated: {
       if (isMessage(f)) {
         const ref = f.ref;
-        return function (this: MessageView) {
-          const m = this.$mem(), w = (this.$ptr + off) >>> 2;
-          return new (src.list(ref))(this, m.u32[w]!, m.u32[w + 1]!);
-        };
+        return function (this: MessageView) { return r(this).$list(off, src.list(ref)); };
       }
       switch (f.type) {
         case FieldType.String: return function (this: MessageView) { return r(this).$strings(off); };
@@ -138,7 +137,7 @@ export function viewClass(src: ClassSource, index: number): ViewClass<MessageVie
     return ((this.$mem().u8[this.$ptr + (bit >>> 3)]! >>> (bit & 7)) & 1) !== 0;
   };
   proto["$toObject"] = function (this: MessageView) {
-    return src.reader(index)(this.$mem(), this.$ptr, this.$arena.rt);
+    return r(this).$plain(src.reader(index));
   };
   return cls;
 }

@@ -25,8 +25,8 @@ export function enumName(def: SchemaDef, index: number, v: number): Json {
   return names.get(v) ?? v;
 }
 
-/** A message field written by its writer (a JSON value, or text: write.ts uses these too). */
-export function sub<T, R = Json>(toJson: (o: T, opts: JsonWriteOptions) => R, v: T, opts: JsonWriteOptions, key: string): R {
+/** A message field written by its writer; errors get the field's key in front of their path. */
+export function sub<T>(toJson: ToJson<T>, v: T, opts: JsonWriteOptions, key: string): Json {
   try {
     return toJson(v, opts);
   } catch (e) {
@@ -73,7 +73,7 @@ export function map<T>(v: { readonly [key: string]: T }, each?: (x: T, key: stri
 }
 
 /** A map entry's message value, with the entry's key in the error path. */
-export function entry<T, R = Json>(toJson: (o: T, opts: JsonWriteOptions) => R, v: T, opts: JsonWriteOptions, key: string, mapKey: string): R {
+export function entry<T>(toJson: ToJson<T>, v: T, opts: JsonWriteOptions, key: string, mapKey: string): Json {
   try {
     return toJson(v, opts);
   } catch (e) {

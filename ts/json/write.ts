@@ -1,13 +1,47 @@
 // What generated toJsonString functions call: values as ProtoJSON text, written straight into the
 // message's text (no JSON value in between, no JSON.stringify of a whole object), and the error
 // path, built on the way out of nested messages.
-import type { SchemaDef } from "../schema.js";
+import type { MessageInfo, SchemaDef } from "../schema.js";
 import { base64Encode, within } from "./common.js";
 import { messageToJson, shortestFloat32, stringify, type JsonWriteOptions } from "./print.js";
 
-export { entry, nonEmpty, nonZero64, sub } from "./out.js";
+export { nonEmpty, nonZero64 } from "./out.js";
 
 type Write<T> = (o: T, opts: JsonWriteOptions) => string;
+
+const keyTexts = new WeakMap<MessageInfo, readonly [json: readonly string[], proto: readonly string[]]>();
+
+/** A message's keys as text (`"name":`) by field index: json names, or .proto names under useProtoNames. */
+export function keys(def: SchemaDef, index: number, opts: JsonWriteOptions): readonly string[] {
+  const info = def.messages[index]!;
+  let texts = keyTexts.get(info);
+  if (texts === undefined) {
+    const quoted = (name: string) => `${JSON.stringify(name)}:`;
+    keyTexts.set(info, (texts = [info.fields.map((f) => quoted(f.jsonName)), info.fields.map((f) => quoted(f.name))]));
+  }
+  return texts[opts.useProtoNames === true ? 1 : 0];
+}
+
+/** The name in a key's text, for error paths. */
+const keyName = (key: string): string => JSON.parse(key.slice(0, -1)) as string;
+
+/** A message field; errors get the field's key in front of their path. */
+export function sub<T>(write: Write<T>, v: T, opts: JsonWriteOptions, key: string): string {
+  try {
+    return write(v, opts);
+  } catch (e) {
+    throw within(e, `.${keyName(key)}`);
+  }
+}
+
+/** A map entry's message value, with the entry's key in the error path. */
+export function entry<T>(write: Write<T>, v: T, opts: JsonWriteOptions, key: string, mapKey: string): string {
+  try {
+    return write(v, opts);
+  } catch (e) {
+    throw within(e, `.${keyName(key)}[${JSON.stringify(mapKey)}]`);
+  }
+}
 
 /** A double as JSON: -0 keeps its sign (as protobuf prints it), NaN and the infinities are strings. */
 export function double(v: number): string {
@@ -47,7 +81,7 @@ export function messages<T>(v: readonly T[], write: Write<T>, opts: JsonWriteOpt
     try {
       s += (i === 0 ? "" : ",") + write(v[i]!, opts);
     } catch (e) {
-      throw within(e, `.${key}[${i}]`);
+      throw within(e, `.${keyName(key)}[${i}]`);
     }
   }
   return `${s}]`;
