@@ -82,6 +82,8 @@ describe.each(["unittest", "conformance"] as const)("every message of the %s sch
         // Struct and Value: it keeps a target's numberValue and replaces a Struct's fields whole.)
         const merged = T.merge(T.clone(a), b);
         expect(merged, typeName).toEqual(T.decode(concat(bytesA, bytesB)));
+        // is(): what decode, views, clone and merge give is of the type
+        expect([T.is(a), T.is(T.view(bytesA)), T.is(T.clone(a)), T.is(merged)], typeName).toEqual([true, true, true, true]);
         const esMerged = es.mergeFromBinary(desc, es.clone(desc, esA), bytesB);
         const throughEs = (bytes: Uint8Array) => T.decode(es.toBinary(desc, es.fromBinary(desc, bytes)));
         expect(throughEs(T.encode(merged)), typeName).toEqual(T.decode(es.toBinary(desc, esMerged)));
@@ -93,6 +95,7 @@ describe.each(["unittest", "conformance"] as const)("every message of the %s sch
           expect(T.isSet(a, f.prop), `${typeName}.${f.name}`).toBe(es.isFieldSet(esA, esField));
         }
       }
+      expect(T.is(T.create()), typeName).toBe(true);
       if (model.fields.every((f) => !(f.flags & 4))) {
         expect(T.encode(T.create()), typeName).toEqual(es.toBinary(desc, es.create(desc)));
       }
@@ -146,6 +149,27 @@ describe("values", () => {
     expect(target).toMatchObject({ optionalInt32: 2, optionalString: "keep", repeatedInt32: [1, 2, 3], mapInt32Int32: { 1: 1, 2: 20, 3: 30 }, oneofField: { case: "oneofUint32", value: 7 } });
     expect(target.optionalNestedMessage).toMatchObject({ a: 1, corecursive: { optionalInt32: 5 } });
     expect((target as any).$unknown).toEqual(new Uint8Array([0x98, 0x3f, 1, 0xa0, 0x3f, 2]));
+  });
+
+  it("is(): views of the type and plain objects typed as its interface types them", () => {
+    const ok = T.create({ optionalInt64: 5n, optionalNestedMessage: { a: 1 }, repeatedInt32: [1], mapInt32Int32: { "-3": 4 }, oneofField: { case: "oneofString", value: "s" } });
+    expect(T.is(ok)).toBe(true);
+    expect(T.is({ ...ok, somethingElse: 1 })).toBe(true); // extra properties, as TypeScript allows
+    const wrong: Record<string, unknown>[] = [
+      { optionalInt32: 1.5 }, { optionalInt32: 2 ** 31 }, { optionalUint32: -1 }, { optionalInt64: 5 }, { optionalInt64: 2n ** 63n },
+      { optionalUint64: -1n }, { optionalString: 1 }, { optionalBytes: [1] }, { optionalBool: 0 }, { optionalFloat: "1" },
+      { optionalInt32: undefined }, { repeatedInt32: new Int32Array(1) }, { repeatedInt32: [1, "2"] }, { mapInt32Int32: { x: 1 } },
+      { mapInt32Int32: { "2147483648": 1 } }, { mapBoolBool: { yes: true } }, { optionalNestedMessage: null }, { optionalNestedMessage: { a: "1" } },
+      { oneofField: { case: "oneofString", value: 1 } }, { oneofField: { case: "nope", value: 1 } }, { oneofField: {} }, { $unknown: "x" },
+    ];
+    for (const w of wrong) expect(T.is({ ...ok, ...w }), JSON.stringify(Object.keys(w))).toBe(false);
+    expect([T.is(null), T.is([]), T.is("x"), T.is(undefined)]).toEqual([false, false, false, false]);
+    const cycle = T.create() as any;
+    cycle.recursiveMessage = cycle;
+    expect(T.is(cycle)).toBe(false); // nesting past 100
+    expect(T.is(T.view(T.encode(ok)))).toBe(true);
+    expect(T.is(conf2.TestAllTypesProto2.view(conf2.TestAllTypesProto2.encode({ optionalString: "x" })))).toBe(false);
+    expect(T.is(T.builder())).toBe(true);
   });
 
   it("isSet and clear, by property name; an unknown name is a TypeError", () => {

@@ -7,7 +7,7 @@ import { create as createBuilder } from "./builder.js";
 import { RecordWriter, type Fill } from "./fill.js";
 import type { Memory } from "./memory.js";
 import { runtime, type Runtime } from "./runtime.js";
-import { fieldIsSet, mergeMessages, messagesEqual } from "./semantics.js";
+import { fieldIsSet, isPlainMessage, mergeMessages, messagesEqual } from "./semantics.js";
 import type { FieldInfo, SchemaDef } from "./schema.js";
 import type { JsonWriteOptions } from "./json/print.js";
 import { MessageView, type ViewClass } from "./view.js";
@@ -181,6 +181,16 @@ export class MessageType<T, V, B extends V = V> {
    */
   equals(a: T | V, b: T | V): boolean {
     return messagesEqual(this.schemaDef, this.index, this.plainOf(a), this.plainOf(b));
+  }
+
+  /**
+   * Whether x is a message of this type: a view or builder of it, or a plain object whose fields
+   * have the types the generated interface gives them (fields without presence there, the others
+   * and oneofs absent or of their type; other properties allowed, as TypeScript allows them).
+   */
+  is(x: unknown): x is T | V {
+    if (x instanceof MessageView) return this.parts.view !== undefined && x instanceof this.parts.view;
+    return isPlainMessage(this.schemaDef, this.index, x);
   }
 
   /** Whether a field (by its property name, a oneof's member too) is set in a plain object or view. */

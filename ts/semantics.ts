@@ -4,7 +4,7 @@
 // empty; oneofs: the member given), floats compare as IEEE numbers (NaN equals nothing, -0 equals
 // 0), unknown fields are left out of equality, and merging is what decoding the target's bytes
 // followed by the source's gives.
-import { FieldType, isInt64, Label, type FieldInfo, type SchemaDef } from "./schema.js";
+import { FieldType, isInt64, Label, numberKind, type FieldInfo, type SchemaDef } from "./schema.js";
 
 type Plain = Record<string, unknown>;
 type Oneof = { case?: string; value?: unknown } | undefined;
@@ -143,4 +143,94 @@ export function mergeMessages(def: SchemaDef, index: number, target: Plain, sour
     target.$unknown = all;
   }
   return target;
+}
+
+/** Nesting past this is not a message (a cycle, most likely): encoding stops at the same depth. */
+const MAX_DEPTH = 100;
+
+const I64 = [-(1n << 63n), (1n << 63n) - 1n] as const, U64 = [0n, (1n << 64n) - 1n] as const;
+
+/** Whether v is a value of f's type as plain objects hold it (the generated interface's type). */
+function isValue(def: SchemaDef, f: FieldInfo, v: unknown, depth: number): boolean {
+  if (isMessage(f)) return isPlainMessage(def, f.ref, v, depth + 1);
+  switch (f.type) {
+    case FieldType.String: return typeof v === "string";
+    case FieldType.Bytes: return v instanceof Uint8Array;
+    case FieldType.Bool: return typeof v === "boolean";
+  }
+  const kind = numberKind(f.type);
+  switch (kind) {
+    case "i32": return typeof v === "number" && (v | 0) === v;
+    case "u32": return typeof v === "number" && v >>> 0 === v;
+    case "f32": case "f64": return typeof v === "number";
+  }
+  // 64-bit: in the form the field's int64 option gives plain objects, within the type's range
+  const [min, max] = kind === "i64" ? I64 : U64;
+  let b: bigint;
+  switch (f.int64) {
+    case "bigint":
+      if (typeof v !== "bigint") return false;
+      b = v;
+      break;
+    case "string":
+      if (typeof v !== "string" || !/^-?\d+$/.test(v)) return false;
+      b = BigInt(v);
+      break;
+    default:
+      if (typeof v !== "number" || !Number.isSafeInteger(v)) return false;
+      b = BigInt(v);
+  }
+  return b >= min && b <= max;
+}
+
+/** Whether a map key (a plain object's string key) is one of the key type's values. */
+function isMapKey(key: FieldInfo, k: string): boolean {
+  if (key.type === FieldType.String) return true;
+  if (key.type === FieldType.Bool) return k === "true" || k === "false";
+  if (!/^-?\d+$/.test(k)) return false;
+  const n = BigInt(k);
+  const kind = numberKind(key.type);
+  const [min, max] = kind === "i32" ? [-(1n << 31n), (1n << 31n) - 1n] : kind === "u32" ? [0n, (1n << 32n) - 1n] : kind === "i64" ? I64 : U64;
+  return n >= min && n <= max;
+}
+
+/**
+ * Whether x is a plain object of message `index` as the generated interface types it: every field
+ * without presence there with its type (repeated fields as arrays, maps as objects), fields with
+ * presence and oneofs absent (undefined) or of their type, $unknown absent or bytes. Other
+ * properties are allowed, as TypeScript allows them.
+ */
+export function isPlainMessage(def: SchemaDef, index: number, x: unknown, depth = 0): boolean {
+  if (typeof x !== "object" || x === null || Array.isArray(x) || depth > MAX_DEPTH) return false;
+  const o = x as Plain;
+  const info = def.messages[index]!;
+  for (const f of info.fields) {
+    if (f.oneof >= 0) continue;
+    const v = o[f.prop];
+    switch (f.label) {
+      case Label.Repeated:
+        if (!Array.isArray(v) || !v.every((e) => isValue(def, f, e, depth))) return false;
+        break;
+      case Label.Map: {
+        if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+        const [key, value] = def.messages[f.ref]!.fields as [FieldInfo, FieldInfo];
+        for (const k of Object.keys(v)) if (!isMapKey(key, k) || !isValue(def, value, (v as Plain)[k], depth)) return false;
+        break;
+      }
+      case Label.Implicit:
+        if (!isValue(def, f, v, depth)) return false;
+        break;
+      default:
+        if (v !== undefined && !isValue(def, f, v, depth)) return false;
+    }
+  }
+  for (const one of info.oneofs) {
+    const c = o[one.prop];
+    if (c === undefined) continue;
+    if (typeof c !== "object" || c === null) return false;
+    const { case: which, value } = c as { case?: unknown; value?: unknown };
+    const f = one.fields.find((m) => m.prop === which);
+    if (f === undefined || !isValue(def, f, value, depth)) return false;
+  }
+  return o.$unknown === undefined || o.$unknown instanceof Uint8Array;
 }
