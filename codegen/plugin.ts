@@ -2,15 +2,13 @@
 // hands them over as descriptors in a CodeGeneratorRequest on stdin; the modules go back in a
 // CodeGeneratorResponse on stdout. The output is the same as hppproto-gen's for the same files.
 import protobuf from "protobufjs";
-import descriptorModule from "protobufjs/ext/descriptor.js";
 import { Writer } from "../ts/writer.js";
 import { serviceWarning } from "./check.js";
 import { UsageError, buildOutputs, parseOutputOption, type OutputOptions } from "./cli.js";
 import type { FileDescriptorProto } from "./descriptor.js";
 import { isBundledWellKnown } from "./load.js";
+import { fileDescriptorOf } from "./descriptorset.js";
 
-// a CommonJS module: its exports arrive as the default export
-const descriptor = descriptorModule as unknown as typeof import("protobufjs/ext/descriptor.js");
 
 // google/protobuf/compiler/plugin.proto
 const Request = { parameter: 2, protoFile: 15 } as const;
@@ -30,7 +28,7 @@ function readRequest(bytes: Uint8Array): { parameter: string; files: FileDescrip
     const tag = r.uint32();
     if (tag >>> 3 === Request.parameter && (tag & 7) === 2) parameter = r.string();
     else if (tag >>> 3 === Request.protoFile && (tag & 7) === 2) {
-      const file = descriptor.FileDescriptorProto.toObject(descriptor.FileDescriptorProto.decode(r.bytes())) as FileDescriptorProto;
+      const file = fileDescriptorOf(r.bytes());
       // the well-known types protobufjs supplies have no comments in hppproto-gen (its copies have
       // none); leaving protoc's out too keeps both outputs the same
       if (isBundledWellKnown(file.name)) delete file.sourceCodeInfo;

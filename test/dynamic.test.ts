@@ -1,11 +1,16 @@
 // Message types built at run time from .proto files: for random messages of every type, decode,
 // encode, views, builders and JSON must give exactly what the generated code gives.
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import * as esbuild from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
-import { init } from "hppproto";
-import { loadSchema } from "../dist/codegen/dynamic.js";
+import { init, type FieldReflection } from "hppproto";
+import type { MessageModel } from "../dist/codegen/model.js";
+import { loadSchema, schemaFromDescriptorSet } from "../dist/codegen/dynamic.js";
+import { descriptorSetOf } from "./support/buf.js";
 import { loadSet, randomObject, requiresItself, rng } from "./support/protos.js";
-import { schemaSets, testdata, type SchemaSet } from "./support/paths.js";
+import { repoRoot, schemaSets, testdata, type SchemaSet } from "./support/paths.js";
 import { expectSameBehaviour } from "./support/same.js";
 
 beforeAll(async () => {
@@ -33,6 +38,58 @@ describe.each(setsUnderTest)("runtime schemas of the %s set", (set) => {
     const r = rng(typeName.length * 7919 + 11);
     const samples = Array.from({ length: 10 }, () => pbType.encode(pbType.fromObject(randomObject(loaded, model, r))).finish());
     expectSameBehaviour(generated, runtime, samples, r);
+  });
+});
+
+describe.each(setsUnderTest)("runtime schemas from buf's FileDescriptorSet of the %s set", (set) => {
+  const loaded = loadSet(set);
+  const fromSet = schemaFromDescriptorSet(descriptorSetOf(set));
+  // buf's copies of the well-known types are newer than protobufjs's (Api, Type and Enum have an
+  // edition field more): messages that hold them are left out here (reflect.test.ts compares
+  // those field by field)
+  const newer = /^google\.protobuf\.(Api|Type|Enum|Method)$/; // (Method: its Syntax enum has SYNTAX_EDITIONS more)
+  const holdsNewer = (m: MessageModel, seen = new Set<MessageModel>()): boolean => {
+    if (newer.test(m.fullName)) return true;
+    if (seen.has(m)) return false;
+    seen.add(m);
+    return m.fields.some((f) => (f.message && holdsNewer(f.message, seen)) || (f.mapEntry && holdsNewer(f.mapEntry, seen)));
+  };
+  const names = [...loaded.types.keys()].filter((n) => !holdsNewer(loaded.models.get(n)!)).sort();
+  const shape = (fields: readonly FieldReflection[]) => fields.map((f) => ({ ...f, enum: f.enum && { typeName: f.enum.typeName, closed: f.enum.closed, values: f.enum.values } }));
+
+  it("has every generated message type, with the same fields", () => {
+    for (const n of loaded.types.keys()) expect(fromSet.types.has(n), n).toBe(true);
+    for (const n of names) expect(shape(fromSet.types.get(n)!.fields), n).toEqual(shape(loaded.types.get(n)!.fields));
+  });
+
+  it("decodes, encodes and writes JSON as the generated types do", () => {
+    for (const typeName of names) {
+      const model = loaded.models.get(typeName)!;
+      if (requiresItself(model)) continue;
+      const pbType = loaded.pbType(typeName);
+      const r = rng(typeName.length * 104729 + 3);
+      const samples = Array.from({ length: 4 }, () => pbType.encode(pbType.fromObject(randomObject(loaded, model, r))).finish());
+      expectSameBehaviour(loaded.types.get(typeName)!, fromSet.types.get(typeName)!, samples, r);
+    }
+  });
+});
+
+describe("hppproto/codegen in a browser bundle", () => {
+  it("has FileDescriptorSets and no Node module, and the bundle makes working message types", async () => {
+    const result = await esbuild.build({
+      stdin: { contents: 'export { schemaFromDescriptorSet } from "hppproto/codegen"; export { init, Registry } from "hppproto";', resolveDir: repoRoot, loader: "js" },
+      bundle: true, platform: "browser", format: "esm", write: false, metafile: true, logLevel: "silent",
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.filter((i) => i.startsWith("node:") || /codegen\/(dynamic|load|located|describe)\.js$/.test(i))).toEqual([]);
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "hppproto-browser-")), "bundle.mjs");
+    writeFileSync(file, result.outputFiles[0]!.contents);
+    const bundle = await import(file);
+    await bundle.init();
+    const { types } = bundle.schemaFromDescriptorSet(descriptorSetOf("conformance"));
+    const T = types.get("protobuf_test_messages.proto3.TestAllTypesProto3");
+    const bytes = T.encode({ optionalString: "hé", repeatedInt64: [1n, -2n], mapStringForeignMessage: { k: { c: 3 } } });
+    expect(T.toJsonString(T.view(bytes))).toBe('{"optionalString":"hé","repeatedInt64":["1","-2"],"mapStringForeignMessage":{"k":{"c":3}}}');
   });
 });
 

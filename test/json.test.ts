@@ -1,7 +1,9 @@
 // ProtoJSON: the golden files both ways, and the mapping rules one by one.
 import { readdirSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { EncodeError, init, JsonError } from "hppproto";
+import { anyPack, anyUnpack, EncodeError, fromText, init, JsonError, Registry, toText } from "hppproto";
+import { schemaFromDescriptorSet } from "../dist/codegen/dynamic.js";
+import { descriptorSetOf } from "./support/buf.js";
 import { loadSet } from "./support/protos.js";
 import { testdata } from "./support/paths.js";
 import { thrown } from "./support/thrown.js";
@@ -168,6 +170,25 @@ describe("mapping rules", () => {
     expect(err(() => W.fromJsonString('{"timestampField": "10000-01-01T00:00:00Z"}'))[0]).toBe("INVALID_VALUE");
     expect(err(() => W.fromJsonString('{"durationField": "315576000001s"}'))[0]).toBe("VALUE_OUT_OF_RANGE");
     expect(err(() => W.fromJsonString('{"anyField": {"@type": "type.googleapis.com/no.Such"}}'))[0]).toBe("UNKNOWN_TYPE");
+  });
+
+  it("an Any of another schema's type (built at run time from a FileDescriptorSet) is found through a Registry", () => {
+    const W = loaded.types.get("proto2_unittest.TestWellKnownTypes")!;
+    const conformance = schemaFromDescriptorSet(descriptorSetOf("conformance"));
+    const Foreign = conformance.types.get("protobuf_test_messages.proto3.ForeignMessage")!;
+    const registry = new Registry(conformance.types.values(), W);
+    expect(registry.get(Foreign.typeName)).toBe(Foreign);
+    expect(registry.size).toBe(conformance.types.size + 1);
+    const msg = { anyField: anyPack(Foreign, { c: 5 }) };
+    const json = '{"anyField":{"@type":"type.googleapis.com/protobuf_test_messages.proto3.ForeignMessage","c":5}}';
+    expect(err(() => W.toJsonString(msg))[0]).toBe("UNKNOWN_TYPE"); // not in W's schema
+    expect(W.toJsonString(msg, { registry })).toBe(json);
+    expect(W.toJsonString(msg, { registry: [Foreign] })).toBe(json); // a list of types does too
+    expect(W.fromJsonString(json, { registry }).anyField).toEqual(msg.anyField);
+    const text = toText(W, msg, { registry });
+    expect(text).toContain("[type.googleapis.com/protobuf_test_messages.proto3.ForeignMessage]");
+    expect(fromText(W, text, { registry }).anyField).toEqual(msg.anyField);
+    expect(anyUnpack(msg.anyField, registry)).toEqual({ c: 5 });
   });
 });
 

@@ -2,30 +2,17 @@
 // message type, cross-checked with @bufbuild/protobuf's create/clone/merge/equals/isFieldSet on
 // random messages of the unittest and conformance schemas (its descriptors built by buf from the
 // same files), and merge with protobuf's own definition: decoding one message's bytes after the other's.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as es from "@bufbuild/protobuf";
-import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
 import { init } from "hppproto";
 import { encodeWithProtobufjs, loadSet, randomObject, requiresItself, rng } from "./support/protos.js";
-import { repoRoot, schemaSets } from "./support/paths.js";
+import { registryOf } from "./support/buf.js";
 import * as conf3 from "./gen/conformance/google/protobuf/test_messages_proto3_pb.js";
 import * as conf2 from "./gen/conformance/google/protobuf/test_messages_proto2_pb.js";
 
 beforeAll(async () => {
   await init();
 });
-
-/** @bufbuild/protobuf's registry of a schema set, from buf's FileDescriptorSet of the same files. */
-function registryOf(set: keyof typeof schemaSets): es.FileRegistry {
-  const { protoPath, files } = schemaSets[set];
-  const out = path.join(mkdtempSync(`${tmpdir()}/hppproto-semantics-`), "set.binpb");
-  execFileSync(`${repoRoot}node_modules/.bin/buf`, ["build", protoPath, "-o", out, ...files.flatMap((f) => ["--path", path.join(protoPath, f)])], { stdio: "pipe" });
-  return es.createFileRegistry(es.fromBinary(FileDescriptorSetSchema, readFileSync(out)));
-}
 
 /** Whether a message, or one it holds, has extension fields (fields @bufbuild's descriptor of it lacks). */
 function holdsExtensions(def: any, index: number, registry: es.FileRegistry, seen: Set<number>): boolean {

@@ -4,6 +4,8 @@ export { init, initSync, type InitOptions, type InitSyncOptions } from "./loader
 export { runtime, type Runtime, type Limits } from "./runtime.js";
 export { Arena, type ArenaOptions } from "./arena.js";
 export { MessageType, type Init } from "./message.js";
+export { Registry } from "./registry.js";
+export type { FieldReflection, OneofReflection, EnumReflection, EnumValueReflection, ScalarType } from "./reflect.js";
 export { JsonMessageType } from "./json/type.js";
 export type { JsonValue } from "./json/parse.js";
 export { MessageView, ListView, MapView } from "./view.js";

@@ -8,6 +8,7 @@ import { RecordWriter, type Fill } from "./fill.js";
 import type { Memory } from "./memory.js";
 import { runtime, type Runtime } from "./runtime.js";
 import { fieldIsSet, isPlainMessage, mergeMessages, messagesEqual } from "./semantics.js";
+import { reflectMessage, type FieldReflection, type OneofReflection } from "./reflect.js";
 import type { FieldInfo, SchemaDef } from "./schema.js";
 import type { JsonWriteOptions } from "./json/print.js";
 import { MessageView, type ViewClass } from "./view.js";
@@ -134,6 +135,20 @@ export class MessageType<T, V, B extends V = V> {
     this.recordSize = info.recordSize;
     this.parts = parts;
     schemaDef.types[index] = this; // found by name for Any and JSON
+  }
+
+  /** The fields, by ascending number: names, numbers, kinds, element types, oneofs, presence, defaults. */
+  get fields(): readonly FieldReflection[] {
+    return reflectMessage(this.schemaDef, this.index).fields;
+  }
+
+  get oneofs(): readonly OneofReflection[] {
+    return reflectMessage(this.schemaDef, this.index).oneofs;
+  }
+
+  /** A field by number, .proto name, json name or property; undefined if there is none. */
+  field(key: string | number): FieldReflection | undefined {
+    return reflectMessage(this.schemaDef, this.index).byKey.get(key);
   }
 
   /** @internal the builder class and filler, for the builders of messages holding this one; undefined without builders */

@@ -6,6 +6,7 @@
 import { define } from "./json/print.js";
 import { fieldMaskFromJson, fieldMaskToJson, JsonError } from "./json/common.js";
 import type { MessageType } from "./message.js";
+import { Registry } from "./registry.js";
 import { FieldType, Label } from "./schema.js";
 
 /** A google.protobuf.Timestamp or Duration as generated code reads it (64-bit seconds as --int64 gives them). */
@@ -202,9 +203,9 @@ export function anyIs(any: { readonly typeUrl: string }, type: MessageType<unkno
  * that it names); undefined when it holds another type. Errors in its bytes are DecodeErrors.
  */
 export function anyUnpack<T, V>(any: { readonly typeUrl: string; readonly value: Uint8Array }, type: MessageType<T, V>): T | undefined;
-export function anyUnpack(any: { readonly typeUrl: string; readonly value: Uint8Array }, registry: readonly MessageType<unknown, unknown>[]): unknown;
-export function anyUnpack(any: { readonly typeUrl: string; readonly value: Uint8Array }, types: MessageType<unknown, unknown> | readonly MessageType<unknown, unknown>[]): unknown {
+export function anyUnpack(any: { readonly typeUrl: string; readonly value: Uint8Array }, registry: Registry | readonly MessageType<unknown, unknown>[]): unknown;
+export function anyUnpack(any: { readonly typeUrl: string; readonly value: Uint8Array }, types: MessageType<unknown, unknown> | Registry | readonly MessageType<unknown, unknown>[]): unknown {
   const name = typeNameOf(any.typeUrl);
-  const type = Array.isArray(types) ? types.find((t) => t.typeName === name) : (types as MessageType<unknown, unknown>).typeName === name ? types : undefined;
+  const type = types instanceof Registry ? types.get(name) : Array.isArray(types) ? types.find((t) => t.typeName === name) : (types as MessageType<unknown, unknown>).typeName === name ? types : undefined;
   return type === undefined ? undefined : (type as MessageType<unknown, unknown>).decode(any.value);
 }

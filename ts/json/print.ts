@@ -2,7 +2,7 @@
 // strings, bytes as base64, enum names, non-finite floats as strings, and the well-known types.
 import { FieldType as T, type SchemaDef } from "../schema.js";
 import { interpretedToJson } from "../interpreted/tojson.js";
-import { JsonError, base64Encode, within, hasSpecialJson, fieldMaskToJson, formatDuration, formatTimestamp, resolveAny, wrapperTypes, type TypeRef } from "./common.js";
+import { JsonError, base64Encode, within, hasSpecialJson, fieldMaskToJson, formatDuration, formatTimestamp, resolveAny, wrapperTypes, type TypeRef, type Types } from "./common.js";
 
 export interface JsonWriteOptions {
   /** Also write fields without presence that hold their default (0, "", false, [], {}). */
@@ -12,7 +12,7 @@ export interface JsonWriteOptions {
   /** The .proto field names rather than lowerCamelCase json_name. */
   useProtoNames?: boolean;
   /** Message types an `Any` may hold, besides those of the same generated code. */
-  registry?: readonly TypeRef[];
+  registry?: Types;
 }
 
 type Plain = Record<string, unknown>;

@@ -2,7 +2,7 @@
 // type, with the JSON path in errors. Keys are matched by json_name or .proto name; a field given
 // twice, or two members of one oneof, are errors.
 import { FieldType as T, Label as L, type FieldInfo, type MessageInfo, type SchemaDef } from "../schema.js";
-import { JsonError, base64Decode, hasSpecialJson, fieldMaskFromJson, parseDuration, parseTimestamp, resolveAny, wrapperTypes, type TypeRef } from "./common.js";
+import { JsonError, base64Decode, hasSpecialJson, fieldMaskFromJson, parseDuration, parseTimestamp, resolveAny, wrapperTypes, type TypeRef, type Types } from "./common.js";
 import { isJsonObject, JsonNumber, members, type JsonObject, type JsonValue } from "./parse.js";
 import { isWellFormed } from "../fill.js";
 
@@ -10,7 +10,7 @@ export interface JsonReadOptions {
   /** Skip fields the message does not have (and enum names it does not know) instead of failing. */
   ignoreUnknownFields?: boolean;
   /** Message types an `Any` may hold, besides those of the same generated code. */
-  registry?: readonly TypeRef[];
+  registry?: Types;
 }
 
 type Plain = Record<string, unknown>;

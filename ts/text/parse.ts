@@ -4,7 +4,7 @@
 // integers in decimal, hex and octal, extensions and expanded Any as `[name]`, group fields by
 // their type's name. A non-repeated field given twice, a second oneof member, an unknown field or
 // enum name, a number out of its type's range and invalid UTF-8 in a string field are errors.
-import { JsonError, resolveAny, type TypeRef } from "../json/common.js";
+import { JsonError, resolveAny, type TypeRef, type Types } from "../json/common.js";
 import { isMessage, zeroOf } from "../interpreted/values.js";
 import { safeNumber } from "../plain.js";
 import { FieldFlag, FieldType, isInt64, Label, type FieldInfo, type MessageInfo, type SchemaDef } from "../schema.js";
@@ -12,7 +12,7 @@ import { TextError, type TextErrorCode } from "./error.js";
 
 export interface TextReadOptions {
   /** Message types an `Any` may hold, besides those of the same generated code. */
-  registry?: readonly TypeRef[];
+  registry?: Types;
 }
 
 type Plain = Record<string, unknown>;

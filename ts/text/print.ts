@@ -1,7 +1,7 @@
 // Plain objects printed in the protobuf text format, interpreted from the schema, the way protoc's
 // printer writes it: one field per line, two spaces per level, fields by number, map entries by
 // key, group-like fields by their type's name, extensions and known Any contents as `[name]`.
-import { JsonError, resolveAny, type TypeRef } from "../json/common.js";
+import { JsonError, resolveAny, type TypeRef, type Types } from "../json/common.js";
 import { isMessage } from "../interpreted/values.js";
 import { FieldType, isInt64, Label, type FieldInfo, type SchemaDef } from "../schema.js";
 import { TextError } from "./error.js";
@@ -10,7 +10,7 @@ export interface TextWriteOptions {
   /** Print the unknown fields a decoded message kept, by number, as protoc does (default: left out). */
   unknownFields?: boolean;
   /** Message types an `Any` may hold, besides those of the same generated code. */
-  registry?: readonly TypeRef[];
+  registry?: Types;
 }
 
 type Plain = Record<string, unknown>;

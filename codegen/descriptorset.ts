@@ -1,0 +1,47 @@
+// Message types at run time from descriptors: a FileDescriptorSet's bytes (as protoc
+// --descriptor_set_out and buf build write them) become message types with every facade
+// interpreted from the schema, as CODE_SIZE generated code's are. No .proto parsing and no file
+// system, so this works in browsers; the .proto loader (dynamic.ts) starts from descriptors too.
+import descriptorModule from "protobufjs/ext/descriptor.js";
+import { interpretedJsonType } from "../ts/interpreted/json.js";
+import type { JsonMessageType } from "../ts/json/type.js";
+import { defineSchema, type SchemaDef } from "../ts/schema.js";
+import type { MessageView } from "../ts/view.js";
+import type { FileDescriptorProto } from "./descriptor.js";
+import { buildModel, schemaSource } from "./model.js";
+
+// a CommonJS module: its exports arrive as the default export
+const descriptor = descriptorModule as unknown as typeof import("protobufjs/ext/descriptor.js");
+
+type Plain = Record<string, unknown>;
+/** A message type of a runtime schema: plain objects, views and builders typed loosely. */
+export type DynamicType = JsonMessageType<Plain, MessageView & Plain, MessageView & Plain>;
+
+export interface DynamicSchema {
+  readonly schema: SchemaDef;
+  /** Every message of the files and their imports, by full name (map entries excluded). */
+  readonly types: ReadonlyMap<string, DynamicType>;
+}
+
+/** A FileDescriptorProto's wire bytes as the model reads descriptors. */
+export function fileDescriptorOf(bytes: Uint8Array): FileDescriptorProto {
+  return descriptor.FileDescriptorProto.toObject(descriptor.FileDescriptorProto.decode(bytes)) as FileDescriptorProto;
+}
+
+/** Message types of descriptors (each file after the files it imports, as protoc orders them). */
+export function schemaFromDescriptors(files: readonly FileDescriptorProto[]): DynamicSchema {
+  const model = buildModel(files);
+  const schema = defineSchema(schemaSource(model).flat());
+  const types = new Map<string, DynamicType>();
+  for (const m of model.messages) if (!m.isMapEntry) types.set(m.fullName, interpretedJsonType(schema, m.index));
+  return { schema, types };
+}
+
+/**
+ * Message types of a FileDescriptorSet: `protoc --include_imports --descriptor_set_out=set.binpb`
+ * or `buf build -o set.binpb` (every file its messages need must be in it).
+ */
+export function schemaFromDescriptorSet(bytes: Uint8Array): DynamicSchema {
+  const set = descriptor.FileDescriptorSet.toObject(descriptor.FileDescriptorSet.decode(bytes)) as { file?: FileDescriptorProto[] };
+  return schemaFromDescriptors(set.file ?? []);
+}
