@@ -3,7 +3,7 @@
 // protobufjs's decoding of them.
 import { spawnSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
-import { EncodeError, init, StaleViewError } from "hppproto";
+import { DecodeError, EncodeError, init, runtime, StaleViewError } from "hppproto";
 import { crossCheck, loadSet } from "./support/protos.js";
 import * as p3 from "./gen/unittest/google/protobuf/unittest_proto3_pb.js";
 import * as p2 from "./gen/unittest/google/protobuf/unittest_pb.js";
@@ -86,6 +86,50 @@ describe("builders", () => {
     } finally {
       def.types[index] = registered;
     }
+  });
+
+  it("start from wire bytes, a view or a plain object, unknown fields kept, and change from there", () => {
+    const unknown = [0xa0, 0x1f, 0x07]; // field 500, varint 7
+    const plain = {
+      optionalInt32: 5, optionalString: "héllo", optionalNestedMessage: { bb: 1 }, repeatedInt32: [1, 2], repeatedString: ["a"],
+      repeatedNestedMessage: [{ bb: 2 }], mapInt32Int32: {}, oneofField: { case: "oneofUint32" as const, value: 9 },
+    };
+    const bytes = new Uint8Array([...All3.encode(plain), ...unknown]);
+    const expected = { ...All3.decode(bytes), optionalInt32: 6, repeatedInt32: [1, 2, 3], repeatedString: ["a", "b"], optionalNestedMessage: { bb: 10 } };
+    expected.repeatedNestedMessage = [{ bb: 2 }, { bb: 3 }];
+    for (const from of [() => bytes, () => bytes.buffer, () => All3.view(bytes), () => All3.decode(bytes)]) {
+      const b = All3.builder(from());
+      expect(b.optionalString).toBe("héllo");
+      expect(All3.encode(b)).toEqual(bytes); // unchanged, with the unknown field
+      b.optionalInt32 = 6;
+      b.addRepeatedInt32(3); // appends to the decoded (borrowed) run
+      b.addRepeatedString("b");
+      b.mutableOptionalNestedMessage().bb = 10; // the decoded sub-message, changed in place
+      b.addRepeatedNestedMessage().bb = 3;
+      const back = All3.decode(All3.encode(b));
+      expect(back).toEqual(expected);
+      expect(Array.from(back.$unknown!)).toEqual(unknown);
+      crossCheck(loaded, "proto3_unittest.TestAllTypes", All3.encode(b));
+      b.$clear(); // empties it
+      expect(All3.encode(b)).toHaveLength(0);
+      b.$release();
+    }
+    // the source can change or go away: the builder has its own copy
+    const copy = bytes.slice();
+    const b = All3.builder(copy);
+    copy.fill(0);
+    expect(b.optionalString).toBe("héllo");
+    b.$release();
+  });
+
+  it("from bad bytes or a bad object: the error, and nothing held", () => {
+    const before = runtime().mem.buffer.byteLength;
+    expect(() => All3.builder(new Uint8Array([0x0a, 0x05, 0x61]))).toThrow(DecodeError); // a string past the end
+    expect(() => All3.builder({ optionalInt32: "x" } as never)).toThrow(/optional_int32/);
+    expect(() => All3.builder(5 as never)).toThrow(TypeError);
+    for (let i = 0; i < 2000; i++) expect(() => All3.builder(new Uint8Array([0x0a, 0x05, 0x61]))).toThrow(DecodeError);
+    expect(runtime().mem.buffer.byteLength).toBe(before); // each failed builder's arena was freed
+    expect(All3.encode(All3.builder({ optionalInt32: 1 }))).toEqual(All3.encode({ optionalInt32: 1 }));
   });
 
   it("maps and groups from plain values", () => {

@@ -19,13 +19,23 @@ export interface BuilderState {
 }
 type Builder = MessageView & BuilderState;
 
-/** A new top-level builder of class cls (message `index` of def) with an empty record of `size` bytes in its own arena. */
-export function create<B extends MessageView>(cls: ViewClass<B>, def: SchemaDef, index: number, size: number): B {
+/**
+ * A new top-level builder of class cls (message `index` of def) in its own arena: over an empty
+ * record of `size` bytes, or the one `start` makes in the arena (a message decoded or filled there).
+ */
+export function create<B extends MessageView>(cls: ViewClass<B>, def: SchemaDef, index: number, size: number, start?: (arena: Arena, writer: RecordWriter) => number): B {
   // a small first block: most builders hold one small message, and many may be alive at once
   const arena = new Arena({ firstBlock: Math.max(1024, size * 4) });
   const writer = new RecordWriter(runtime(), arena.ptr);
   writer.begin(def, index);
-  const b = new cls(arena, writer.allocZeroed(size)) as B & BuilderState;
+  let rec: number;
+  try {
+    rec = start === undefined ? writer.allocZeroed(size) : start(arena, writer);
+  } catch (e) {
+    arena.release();
+    throw e;
+  }
+  const b = new cls(arena, rec) as B & BuilderState;
   b.$writer = writer;
   return b;
 }

@@ -257,11 +257,33 @@ export class MessageType<T, V, B extends V = V> {
   }
 
   /**
-   * A new builder: an empty message in linear memory, in its own arena, to set field by field and
-   * encode with encode(builder). Reuse it with $clear(); free it with $release().
+   * A new builder: a message in linear memory, in its own arena, to set field by field and encode
+   * with encode(builder). Empty, or starting from the message in wire bytes, a view or a plain
+   * object (unknown fields kept). Reuse it with $clear() (which empties it); free it with $release().
    */
-  builder(): B {
-    return createBuilder(this.part("builder", "builders") as unknown as ViewClass<B & MessageView>, this.schemaDef, this.index, this.recordSize);
+  builder(from?: BinaryInput | Init<T> | V): B {
+    const cls = this.part("builder", "builders") as unknown as ViewClass<B & MessageView>;
+    if (from === undefined) return createBuilder(cls, this.schemaDef, this.index, this.recordSize);
+    if (from instanceof MessageView) from = this.encode(from); // its bytes: a record of its own, in the builder's arena
+    if (ArrayBuffer.isView(from) || from instanceof ArrayBuffer || (typeof SharedArrayBuffer !== "undefined" && from instanceof SharedArrayBuffer)) {
+      const bytes = bytesOf(from, this.typeName, "builder");
+      const rt = runtime();
+      const handle = rt.schema(this.schemaDef);
+      return createBuilder(cls, this.schemaDef, this.index, this.recordSize, (arena) =>
+        arena.decodeInto(bytes, (input, size) => rt.decode(handle, this.index, arena.ptr, input, size, false, this.schemaDef), alignmentShift(bytes)));
+    }
+    if (typeof from !== "object" || from === null) throw new TypeError(`${this.typeName}.builder: expected wire bytes, a view or a message object, got ${describe(from)}`);
+    const fill = this.part("fill", "plain objects") as Fill<never>;
+    return createBuilder(cls, this.schemaDef, this.index, this.recordSize, (_arena, writer) => {
+      const rec = writer.allocZeroed(this.recordSize);
+      try {
+        writer.fill(fill, from, rec);
+      } catch (e) {
+        if (e instanceof EncodeError) e.prefix(this.typeName);
+        throw e;
+      }
+      return rec;
+    });
   }
 
   /**
