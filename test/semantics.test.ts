@@ -138,6 +138,29 @@ describe("values", () => {
     expect((target as any).$unknown).toEqual(new Uint8Array([0x98, 0x3f, 1, 0xa0, 0x3f, 2]));
   });
 
+  it("decode(bytes, { int64 }): every 64-bit integer in that form, at any depth; a number that would round is a RangeError", () => {
+    // the same object with its bigints mapped, by a plain deep walk
+    const mapped = (v: unknown, f: (b: bigint) => unknown): unknown =>
+      typeof v === "bigint" ? f(v) : v instanceof Uint8Array || v === null || typeof v !== "object" ? v
+        : Array.isArray(v) ? v.map((x) => mapped(x, f)) : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mapped(x, f)]));
+    const loaded = loadSet("conformance");
+    const model = loaded.models.get(T.typeName)!;
+    const r = rng(64);
+    for (let i = 0; i < 30; i++) {
+      const bytes = encodeWithProtobufjs(loaded, T.typeName, randomObject(loaded, model, r));
+      const plain = T.decode(bytes);
+      expect(T.decode(bytes, { int64: "string" })).toEqual(mapped(plain, String));
+      expect(T.decode(bytes, { int64: "bigint" })).toEqual(plain);
+      const small = T.decode(T.encode(mapped(plain, (b) => BigInt.asUintN(31, b)) as never)); // every value fits a number
+      expect(T.decode(T.encode(small), { int64: "number" })).toEqual(mapped(small, Number));
+    }
+    const deep = { optionalInt64: 1n, repeatedUint64: [2n], mapInt64Int64: { "-3": 4n }, optionalNestedMessage: { corecursive: { optionalSint64: -5n } }, oneofField: { case: "oneofUint64" as const, value: 6n } };
+    const s = T.decode(T.encode(deep), { int64: "string" });
+    expect([s.optionalInt64, s.repeatedUint64, s.mapInt64Int64, s.optionalNestedMessage?.corecursive?.optionalSint64, s.oneofField]).toEqual(["1", ["2"], { "-3": "4" }, "-5", { case: "oneofUint64", value: "6" }]);
+    expect(() => T.decode(T.encode({ repeatedInt64: [1n, 2n ** 60n] }), { int64: "number" })).toThrow(/TestAllTypesProto3\.repeated_int64\[1\]: 1152921504606846976 does not fit/);
+    expect(T.decode(T.encode({ optionalInt64: -(2n ** 53n) + 1n }), { int64: "number" }).optionalInt64).toBe(-(2 ** 53) + 1);
+  });
+
   it("is(): views of the type and plain objects typed as its interface types them", () => {
     const ok = T.create({ optionalInt64: 5n, optionalNestedMessage: { a: 1 }, repeatedInt32: [1], mapInt32Int32: { "-3": 4 }, oneofField: { case: "oneofString", value: "s" } });
     expect(T.is(ok)).toBe(true);

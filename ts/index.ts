@@ -4,13 +4,14 @@ export { init, initSync, type InitOptions, type InitSyncOptions } from "./loader
 export { runtime, type Runtime, type Limits } from "./runtime.js";
 export { Arena, type ArenaOptions } from "./arena.js";
 export { MessageType, type Init } from "./message.js";
+export type { Int64Form } from "./int64.js";
 export { Registry } from "./registry.js";
 export type { FieldReflection, OneofReflection, EnumReflection, EnumValueReflection, ScalarType } from "./reflect.js";
 export { JsonMessageType } from "./json/type.js";
 export type { JsonValue } from "./json/parse.js";
 export { MessageView, ListView, MapView } from "./view.js";
 export { DecodeError, EncodeError, NotInitializedError, SchemaError, StaleViewError, type ErrorCode, type EncodeErrorCode } from "./errors.js";
-export type { SchemaDef, MessageInfo, FieldInfo, OneofInfo, EnumInfo } from "./schema.js";
+export type { SchemaDef, MessageInfo, FieldInfo, OneofInfo, EnumInfo, Int64As } from "./schema.js";
 export { Writer } from "./writer.js";
 export type { BinaryInput } from "./input.js";
 export { DelimitedReader, decodeStream, type ChunkSource } from "./stream.js";

@@ -9,7 +9,8 @@ import type { Memory } from "./memory.js";
 import { runtime, type Runtime } from "./runtime.js";
 import { fieldIsSet, isPlainMessage, mergeMessages, messagesEqual } from "./semantics.js";
 import { reflectMessage, type FieldReflection, type OneofReflection } from "./reflect.js";
-import type { FieldInfo, SchemaDef } from "./schema.js";
+import { convert64, type Int64Form } from "./int64.js";
+import type { FieldInfo, Int64As, SchemaDef } from "./schema.js";
 import type { JsonWriteOptions } from "./json/print.js";
 import { MessageView, type ViewClass } from "./view.js";
 import { bytesOf, describe, type BinaryInput } from "./input.js";
@@ -308,11 +309,18 @@ export class MessageType<T, V, B extends V = V> {
     return new viewClass(arena, rec);
   }
 
-  /** The message as a plain object that owns all its data. */
-  decode(input: BinaryInput): T {
+  /**
+   * The message as a plain object that owns all its data. `int64` gives every 64-bit integer in
+   * that JS form instead of the generated one (the result's type assumes the default bigint).
+   */
+  decode(input: BinaryInput): T;
+  decode<X extends Int64As>(input: BinaryInput, options: { int64: X }): Int64Form<T, X>;
+  decode(input: BinaryInput, options?: { int64?: Int64As }): unknown {
     const read = this.part("read", "plain objects");
     const rt = runtime();
-    return read(rt.mem, this.scratchRecord(rt, input, "decode"), rt);
+    const o = read(rt.mem, this.scratchRecord(rt, input, "decode"), rt);
+    if (options?.int64 !== undefined) convert64(this.schemaDef, this.index, o as Plain, options.int64, this.typeName);
+    return o;
   }
 
   /** @internal The input decoded into decode()'s scratch arena (emptied first), to be read out at once. */
