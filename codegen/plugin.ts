@@ -17,7 +17,7 @@ const File = { name: 1, content: 15 } as const;
 const FEATURE_PROTO3_OPTIONAL = 1;
 const FEATURE_SUPPORTS_EDITIONS = 2;
 const EDITION_PROTO2 = 998;
-const EDITION_2023 = 1000;
+const EDITION_2024 = 1001;
 
 /** The request's parameter, and the descriptors of every file to generate and of their imports. */
 function readRequest(bytes: Uint8Array): { parameter: string; files: FileDescriptorProto[] } {
@@ -54,7 +54,7 @@ export function generateResponse(request: Uint8Array): Uint8Array {
   const w = new Writer();
   w.uint64(Response.supportedFeatures, FEATURE_PROTO3_OPTIONAL | FEATURE_SUPPORTS_EDITIONS);
   w.int32(Response.minimumEdition, EDITION_PROTO2);
-  w.int32(Response.maximumEdition, EDITION_2023);
+  w.int32(Response.maximumEdition, EDITION_2024);
   try {
     const { parameter, files } = readRequest(request);
     const opts = parseParameter(parameter);

@@ -6,6 +6,8 @@ import { tmpdir } from "node:os";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import { fromText, init, toText } from "hppproto";
+import { loadSchema } from "../dist/codegen/dynamic.js";
+import { EDITION_2024 } from "./support/edition2024.js";
 import { crossCheck, encodeWithProtobufjs, loadSet, randomObject, rng } from "./support/protos.js";
 import { conformanceProtos, genDir, repoRoot } from "./support/paths.js";
 import { Wire } from "./support/wire.js";
@@ -225,6 +227,17 @@ describe("hppproto-gen", () => {
     const r = run(["--out", `${dir}/out`, "google/protobuf/struct.proto", "google/protobuf/descriptor.proto"], dir);
     expect(r.status).toBe(0);
     expect(readdirSync(`${dir}/out/google/protobuf`).sort()).toEqual(["descriptor_pb.ts", "struct_pb.ts"]);
+  });
+
+  it("edition 2024: export and local, import option, and 2023's field semantics", () => {
+    const dir = scratch();
+    writeFileSync(`${dir}/e.proto`, EDITION_2024);
+    expect(run(["--out", `${dir}/out`, "e.proto"], dir).status).toBe(0);
+    const { types } = loadSchema([`${dir}/e.proto`], [dir]);
+    const T = types.get("e24.Outer")!;
+    expect([T.field("s")!.presence, T.field("nums")!.packed, T.field("kind")!.enum!.closed, T.field("inner")!.message]).toEqual(["explicit", true, false, "e24.Outer.Inner"]);
+    const bytes = T.encode({ s: "x", nums: [1, 2], kind: 1, inner: { x: 3 } });
+    expect(T.decode(bytes)).toEqual({ s: "x", nums: [1, 2], kind: 1, inner: { x: 3 } });
   });
 
   it("--version prints the version", () => {

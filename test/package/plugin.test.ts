@@ -2,11 +2,12 @@
 // it writes exactly what hppproto-gen writes for the same files and options; its errors reach
 // the user through protoc.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { conformanceProtos, protos, repoRoot, schemaSets } from "../support/paths.js";
+import { EDITION_2024 } from "../support/edition2024.js";
 
 const plugin = `${repoRoot}bin/protoc-gen-hppproto.mjs`;
 const cli = `${repoRoot}bin/hppproto-gen.mjs`;
@@ -81,6 +82,12 @@ describe("protoc-gen-hppproto", () => {
   it("under buf: the conformance schemas, editions included, as hppproto-gen writes them", () => {
     const files = schemaSets.conformance.files;
     expectSameOutput(viaBuf(conformanceProtos, files), hppprotoGen(conformanceProtos, files));
+  });
+
+  it("under buf: an edition 2024 file (export, local, import option) as hppproto-gen writes it", () => {
+    const dir = scratch();
+    writeFileSync(path.join(dir, "e.proto"), EDITION_2024);
+    expectSameOutput(viaBuf(dir, ["e.proto"]), hppprotoGen(dir, ["e.proto"]));
   });
 
   it("under buf: protobuf's unittest schemas (groups, maps, extensions, defaults, json_name) as hppproto-gen writes them", () => {
