@@ -76,9 +76,23 @@ export interface MessageModel {
   comment?: string;
 }
 
+/** An `extend` field: a field of the message it extends, declared (and generated as a value) in its own file. */
+export interface ExtensionModel {
+  /** Fully qualified, e.g. "pkg.my_option". */
+  fullName: string;
+  /** The file that declares it. */
+  file: string;
+  /** Name within its file: the declaring message's local name and its own, joined with "_". */
+  localName: string;
+  extendee: MessageModel;
+  /** Its field in the extendee. */
+  field: FieldModel;
+}
+
 export interface SchemaModel {
   messages: MessageModel[];
   enums: EnumModel[];
+  extensions: ExtensionModel[];
   /** Files in load order, by import name. */
   files: string[];
 }
@@ -151,6 +165,7 @@ export function buildModel(descriptors: readonly FileDescriptorProto[]): SchemaM
   const mapEntries = new Map<string, DescriptorProto>();
   const byEnum = new Map<string, EnumModel>();
   const extensions: DeclaredExtension[] = [];
+  const extensionModels: ExtensionModel[] = [];
   const qualified = (scope: string, name: string) => (scope ? `${scope}.${name}` : name);
   const inFile = (file: FileDescriptorProto) => {
     if (!files.includes(file.name)) files.push(file.name);
@@ -237,10 +252,12 @@ export function buildModel(descriptors: readonly FileDescriptorProto[]): SchemaM
     // "[full.name]". Own fields are named first, so an extension never renames one.
     const extending = extensions.filter((e) => e.d.extendee === `.${m.fullName}`).sort((a, b) => a.d.number - b.d.number);
     for (const e of extending) {
-      const prop = uniqueProp(e.parentLocal ? `${e.parentLocal}_${e.d.name}` : e.d.name);
-      const field = buildField(e.d, m, prop, fieldFeatures(e.scope.features, e.d), e.scope.comment(e.path));
-      field.name = field.jsonName = `[${qualified(e.parent, e.d.name)}]`;
+      const localName = e.parentLocal ? `${e.parentLocal}_${e.d.name}` : e.d.name;
+      const field = buildField(e.d, m, uniqueProp(localName), fieldFeatures(e.scope.features, e.d), e.scope.comment(e.path));
+      const fullName = qualified(e.parent, e.d.name);
+      field.name = field.jsonName = `[${fullName}]`;
       m.fields.push(field);
+      extensionModels.push({ fullName, file: e.scope.file.name, localName, extendee: m, field });
     }
     m.fields.sort((a, b) => a.number - b.number);
   }
@@ -311,7 +328,7 @@ export function buildModel(descriptors: readonly FileDescriptorProto[]): SchemaM
   enums.sort(byFile);
   let closedCount = 0;
   for (const e of enums) if (e.closed) e.tableIndex = closedCount++;
-  const model = { messages, enums, files };
+  const model = { messages, enums, files, extensions: extensionModels.sort(byFile) };
   placeFields(model);
   return model;
 }

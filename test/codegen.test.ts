@@ -47,6 +47,12 @@ describe("generated code", () => {
     expect(r.status).toBe(0);
   });
 
+  it("with the public API's generic functions: their types infer from generated types (test/types/api.ts, under tsc)", () => {
+    const r = spawnSync(process.execPath, [tsc, "-p", `${repoRoot}test/types`], { encoding: "utf8" });
+    expect(r.stdout + r.stderr).toBe("");
+    expect(r.status).toBe(0);
+  });
+
   it("names that collide with JS, TS and the runtime: decode as protobufjs does, round-trip binary and JSON", () => {
     const loaded = loadSet("names");
     expect(loaded.types.size).toBeGreaterThanOrEqual(10);

@@ -1,5 +1,5 @@
-// Copying encoded bytes into a caller's buffer (encodeInto, Writer.finishInto) without allocating
-// where that costs nothing.
+// Copying bytes: encoded bytes into a caller's buffer (encodeInto, Writer.finishInto) without
+// allocating where that costs nothing, and byte strings joined.
 
 /**
  * Outputs up to this many bytes are copied by a loop, which allocates nothing; larger ones through
@@ -13,4 +13,15 @@ const COPY_LOOP = 128;
 export function copyBytes(source: Uint8Array, from: number, n: number, target: Uint8Array, offset: number, loopUpTo = COPY_LOOP): void {
   if (n > loopUpTo) target.set(source.subarray(from, from + n), offset);
   else for (let i = 0; i < n; i++) target[offset + i] = source[from + i]!;
+}
+
+/** The byte strings one after the other, in a new array. */
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }

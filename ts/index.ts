@@ -3,9 +3,10 @@
 export { init, initSync, type InitOptions, type InitSyncOptions } from "./loader.js";
 export { runtime, type Runtime, type Limits } from "./runtime.js";
 export { Arena, type ArenaOptions } from "./arena.js";
-export { MessageType, type Init } from "./message.js";
+export { MessageType, type AnyMessageType, type PlainOf, type ViewOf, type Init } from "./message.js";
 export type { Int64Form } from "./int64.js";
 export { Registry } from "./registry.js";
+export { Extension, getExtension, setExtension, hasExtension, clearExtension } from "./extension.js";
 export type { FieldReflection, OneofReflection, EnumReflection, EnumValueReflection, ScalarType } from "./reflect.js";
 export { JsonMessageType } from "./json/type.js";
 export type { JsonValue } from "./json/parse.js";

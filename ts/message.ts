@@ -119,8 +119,19 @@ export interface MessageParts<T, V, B> {
   toJsonString?: (o: T, opts: JsonWriteOptions) => string;
 }
 
+/** A message type of any message (its plain-object, view and builder types erased), for what holds many kinds. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyMessageType = MessageType<any, any, any>;
+
+/** The plain-object type of a message type M (read off a declared-only property: inferring it from M's methods goes wrong). */
+export type PlainOf<M extends AnyMessageType> = NonNullable<M["$types"]>["plain"];
+/** The view type of a message type M. */
+export type ViewOf<M extends AnyMessageType> = NonNullable<M["$types"]>["view"];
+
 export class MessageType<T, V, B extends V = V> {
   /** @internal */ protected readonly parts: MessageParts<T, V, B>;
+  /** Never set: the plain-object and view types, for PlainOf and ViewOf. */
+  declare readonly $types?: { plain: T; view: V };
   /** Fully qualified protobuf name. */
   readonly typeName: string;
   /** @internal bytes of this message's record */
@@ -313,8 +324,9 @@ export class MessageType<T, V, B extends V = V> {
    * The message as a plain object that owns all its data. `int64` gives every 64-bit integer in
    * that JS form instead of the generated one (the result's type assumes the default bigint).
    */
-  decode(input: BinaryInput): T;
+  // (this order: type inference reads a method's last signature, which names T plainly)
   decode<X extends Int64As>(input: BinaryInput, options: { int64: X }): Int64Form<T, X>;
+  decode(input: BinaryInput): T;
   decode(input: BinaryInput, options?: { int64?: Int64As }): unknown {
     const read = this.part("read", "plain objects");
     const rt = runtime();

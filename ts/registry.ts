@@ -1,9 +1,7 @@
 // A registry: message types by full name, for what finds a type by its name at run time (an Any
 // in ProtoJSON and the text format, anyUnpack, a program handling messages it was not built for).
 // Generated types and types built at run time from descriptors go in the same one.
-import type { MessageType } from "./message.js";
-
-type AnyType = MessageType<unknown, unknown>;
+import type { AnyMessageType as AnyType } from "./message.js";
 
 export class Registry implements Iterable<AnyType> {
   private readonly byName = new Map<string, AnyType>();

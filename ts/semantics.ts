@@ -4,6 +4,7 @@
 // empty; oneofs: the member given), floats compare as IEEE numbers (NaN equals nothing, -0 equals
 // 0), unknown fields are left out of equality, and merging is what decoding the target's bytes
 // followed by the source's gives.
+import { concatBytes } from "./copy.js";
 import { FieldType, isInt64, Label, numberKind, type FieldInfo, type SchemaDef } from "./schema.js";
 
 type Plain = Record<string, unknown>;
@@ -137,10 +138,7 @@ export function mergeMessages(def: SchemaDef, index: number, target: Plain, sour
   const unknown = source.$unknown as Uint8Array | undefined;
   if (unknown !== undefined && unknown.length > 0) {
     const old = target.$unknown as Uint8Array | undefined;
-    const all = new Uint8Array((old?.length ?? 0) + unknown.length);
-    if (old) all.set(old);
-    all.set(unknown, old?.length ?? 0);
-    target.$unknown = all;
+    target.$unknown = concatBytes(old ? [old, unknown] : [unknown]);
   }
   return target;
 }

@@ -5,7 +5,7 @@
 // program's generated google/protobuf modules.
 import { define } from "./json/print.js";
 import { fieldMaskFromJson, fieldMaskToJson, JsonError } from "./json/common.js";
-import type { MessageType } from "./message.js";
+import type { AnyMessageType, Init, PlainOf, ViewOf } from "./message.js";
 import { Registry } from "./registry.js";
 import { FieldType, Label } from "./schema.js";
 
@@ -153,7 +153,7 @@ export function fieldMaskFromString(s: string): { paths: string[] } {
  * with the message. A path that names no field, or goes on past a field that is not a singular
  * message, is a TypeError.
  */
-export function fieldMaskApply<T>(type: MessageType<T, unknown>, message: T, mask: { readonly paths: readonly string[] }): T {
+export function fieldMaskApply<M extends AnyMessageType>(type: M, message: PlainOf<M>, mask: { readonly paths: readonly string[] }): PlainOf<M> {
   const def = type.schemaDef;
   const pick = (mi: number, src: Record<string, unknown>, paths: readonly string[][], at: string): Record<string, unknown> => {
     const info = def.messages[mi]!;
@@ -175,7 +175,7 @@ export function fieldMaskApply<T>(type: MessageType<T, unknown>, message: T, mas
     return out;
   };
   const picked = pick(type.index, message as Record<string, unknown>, mask.paths.map((p) => p.split(".")), "");
-  return type.create(picked as Partial<T>);
+  return type.create(picked) as PlainOf<M>;
 }
 
 // ---- Any ----
@@ -189,12 +189,12 @@ export interface Any {
 const typeNameOf = (typeUrl: string) => typeUrl.slice(typeUrl.lastIndexOf("/") + 1);
 
 /** An Any holding `message`, encoded by its type, under the type URL protobuf uses (type.googleapis.com/...). */
-export function anyPack<T, V>(type: MessageType<T, V>, message: Parameters<MessageType<T, V>["encode"]>[0]): Any {
+export function anyPack<M extends AnyMessageType>(type: M, message: Init<PlainOf<M>> | ViewOf<M>): Any {
   return { typeUrl: `type.googleapis.com/${type.typeName}`, value: type.encode(message) };
 }
 
 /** Whether an Any holds a message of the type (a message type, or a full name). */
-export function anyIs(any: { readonly typeUrl: string }, type: MessageType<unknown, unknown> | string): boolean {
+export function anyIs(any: { readonly typeUrl: string }, type: AnyMessageType | string): boolean {
   return typeNameOf(any.typeUrl) === (typeof type === "string" ? type : type.typeName);
 }
 
@@ -202,10 +202,10 @@ export function anyIs(any: { readonly typeUrl: string }, type: MessageType<unkno
  * The message an Any holds, decoded by `type` (or by the type of the registry's message types
  * that it names); undefined when it holds another type. Errors in its bytes are DecodeErrors.
  */
-export function anyUnpack<T, V>(any: { readonly typeUrl: string; readonly value: Uint8Array }, type: MessageType<T, V>): T | undefined;
-export function anyUnpack(any: { readonly typeUrl: string; readonly value: Uint8Array }, registry: Registry | readonly MessageType<unknown, unknown>[]): unknown;
-export function anyUnpack(any: { readonly typeUrl: string; readonly value: Uint8Array }, types: MessageType<unknown, unknown> | Registry | readonly MessageType<unknown, unknown>[]): unknown {
+export function anyUnpack<M extends AnyMessageType>(any: { readonly typeUrl: string; readonly value: Uint8Array }, type: M): PlainOf<M> | undefined;
+export function anyUnpack(any: { readonly typeUrl: string; readonly value: Uint8Array }, registry: Registry | readonly AnyMessageType[]): unknown;
+export function anyUnpack(any: { readonly typeUrl: string; readonly value: Uint8Array }, types: AnyMessageType | Registry | readonly AnyMessageType[]): unknown {
   const name = typeNameOf(any.typeUrl);
-  const type = types instanceof Registry ? types.get(name) : Array.isArray(types) ? types.find((t) => t.typeName === name) : (types as MessageType<unknown, unknown>).typeName === name ? types : undefined;
-  return type === undefined ? undefined : (type as MessageType<unknown, unknown>).decode(any.value);
+  const type = types instanceof Registry ? types.get(name) : Array.isArray(types) ? types.find((t) => t.typeName === name) : (types as AnyMessageType).typeName === name ? types : undefined;
+  return type === undefined ? undefined : (type as AnyMessageType).decode(any.value);
 }

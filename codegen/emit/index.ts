@@ -3,7 +3,7 @@
 // of plain objects, enums);
 // this one puts a file's module together.
 import * as path from "node:path";
-import { schemaSource, type EnumModel, type MessageModel, type SchemaModel } from "../model.js";
+import { schemaSource, type EnumModel, type ExtensionModel, type MessageModel, type SchemaModel } from "../model.js";
 import { comment, literal, topLevelName } from "../names.js";
 import { decl, impl, render, ts } from "../syntax.js";
 import { builderDecl } from "./builders.js";
@@ -11,7 +11,7 @@ import { docComment } from "./code.js";
 import { FileContext, type EmitOptions, type Names } from "./context.js";
 import { enumDecl } from "./enums.js";
 import { fillDecl } from "./fill.js";
-import { interfaceDecl, readAllDecl, readerDecl } from "./plain.js";
+import { interfaceDecl, plainType, readAllDecl, readerDecl } from "./plain.js";
 import { interpretedDecl } from "./interpreted.js";
 import { toJsonDecl } from "./json.js";
 import { listDecl, viewDecl } from "./views.js";
@@ -36,8 +36,9 @@ export function emit(model: SchemaModel, target: "ts" | "js", options: EmitOptio
   for (const file of model.files) {
     const messages = model.messages.filter((m) => m.file === file && !m.isMapEntry);
     const enums = model.enums.filter((e) => e.file === file);
-    if (messages.length === 0 && enums.length === 0) continue;
-    modules.push({ name: outputName(file), content: fileModule(new FileContext(file, model, names, options), messages, enums) });
+    const extensions = model.extensions.filter((x) => x.file === file);
+    if (messages.length === 0 && enums.length === 0 && extensions.length === 0) continue;
+    modules.push({ name: outputName(file), content: fileModule(new FileContext(file, model, names, options), messages, enums, extensions) });
   }
   if (target === "ts") return modules.map(({ name, content }) => ({ name, content: render(content, "ts") }));
   return modules.flatMap(({ name, content }) => {
@@ -46,8 +47,8 @@ export function emit(model: SchemaModel, target: "ts" | "js", options: EmitOptio
   });
 }
 
-function assignNames(model: SchemaModel): Map<MessageModel | EnumModel, Names> {
-  const names = new Map<MessageModel | EnumModel, Names>();
+function assignNames(model: SchemaModel): Map<MessageModel | EnumModel | ExtensionModel, Names> {
+  const names = new Map<MessageModel | EnumModel | ExtensionModel, Names>();
   const taken = new Map<string, Set<string>>();
   const unique = (file: string, want: string) => {
     let set = taken.get(file);
@@ -67,7 +68,21 @@ function assignNames(model: SchemaModel): Map<MessageModel | EnumModel, Names> {
     const base = type.replace(/\$+$/, "");
     names.set(m, { type, view: unique(m.file, base + "View"), reader: `read$${type}`, fill: `fill$${type}`, builder: unique(m.file, base + "Builder"), toJsonString: `toJsonString$${type}` });
   }
+  for (const x of model.extensions) {
+    const name = unique(x.file, x.localName);
+    names.set(x, { type: name, view: name, reader: name, fill: name, builder: name, toJsonString: name });
+  }
   return names;
+}
+
+/** An extension as a value: what getExtension() and its kin take. */
+function extensionDecl(c: FileContext, x: ExtensionModel): string {
+  const name = c.names.get(x)!.type;
+  const extendee = c.ref(x.extendee, "type");
+  const value = c.parts.plain || c.parts.builders ? plainType(c, x.field) : "unknown";
+  const type = `$Extension<${c.parts.plain || c.parts.builders ? extendee : "unknown"}, ${value}>`;
+  return docComment(`[${x.fullName}], extending ${x.extendee.fullName}.`, x.field.deprecated, "", x.field.comment) +
+    `export ${decl("declare ")}const ${name}${ts(`: ${type}`)}${impl(` = /* @__PURE__ */ $extension(${extendee}, ${x.field.number})`)};\n`;
 }
 
 function emitSchemaModule(model: SchemaModel, options: EmitOptions): string {
@@ -85,7 +100,7 @@ function emitSchemaModule(model: SchemaModel, options: EmitOptions): string {
 }
 
 /** A file's module: its imports, then every facade's code for its enums and messages. */
-function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]): string {
+function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[], extensions: ExtensionModel[]): string {
   const { views, plain, builders, json } = c.parts;
   const body: string[] = [];
   for (const e of enums) body.push(enumDecl(c, e));
@@ -112,6 +127,7 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
         `export ${decl("declare ")}const ${n.type}${ts(`: ${typeClass}<${params}>`)}${impl(` = /* @__PURE__ */ new ${typeClass}${ts(`<${params}>`)}($schema, ${m.index}, { ${parts.join(", ")} })`)};\n`,
     );
   }
+  for (const x of extensions) body.push(extensionDecl(c, x));
   // (a CODE_SIZE module's builder types name them too, but its classes are the runtime's)
   if (!interpreted) for (const [name, [m, which]] of c.repeatedParts) body.push(which === "list" ? listDecl(c, m, name) : readAllDecl(c, m, name));
   const toRoot = path.posix.relative(path.posix.dirname(c.file), ".") || ".";
@@ -131,13 +147,14 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
     (plain || builders) && "type RecordWriter as $RecordWriter", (plain || builders) && "type Init as $Init", builders && "type ViewClass as $ViewClass",
   ].filter(Boolean);
   const head = [`// Generated by hppproto-gen from ${comment(c.file)}. Do not edit.`, "/* eslint-disable */"];
-  if (messages.length > 0) {
+  if (extensions.length > 0) runtimeNames.push("extension as $extension", "type Extension as $Extension");
+  if (messages.length > 0 || extensions.length > 0) {
     // type-only names last, each with its comma, so that JavaScript drops them whole
     const values = runtimeNames.filter((r) => !(r as string).startsWith("type "));
     const types = runtimeNames.filter((r) => (r as string).startsWith("type ")).map((r) => ts(`, ${r}`));
     head.push(`import { ${values.join(", ")}${types.join("")} } from ${literal(c.options.runtimeImport)};`);
-    head.push(`import { schema as $schema } from ${literal(`${toRoot}/${SCHEMA_MODULE.replace(/\.ts$/, ext)}`)};`);
   }
+  if (messages.length > 0) head.push(`import { schema as $schema } from ${literal(`${toRoot}/${SCHEMA_MODULE.replace(/\.ts$/, ext)}`)};`);
   for (const [file, alias] of c.deps) {
     let rel = path.posix.relative(path.posix.dirname(c.file), outputName(file).replace(/\.ts$/, ext));
     if (!rel.startsWith(".")) rel = "./" + rel;

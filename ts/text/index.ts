@@ -1,7 +1,7 @@
 // The protobuf text format for generated message types. Functions rather than methods of the
 // message types, so that a program which never prints or reads text carries none of this code.
 import { DecodeError, EncodeError } from "../errors.js";
-import type { MessageType } from "../message.js";
+import type { AnyMessageType, PlainOf, ViewOf } from "../message.js";
 import { MessageView } from "../view.js";
 import { TextError } from "./error.js";
 import { messageFromText, type TextReadOptions } from "./parse.js";
@@ -12,14 +12,14 @@ export type { TextReadOptions } from "./parse.js";
 export type { TextWriteOptions } from "./print.js";
 
 /** A message (plain object or view) in the protobuf text format: one field per line, as protoc prints it. */
-export function toText<T, V>(type: MessageType<T, V>, message: T | V, options: TextWriteOptions = {}): string {
+export function toText<M extends AnyMessageType>(type: M, message: PlainOf<M> | ViewOf<M>, options: TextWriteOptions = {}): string {
   // a view is printed from the plain object it holds
-  const plain = message instanceof MessageView ? type.decode(type.encode(message as never)) : message;
+  const plain = (message as object) instanceof MessageView ? type.decode(type.encode(message)) : message;
   return messageToText(type.schemaDef, type.index, plain as Record<string, unknown>, options, type.typeName);
 }
 
 /** A plain object (as decode() gives it) from the protobuf text format. Errors name the line, column and field. */
-export function fromText<T, V>(type: MessageType<T, V>, text: string, options: TextReadOptions = {}): T {
+export function fromText<M extends AnyMessageType>(type: M, text: string, options: TextReadOptions = {}): PlainOf<M> {
   const init = messageFromText(type.schemaDef, type.index, text, options, type.typeName);
   // through the codec once: the object decode() gives, every field present
   try {

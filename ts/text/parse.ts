@@ -9,6 +9,7 @@ import { isMessage, zeroOf } from "../interpreted/values.js";
 import { safeNumber } from "../plain.js";
 import { FieldFlag, FieldType, isInt64, Label, type FieldInfo, type MessageInfo, type SchemaDef } from "../schema.js";
 import { TextError, type TextErrorCode } from "./error.js";
+import { concatBytes } from "../copy.js";
 
 export interface TextReadOptions {
   /** Message types an `Any` may hold, besides those of the same generated code. */
@@ -346,7 +347,7 @@ class TextReader {
       parts.push(this.literal(t.text.slice(1, -1), t.start + 1));
       t.next();
     }
-    const bytes = parts.length === 1 ? parts[0]! : concat(parts);
+    const bytes = parts.length === 1 ? parts[0]! : concatBytes(parts);
     if (f.type === FieldType.Bytes) return bytes;
     if (!(f.flags & FieldFlag.ValidateUtf8)) return lenientUtf8.decode(bytes);
     try {
@@ -458,12 +459,4 @@ function decimalFloat(text: string): number | undefined {
   return Number(text.replace(/[fF]$/, ""));
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+

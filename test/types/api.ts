@@ -1,0 +1,40 @@
+// Type-checked, not run (codegen.test.ts runs tsc on it): the public functions that take a message
+// type and its messages infer their types from generated types; @ts-expect-error lines must fail.
+import { anyIs, anyPack, anyUnpack, clearExtension, fieldMaskApply, fromText, getExtension, hasExtension, Registry, setExtension, timestampFromDate, toText } from "hppproto";
+import * as conf2 from "../gen/conformance/google/protobuf/test_messages_proto2_pb.js";
+import { TestAllTypesProto3 } from "../gen/conformance/google/protobuf/test_messages_proto3_pb.js";
+import { Timestamp } from "../gen/conformance/google/protobuf/timestamp_pb.js";
+
+const T = conf2.TestAllTypesProto2;
+const registry = new Registry(T, [conf2.ForeignMessageProto2], Timestamp);
+const any = anyPack(Timestamp, timestampFromDate(new Date()));
+const seconds: bigint | undefined = anyUnpack(any, Timestamp)?.seconds;
+const unknownType: unknown = anyUnpack(any, registry);
+anyUnpack(any, [T, Timestamp]);
+anyIs(any, Timestamp);
+// @ts-expect-error a Timestamp is not a TestAllTypesProto2
+anyPack(T, timestampFromDate(new Date()) as { seconds: bigint; nanos: number; foo: string });
+
+const m = T.create();
+const masked: conf2.TestAllTypesProto2 = fieldMaskApply(T, m, { paths: ["optional_int32"] });
+const text = toText(T, T.view(T.encode(m)), { registry });
+const back: conf2.TestAllTypesProto2 = fromText(T, text, { registry });
+
+const level: number | undefined = getExtension(m, conf2.extension_int32);
+setExtension(m, conf2.extension_int32, 5);
+// @ts-expect-error the extension holds an int32
+setExtension(m, conf2.extension_int32, "x");
+hasExtension(T.view(new Uint8Array(0)), conf2.extension_int32);
+clearExtension(m, conf2.groupfield);
+const group: number | undefined = getExtension(m, conf2.groupfield)?.groupInt32;
+// @ts-expect-error a TestAllTypesProto3 is not what extension_int32 extends
+getExtension(TestAllTypesProto3.create(), conf2.extension_int32);
+
+const asStrings = TestAllTypesProto3.decode(new Uint8Array(0), { int64: "string" });
+const s: string = asStrings.optionalInt64;
+const list: string[] = asStrings.repeatedUint64;
+const n: number = TestAllTypesProto3.decode(new Uint8Array(0), { int64: "number" }).optionalInt64;
+// @ts-expect-error the default form is bigint
+const wrong: string = TestAllTypesProto3.decode(new Uint8Array(0)).optionalInt64;
+
+export { seconds, unknownType, masked, back, level, group, s, list, n, wrong };

@@ -1,0 +1,148 @@
+// Extensions as values: each `extend` field is generated once, as an Extension, and read or written
+// on any message of the type it extends. Where the generation run held both (the usual case) the
+// extension is a field of that type, with a property of its own; on a message of a run that did not
+// know it, its wire bytes are in $unknown, and these functions read and write them there.
+import { concatBytes } from "./copy.js";
+import { EncodeError } from "./errors.js";
+import type { AnyMessageType } from "./message.js";
+import { unknown as unknownOf } from "./plain.js";
+import type { FieldInfo } from "./schema.js";
+import { MessageView } from "./view.js";
+
+type Plain = Record<string, unknown>;
+
+/** An `extend` field: `E` is the plain object of the message it extends, `V` its value's type. */
+export class Extension<E, V> {
+  /** The field in the extended message's schema. */
+  readonly field: FieldInfo;
+  /** Fully qualified, e.g. "pkg.my_option". */
+  readonly typeName: string;
+  /** @internal never set: the value's type, for inference */
+  readonly $value?: V;
+
+  constructor(
+    /** The message type it extends (its own generation run's). */
+    readonly extendee: AnyMessageType,
+    readonly number: number,
+  ) {
+    const f = extendee.schemaDef.messages[extendee.index]!.fields.find((x) => x.number === number);
+    if (f === undefined) throw new Error(`hppproto: ${extendee.typeName} has no extension field ${number}`);
+    this.field = f;
+    this.typeName = f.name.slice(1, -1); // held as "[pkg.name]", its ProtoJSON key
+  }
+}
+
+/** Called by generated code: the Extension of field `number` of `extendee`. */
+export function extension<E, V>(extendee: AnyMessageType, number: number): Extension<E, V> {
+  return new Extension<E, V>(extendee, number);
+}
+
+/** Whether message has the extension as a property: it is of the extension's run (or a view or builder of it). */
+function holdsField<E, V>(message: object, ext: Extension<E, V>): boolean {
+  return message instanceof MessageView ? ext.extendee.is(message) : ext.field.prop in message;
+}
+
+/** The unknown fields of a plain object or view. */
+function unknownBytes(message: object): Uint8Array | undefined {
+  if (message instanceof MessageView) return unknownOf(message.$mem(), message.$ptr);
+  return (message as Plain).$unknown as Uint8Array | undefined;
+}
+
+/**
+ * The extension's value on a message (plain object or view), read from its property or its
+ * unknown fields; absent, what an absent field reads as (undefined, or [] for repeated fields).
+ */
+export function getExtension<E, V>(message: NoInfer<E> | MessageView, ext: Extension<E, V>): V {
+  if (holdsField(message as object, ext)) return (message as Plain)[ext.field.prop] as V;
+  const bytes = unknownBytes(message as object);
+  return ext.extendee.decode(bytes ?? new Uint8Array(0))[ext.field.prop as keyof E] as V;
+}
+
+/** Whether the extension is set on a message (as isSet() tells for fields). */
+export function hasExtension<E, V>(message: NoInfer<E> | MessageView, ext: Extension<E, V>): boolean {
+  const value = getExtension(message, ext);
+  return ext.extendee.isSet({ [ext.field.prop]: value } as E, ext.field.prop);
+}
+
+/**
+ * Sets the extension on a plain object (or a builder of its run) in place: its property, or, on a
+ * message of a run without it, its wire bytes in $unknown (replacing any there). Returns message.
+ */
+export function setExtension<E, V>(message: NoInfer<E>, ext: Extension<E, V>, value: NoInfer<V>): E {
+  if (message instanceof MessageView && !ext.extendee.is(message)) throw new TypeError(`hppproto: ${ext.typeName}: a view is read-only`);
+  if (holdsField(message as object, ext)) {
+    (message as Plain)[ext.field.prop] = value;
+    return message;
+  }
+  const o = message as Plain;
+  const rest = withoutField(o.$unknown as Uint8Array | undefined, ext.number);
+  let field: Uint8Array;
+  try {
+    field = ext.extendee.encode({ [ext.field.prop]: value } as never);
+  } catch (e) {
+    if (e instanceof EncodeError) e.prefix(`[${ext.typeName}]`);
+    throw e;
+  }
+  o.$unknown = concatBytes([rest, field]);
+  return message;
+}
+
+/** Clears the extension from a plain object (or a builder of its run) in place: its property, and its bytes in $unknown. Returns message. */
+export function clearExtension<E, V>(message: NoInfer<E>, ext: Extension<E, V>): E {
+  const o = message as Plain;
+  if (holdsField(message as object, ext)) o[ext.field.prop] = (ext.extendee.emptyPlain() as Plain)[ext.field.prop];
+  if (!(message instanceof MessageView) && o.$unknown instanceof Uint8Array) {
+    const rest = withoutField(o.$unknown, ext.number);
+    o.$unknown = rest.length > 0 ? rest : undefined;
+  }
+  return message;
+}
+
+/** Wire bytes without the occurrences of field `number` (groups skipped whole). */
+function withoutField(bytes: Uint8Array | undefined, number: number): Uint8Array {
+  if (bytes === undefined) return new Uint8Array(0);
+  const kept: Uint8Array[] = [];
+  let at = 0;
+  const varint = (): number => {
+    let v = 0, shift = 0, b: number;
+    do {
+      if (at >= bytes.length) throw new RangeError("hppproto: $unknown holds a truncated field");
+      b = bytes[at++]!;
+      v += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (b & 0x80);
+    return v;
+  };
+  const skip = (wire: number, field: number): void => {
+    switch (wire) {
+      case 0: varint(); break;
+      case 1: at += 8; break;
+      case 2: {
+        const n = varint(); // read before adding: `at += varint()` would add to the old position
+        at += n;
+        break;
+      }
+      case 5: at += 4; break;
+      case 3:
+        for (;;) {
+          const tag = varint();
+          if ((tag & 7) === 4) {
+            if (Math.floor(tag / 8) !== field) throw new RangeError("hppproto: $unknown holds a mismatched group end");
+            break;
+          }
+          skip(tag & 7, Math.floor(tag / 8));
+        }
+        break;
+      default: throw new RangeError(`hppproto: $unknown holds wire type ${wire}`);
+    }
+    if (at > bytes.length) throw new RangeError("hppproto: $unknown holds a truncated field");
+  };
+  while (at < bytes.length) {
+    const start = at;
+    const tag = varint();
+    const field = Math.floor(tag / 8);
+    skip(tag & 7, field);
+    if (field !== number) kept.push(bytes.subarray(start, at));
+  }
+  return concatBytes(kept);
+}
