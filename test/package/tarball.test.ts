@@ -117,6 +117,23 @@ describe("the npm package", () => {
     expect(await servePage(`${project}/web-sync`, (page) => page.textContent("body"))).toBe(expected);
   });
 
+  it("hppproto/codegen in a browser: message types from a FileDescriptorSet (protoc's), bundled by esbuild, run in Chromium", async () => {
+    execFileSync("protoc", ["--include_imports", `--descriptor_set_out=${project}/addressbook.binpb`, "-I", project, `${project}/addressbook.proto`]);
+    const set = readFileSync(`${project}/addressbook.binpb`);
+    writeFileSync(`${project}/src/descriptors.ts`, `import { init } from "hppproto";
+import { schemaFromDescriptorSet } from "hppproto/codegen";
+const set = new Uint8Array([${Array.from(set).join(",")}]);
+const payload = new Uint8Array([${Array.from(payload).join(",")}]);
+init().then(() => {
+  const AddressBook = schemaFromDescriptorSet(set).types.get("tutorial.AddressBook")!;
+  document.body.textContent = AddressBook.toJsonString(AddressBook.view(payload));
+});
+`);
+    execFileSync("node_modules/.bin/esbuild", ["src/descriptors.ts", "--bundle", "--minify", "--format=esm", "--platform=browser", "--outfile=web-descriptors/main.js", "--log-level=warning"], { cwd: project });
+    writeFileSync(`${project}/web-descriptors/index.html`, '<!doctype html><script type="module" src="main.js"></script>');
+    expect(await servePage(`${project}/web-descriptors`, (page) => page.textContent("body"))).toBe(expected);
+  });
+
   it("Vite: a production build, with no warning and no unused .wasm asset, runs in Chromium", async () => {
     writeFileSync(`${project}/index.html`, '<!doctype html><body></body><script type="module" src="/src/main.ts"></script>');
     const r = spawnSync(process.execPath, ["node_modules/vite/bin/vite.js", "build", "--logLevel", "warn"], { cwd: project, encoding: "utf8" });
