@@ -5,6 +5,14 @@
 export type BinaryInput = ArrayBufferView | ArrayBuffer | SharedArrayBuffer;
 
 const tag = (v: unknown) => Object.prototype.toString.call(v);
+// by tag, so that buffers from another realm (a worker, an iframe, a vm context) pass too
+const isBuffer = (v: unknown) => {
+  const t = tag(v);
+  return t === "[object ArrayBuffer]" || t === "[object SharedArrayBuffer]";
+};
+
+/** Whether v is binary input (not, say, a message object). */
+export const isBinaryInput = (v: unknown): v is BinaryInput => ArrayBuffer.isView(v) || isBuffer(v);
 
 /**
  * The bytes of `input`, without copying; anything else is a TypeError naming `typeName.method`
@@ -13,9 +21,7 @@ const tag = (v: unknown) => Object.prototype.toString.call(v);
 export function bytesOf(input: BinaryInput, typeName: string, method: string): Uint8Array {
   if (input instanceof Uint8Array) return input;
   if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-  // by tag, so that buffers from another realm (a worker, an iframe, a vm context) pass too
-  const t = tag(input);
-  if (t === "[object ArrayBuffer]" || t === "[object SharedArrayBuffer]") return new Uint8Array(input as ArrayBuffer);
+  if (isBuffer(input)) return new Uint8Array(input as ArrayBuffer);
   throw new TypeError(`${typeName}.${method}: expected a Uint8Array, ArrayBuffer, SharedArrayBuffer or other ArrayBufferView (a Node Buffer is one), got ${describe(input)}`);
 }
 

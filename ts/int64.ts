@@ -1,7 +1,8 @@
 // 64-bit integers in a JS form other than the one code was generated with, for one decode:
 // decode(bytes, { int64: "string" }) as protobufjs's toObject({ longs: String }) gives them. The
 // fresh plain object is converted in place, walking the schema to its 64-bit fields only.
-import { FieldType, isInt64, Label, type FieldInfo, type Int64As, type SchemaDef } from "./schema.js";
+import { isInt64, Label, type FieldInfo, type Int64As, type SchemaDef } from "./schema.js";
+import { isMessage } from "./interpreted/values.js";
 
 /** T with its bigint values (generated code's default 64-bit form) as the form X says. */
 export type Int64Form<T, X extends Int64As> =
@@ -12,7 +13,6 @@ export type Int64Form<T, X extends Int64As> =
   : T;
 
 type Plain = Record<string, unknown>;
-const isMessage = (f: FieldInfo) => f.type === FieldType.Message || f.type === FieldType.Group;
 
 const holding = new WeakMap<SchemaDef, boolean[]>();
 

@@ -13,7 +13,7 @@ import { convert64, type Int64Form } from "./int64.js";
 import type { FieldInfo, Int64As, SchemaDef } from "./schema.js";
 import type { JsonWriteOptions } from "./json/print.js";
 import { MessageView, type ViewClass } from "./view.js";
-import { bytesOf, describe, type BinaryInput } from "./input.js";
+import { bytesOf, describe, isBinaryInput, type BinaryInput } from "./input.js";
 import { copyBytes } from "./copy.js";
 
 /**
@@ -277,7 +277,7 @@ export class MessageType<T, V, B extends V = V> {
     const cls = this.part("builder", "builders") as unknown as ViewClass<B & MessageView>;
     if (from === undefined) return createBuilder(cls, this.schemaDef, this.index, this.recordSize);
     if (from instanceof MessageView) from = this.encode(from); // its bytes: a record of its own, in the builder's arena
-    if (ArrayBuffer.isView(from) || from instanceof ArrayBuffer || (typeof SharedArrayBuffer !== "undefined" && from instanceof SharedArrayBuffer)) {
+    if (isBinaryInput(from)) {
       const bytes = bytesOf(from, this.typeName, "builder");
       const rt = runtime();
       const handle = rt.schema(this.schemaDef);
@@ -285,17 +285,8 @@ export class MessageType<T, V, B extends V = V> {
         arena.decodeInto(bytes, (input, size) => rt.decode(handle, this.index, arena.ptr, input, size, false, this.schemaDef), alignmentShift(bytes)));
     }
     if (typeof from !== "object" || from === null) throw new TypeError(`${this.typeName}.builder: expected wire bytes, a view or a message object, got ${describe(from)}`);
-    const fill = this.part("fill", "plain objects") as Fill<never>;
-    return createBuilder(cls, this.schemaDef, this.index, this.recordSize, (_arena, writer) => {
-      const rec = writer.allocZeroed(this.recordSize);
-      try {
-        writer.fill(fill, from, rec);
-      } catch (e) {
-        if (e instanceof EncodeError) e.prefix(this.typeName);
-        throw e;
-      }
-      return rec;
-    });
+    const message = from;
+    return createBuilder(cls, this.schemaDef, this.index, this.recordSize, (_arena, writer) => this.record(writer, message));
   }
 
   /**

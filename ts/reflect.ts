@@ -1,6 +1,7 @@
 // Reflection: a message type's fields, oneofs and enums as its .proto declares them, read from the
 // schema the runtime lays records out from, so what reflection says is what the codec does.
-import { FieldFlag, FieldType, isInt64, Label, type EnumInfo, type FieldInfo, type SchemaDef } from "./schema.js";
+import { defaultOf } from "./interpreted/values.js";
+import { FieldFlag, FieldType, Label, type EnumInfo, type FieldInfo, type SchemaDef } from "./schema.js";
 
 /** A scalar field type, as the .proto names it. */
 export type ScalarType =
@@ -124,14 +125,6 @@ function reflectField(def: SchemaDef, f: FieldInfo, oneof: string | undefined): 
     presence,
     packed: f.label === Label.Repeated && (f.flags & FieldFlag.Packed) !== 0,
     delimited: type === FieldType.Group,
-    ...(f.defaultValue !== undefined && { defaultValue: defaultOf(f) }),
+    ...(f.defaultValue !== undefined && { defaultValue: defaultOf(f) as FieldReflection["defaultValue"] }),
   };
-}
-
-/** A declared default (held as declared: 64-bit integers as decimal strings, bytes one char per byte) as plain objects hold it. */
-function defaultOf(f: FieldInfo): string | number | boolean | bigint | Uint8Array {
-  const d = f.defaultValue!;
-  if (f.type === FieldType.Bytes) return Uint8Array.from(String(d), (c) => c.charCodeAt(0));
-  if (isInt64(f.type)) return f.int64 === "bigint" ? BigInt(d as string) : f.int64 === "number" ? Number(d) : String(d);
-  return d;
 }

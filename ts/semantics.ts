@@ -6,11 +6,11 @@
 // followed by the source's gives.
 import { concatBytes } from "./copy.js";
 import { FieldType, isInt64, Label, numberKind, type FieldInfo, type SchemaDef } from "./schema.js";
+import { isMessage } from "./interpreted/values.js";
 
 type Plain = Record<string, unknown>;
 type Oneof = { case?: string; value?: unknown } | undefined;
 
-const isMessage = (f: FieldInfo) => f.type === FieldType.Message || f.type === FieldType.Group;
 
 function hasEntries(v: unknown): boolean {
   for (const k in v as object) if (Object.hasOwn(v as object, k)) return true;

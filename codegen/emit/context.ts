@@ -76,7 +76,8 @@ export class FileContext {
   readonly repeatedParts = new Map<string, [MessageModel, "list" | "readAll"]>();
 
   private repeated(target: MessageModel, which: "list" | "readAll"): string {
-    const owner = target.file === this.file ? "" : `${this.deps.get(target.file)!.slice(1)}$`;
+    const view = this.ref(target, "view"); // (imports target's module, naming its alias)
+    const owner = target.file === this.file ? "" : `${view.slice(1, view.indexOf("."))}$`;
     const name = `${which}$${owner}${this.names.get(target)!.type}`;
     this.repeatedParts.set(name, [target, which]);
     return name;
@@ -90,9 +91,8 @@ export class FileContext {
    * interpreted from the schema (the message's module is imported still: loading it registers the type).
    */
   value(target: MessageModel, which: "view" | "list" | "reader" | "readAll" | "fill" | "builder" | "toJsonString"): string {
-    const own = which === "list" || which === "readAll";
-    const ref = this.ref(target, own ? "view" : which);
-    if (!this.interpreted(target.file)) return own ? this.repeated(target, which) : ref;
+    if (!this.interpreted(target.file)) return which === "list" || which === "readAll" ? this.repeated(target, which) : this.ref(target, which);
+    this.ref(target, "type"); // the message's module is imported still: loading it registers the type
     if (which === "toJsonString") return `$jsonWrite.bySchema($schema, ${target.index})`;
     this.usesInterpretedParts = true;
     const part = { view: "view", list: "list", reader: "read", readAll: "readAll", fill: "fill", builder: "builder" }[which];
