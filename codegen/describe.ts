@@ -3,9 +3,11 @@
 import protobuf from "protobufjs";
 import descriptorModule from "protobufjs/ext/descriptor.js";
 import {
-  escapeBytes, FieldLabel, JsType, OptimizeMode, PathOf,
-  type DescriptorProto, type EnumDescriptorProto, type FeatureSet, type FieldDescriptorProto, type FileDescriptorProto, type SourceLocation,
+  escapeBytes, FieldLabel, IdempotencyLevel, JsType, OptimizeMode, PathOf,
+  type DescriptorProto, type EnumDescriptorProto, type FeatureSet, type FieldDescriptorProto, type FileDescriptorProto, type MethodDescriptorProto,
+  type ServiceDescriptorProto, type SourceLocation,
 } from "./descriptor.js";
+import { encodeCustomOptions, nestedOptions } from "./options.js";
 import { declaringFile, defaultBytes, exactIntegerDefault, isBundledWellKnown, realName, sourceOf, type LoadedFiles } from "./load.js";
 
 // a CommonJS module: its exports arrive as the default export
@@ -40,6 +42,18 @@ function featuresOf(o: protobuf.ReflectionObject): FeatureSet | undefined {
   if (!own) return undefined;
   const named = Object.fromEntries(Object.entries(own).map(([k, v]) => [k.replace(/_(\w)/g, (_, c: string) => c.toUpperCase()), v]));
   return descriptor.FeatureSet.toObject(descriptor.FeatureSet.fromObject(named)) as FeatureSet;
+}
+
+/** The options any declaration may have: deprecated, editions features, custom options. */
+function commonOptions(o: protobuf.ReflectionObject): { deprecated?: boolean; features?: FeatureSet; custom?: Uint8Array } {
+  const features = featuresOf(o), custom = encodeCustomOptions(o.parsedOptions, o);
+  return { ...(o.options?.["deprecated"] === true && { deprecated: true }), ...(features && { features }), ...(custom && { custom }) };
+}
+
+/** Sets a descriptor's options where there are any. */
+function setOptions<T extends { options?: object }>(out: T, options: object): T {
+  if (Object.keys(options).length > 0) out.options = options as T["options"];
+  return out;
 }
 
 /**
@@ -94,15 +108,11 @@ function describeField(f: protobuf.Field, proto2: boolean, oneofIndex?: number):
   const json = f.options?.["json_name"];
   if (typeof json === "string") out.jsonName = json;
   if (f.options?.["proto3_optional"] === true) out.proto3Optional = true;
-  const options: NonNullable<FieldDescriptorProto["options"]> = {};
+  const options: NonNullable<FieldDescriptorProto["options"]> = commonOptions(f);
   if (typeof f.options?.["packed"] === "boolean") options.packed = f.options["packed"] as boolean;
   const jstype = f.options?.["jstype"];
   if (jstype === "JS_STRING" || jstype === "JS_NUMBER") options.jstype = jstype === "JS_STRING" ? JsType.String : JsType.Number;
-  if (f.options?.["deprecated"] === true) options.deprecated = true;
-  const features = featuresOf(f);
-  if (features) options.features = features;
-  if (Object.keys(options).length > 0) out.options = options;
-  return out;
+  return setOptions(out, options);
 }
 
 /** protoc's name for a map field's entry type: the field's name in UpperCamelCase, then "Entry". */
@@ -127,10 +137,7 @@ class FileDescriber {
     // proto3 optional fields' one-field oneofs go last, as protoc lists them
     const oneofs = [...t.oneofsArray.filter((o) => !this.synthetic(o)), ...t.oneofsArray.filter((o) => this.synthetic(o))];
     if (oneofs.length > 0) {
-      out.oneofDecl = oneofs.map((o) => {
-        const features = featuresOf(o);
-        return features ? { name: realName(o.name), options: { features } } : { name: realName(o.name) };
-      });
+      out.oneofDecl = oneofs.map((o) => setOptions<NonNullable<DescriptorProto["oneofDecl"]>[number]>({ name: realName(o.name) }, commonOptions(o)));
     }
     const nested: DescriptorProto[] = [];
     const enums: EnumDescriptorProto[] = [];
@@ -163,28 +170,42 @@ class FileDescriber {
     if (nested.length > 0) out.nestedType = nested;
     if (enums.length > 0) out.enumType = enums;
     if (extensions.length > 0) out.extension = extensions;
-    const options: NonNullable<DescriptorProto["options"]> = {};
+    const options: NonNullable<DescriptorProto["options"]> = commonOptions(t);
     if (t.options?.["message_set_wire_format"] === true) options.messageSetWireFormat = true;
-    if (t.options?.["deprecated"] === true) options.deprecated = true;
-    const features = featuresOf(t);
-    if (features) options.features = features;
-    if (Object.keys(options).length > 0) out.options = options;
-    return out;
+    return setOptions(out, options);
   }
 
   enum(e: protobuf.Enum, path: number[]): EnumDescriptorProto {
     this.comment(path, e.comment);
     const value = Object.entries(e.values).map(([name, number], i) => {
       this.comment([...path, PathOf.enumValue, i], e.comments[name]);
-      return e.valuesOptions?.[name]?.["deprecated"] === true ? { name: realName(name), number, options: { deprecated: true } } : { name: realName(name), number };
+      const deprecated = e.valuesOptions?.[name]?.["deprecated"] === true;
+      const custom = encodeCustomOptions(nestedOptions(e.valuesOptions?.[name]), e);
+      return deprecated || custom ? { name: realName(name), number, options: { ...(deprecated && { deprecated }), ...(custom && { custom }) } } : { name: realName(name), number };
     });
-    const out: EnumDescriptorProto = { name: realName(e.name), value };
-    const options: NonNullable<EnumDescriptorProto["options"]> = {};
-    if (e.options?.["deprecated"] === true) options.deprecated = true;
-    const features = featuresOf(e);
-    if (features) options.features = features;
-    if (Object.keys(options).length > 0) out.options = options;
-    return out;
+    return setOptions<EnumDescriptorProto>({ name: realName(e.name), value }, commonOptions(e));
+  }
+
+  service(s: protobuf.Service, path: number[]): ServiceDescriptorProto {
+    this.comment(path, s.comment);
+    const out: ServiceDescriptorProto = { name: realName(s.name) };
+    const methods = s.methodsArray.map((m, i): MethodDescriptorProto => {
+      this.comment([...path, PathOf.serviceMethod, i], m.comment);
+      const typeName = (t: protobuf.Type | null, name: string) => {
+        if (!t) throw new Error(`${fullName(m)}: cannot resolve type ${name}`);
+        return fullName(t);
+      };
+      m.resolve();
+      const d: MethodDescriptorProto = { name: realName(m.name), inputType: typeName(m.resolvedRequestType, m.requestType), outputType: typeName(m.resolvedResponseType, m.responseType) };
+      if (m.requestStream) d.clientStreaming = true;
+      if (m.responseStream) d.serverStreaming = true;
+      const options: NonNullable<MethodDescriptorProto["options"]> = commonOptions(m);
+      const level = m.options?.["idempotency_level"];
+      if (level === "NO_SIDE_EFFECTS" || level === "IDEMPOTENT") options.idempotencyLevel = level === "NO_SIDE_EFFECTS" ? IdempotencyLevel.NoSideEffects : IdempotencyLevel.Idempotent;
+      return setOptions(d, options);
+    });
+    if (methods.length > 0) out.method = methods;
+    return setOptions(out, commonOptions(s));
   }
 
   private synthetic(o: protobuf.OneOf): boolean {
@@ -235,8 +256,8 @@ export function describeFiles({ root, importNames }: LoadedFiles): FileDescripto
         describer.comment([PathOf.fileExtension, proto.extension?.length ?? 0], o.comment);
         (proto.extension ??= []).push(describer.field(o));
       } else if (o instanceof protobuf.Service) {
-        const { proto } = fileFor(o, pkg);
-        (proto.service ??= []).push({ name: realName(o.name) });
+        const { proto, describer } = fileFor(o, pkg);
+        (proto.service ??= []).push(describer.service(o, [PathOf.fileService, proto.service.length]));
       } else if (o instanceof protobuf.Namespace) visit(o);
     }
   };

@@ -9,7 +9,7 @@ export interface FileDescriptorProto {
   dependency?: string[];
   messageType?: DescriptorProto[];
   enumType?: EnumDescriptorProto[];
-  service?: { name: string }[];
+  service?: ServiceDescriptorProto[];
   extension?: FieldDescriptorProto[];
   options?: { optimizeFor?: number; features?: FeatureSet };
   sourceCodeInfo?: { location?: SourceLocation[] };
@@ -24,9 +24,9 @@ export interface DescriptorProto {
   extension?: FieldDescriptorProto[];
   nestedType?: DescriptorProto[];
   enumType?: EnumDescriptorProto[];
-  oneofDecl?: { name: string; options?: { features?: FeatureSet } }[];
+  oneofDecl?: { name: string; options?: { features?: FeatureSet; custom?: Uint8Array } }[];
   reservedName?: string[];
-  options?: { messageSetWireFormat?: boolean; mapEntry?: boolean; deprecated?: boolean; features?: FeatureSet };
+  options?: { messageSetWireFormat?: boolean; mapEntry?: boolean; deprecated?: boolean; features?: FeatureSet; custom?: Uint8Array };
 }
 
 export interface FieldDescriptorProto {
@@ -42,16 +42,38 @@ export interface FieldDescriptorProto {
   defaultValue?: string;
   oneofIndex?: number;
   jsonName?: string;
-  options?: { packed?: boolean; jstype?: number; deprecated?: boolean; features?: FeatureSet };
+  options?: { packed?: boolean; jstype?: number; deprecated?: boolean; features?: FeatureSet; custom?: Uint8Array };
   proto3Optional?: boolean;
 }
 
 export interface EnumDescriptorProto {
   name: string;
-  value?: { name: string; number: number; options?: { deprecated?: boolean } }[];
-  options?: { deprecated?: boolean; features?: FeatureSet };
+  value?: { name: string; number: number; options?: { deprecated?: boolean; custom?: Uint8Array } }[];
+  options?: { deprecated?: boolean; features?: FeatureSet; custom?: Uint8Array };
 }
 
+export interface ServiceDescriptorProto {
+  name: string;
+  method?: MethodDescriptorProto[];
+  options?: { deprecated?: boolean; custom?: Uint8Array };
+}
+
+export interface MethodDescriptorProto {
+  name: string;
+  /** Fully qualified, with a leading dot. */
+  inputType: string;
+  outputType: string;
+  clientStreaming?: boolean;
+  serverStreaming?: boolean;
+  /** idempotencyLevel: descriptor.proto's MethodOptions.IdempotencyLevel number. */
+  options?: { deprecated?: boolean; idempotencyLevel?: number; custom?: Uint8Array };
+}
+
+/**
+ * Custom options (`custom` of each options object above) are the extension fields of the
+ * declaration's XxxOptions message as wire bytes; protobufjs's toObject drops them, so
+ * codegen/options.ts reads them from the descriptor's bytes (or encodes what protobufjs parsed).
+ */
 export interface SourceLocation {
   path?: number[];
   leadingComments?: string;
@@ -70,6 +92,7 @@ export interface FeatureSet {
 export const FieldLabel = { Optional: 1, Required: 2, Repeated: 3 } as const;
 export const Edition = { Proto2: 998, Proto3: 999, E2023: 1000 } as const;
 export const JsType = { Normal: 0, String: 1, Number: 2 } as const;
+export const IdempotencyLevel = { Unknown: 0, NoSideEffects: 1, Idempotent: 2 } as const;
 export const OptimizeMode = { Speed: 1, CodeSize: 2, LiteRuntime: 3 } as const;
 export const FieldPresence = { Explicit: 1, Implicit: 2, LegacyRequired: 3 } as const;
 export const EnumType = { Open: 1, Closed: 2 } as const;
@@ -79,9 +102,10 @@ export const MessageEncoding = { LengthPrefixed: 1, Delimited: 2 } as const;
 
 // Field numbers of descriptor.proto's messages, as SourceCodeInfo paths use them
 export const PathOf = {
-  fileMessage: 4, fileEnum: 5, fileExtension: 7,
+  fileMessage: 4, fileEnum: 5, fileService: 6, fileExtension: 7,
   messageField: 2, messageNested: 3, messageEnum: 4, messageExtension: 6,
   enumValue: 2,
+  serviceMethod: 2,
 } as const;
 
 /** Every feature resolved: what a file of an edition (or proto2, proto3) starts from. */

@@ -2,6 +2,7 @@
 // --descriptor_set_out and buf build write them) become message types with every facade
 // interpreted from the schema, as CODE_SIZE generated code's are. No .proto parsing and no file
 // system, so this works in browsers; the .proto loader (dynamic.ts) starts from descriptors too.
+import protobuf from "protobufjs";
 import descriptorModule from "protobufjs/ext/descriptor.js";
 import { interpretedJsonType } from "../ts/interpreted/json.js";
 import type { JsonMessageType } from "../ts/json/type.js";
@@ -9,6 +10,7 @@ import { defineSchema, type SchemaDef } from "../ts/schema.js";
 import type { MessageView } from "../ts/view.js";
 import type { FileDescriptorProto } from "./descriptor.js";
 import { buildModel, schemaSource } from "./model.js";
+import { attachCustomOptions } from "./options.js";
 
 // a CommonJS module: its exports arrive as the default export
 const descriptor = descriptorModule as unknown as typeof import("protobufjs/ext/descriptor.js");
@@ -25,7 +27,9 @@ export interface DynamicSchema {
 
 /** A FileDescriptorProto's wire bytes as the model reads descriptors. */
 export function fileDescriptorOf(bytes: Uint8Array): FileDescriptorProto {
-  return descriptor.FileDescriptorProto.toObject(descriptor.FileDescriptorProto.decode(bytes)) as FileDescriptorProto;
+  const file = descriptor.FileDescriptorProto.toObject(descriptor.FileDescriptorProto.decode(bytes)) as FileDescriptorProto;
+  attachCustomOptions(bytes, file);
+  return file;
 }
 
 /** Message types of descriptors (each file after the files it imports, as protoc orders them). */
@@ -42,6 +46,12 @@ export function schemaFromDescriptors(files: readonly FileDescriptorProto[]): Dy
  * or `buf build -o set.binpb` (every file its messages need must be in it).
  */
 export function schemaFromDescriptorSet(bytes: Uint8Array): DynamicSchema {
-  const set = descriptor.FileDescriptorSet.toObject(descriptor.FileDescriptorSet.decode(bytes)) as { file?: FileDescriptorProto[] };
-  return schemaFromDescriptors(set.file ?? []);
+  const files: FileDescriptorProto[] = [];
+  const r = protobuf.Reader.create(bytes);
+  while (r.pos < r.len) {
+    const tag = r.uint32();
+    if (tag === ((1 << 3) | 2)) files.push(fileDescriptorOf(r.bytes())); // FileDescriptorSet.file
+    else r.skipType(tag & 7);
+  }
+  return schemaFromDescriptors(files);
 }

@@ -1,6 +1,6 @@
 // The schema model the emitters work from: every message (map entries included) and enum of the
 // loaded files, with field types, presence, packedness, and the record layout for wasm32.
-import { camelCase, defineSchema, FieldFlag, FieldType, hasRef, int64Forms, Label, numberKind, propertyName, SourceBits, SourceFlags, type Int64As, type NumberKind } from "../ts/schema.js";
+import { camelCase, defineSchema, FieldFlag, FieldType, hasRef, int64Forms, Label, numberKind, OptionsOf, propertyName, SourceBits, SourceFlags, type Int64As, type NumberKind } from "../ts/schema.js";
 import {
   editionDefaults, EnumType, fieldFeatures, FieldLabel, FieldPresence, JsType, MessageEncoding, PathOf, RepeatedFieldEncoding, unescapeBytes, Utf8Validation, withFeatures,
   type DescriptorProto, type EnumDescriptorProto, type Features, type FieldDescriptorProto, type FileDescriptorProto,
@@ -11,7 +11,7 @@ export interface EnumModel {
   file: string;
   /** Name within its file: nested names joined with "_". */
   localName: string;
-  values: { name: string; number: number; deprecated: boolean; comment?: string }[];
+  values: { name: string; number: number; deprecated: boolean; comment?: string; customOptions?: Uint8Array }[];
   closed: boolean;
   /** The deprecated option: generated as @deprecated. */
   deprecated: boolean;
@@ -19,6 +19,8 @@ export interface EnumModel {
   comment?: string;
   /** Index among the table's enums, for closed enums. */
   tableIndex: number;
+  /** Its options' extension fields (custom options), as wire bytes. */
+  customOptions?: Uint8Array;
 }
 
 export interface OneofModel {
@@ -27,6 +29,7 @@ export interface OneofModel {
   fields: FieldModel[];
   caseOffset: number;
   valueOffset: number;
+  customOptions?: Uint8Array;
 }
 
 export interface FieldModel {
@@ -55,6 +58,7 @@ export interface FieldModel {
   deprecated: boolean;
   /** Its comment in the .proto: generated as JSDoc. */
   comment?: string;
+  customOptions?: Uint8Array;
 }
 
 export interface MessageModel {
@@ -74,6 +78,7 @@ export interface MessageModel {
   deprecated: boolean;
   /** Its comment in the .proto: generated as JSDoc. */
   comment?: string;
+  customOptions?: Uint8Array;
 }
 
 /** An `extend` field: a field of the message it extends, declared (and generated as a value) in its own file. */
@@ -175,8 +180,10 @@ export function buildModel(descriptors: readonly FileDescriptorProto[]): SchemaM
     const features = withFeatures(scope.features, e.options?.features);
     const model: EnumModel = {
       fullName: qualified(parent, e.name), file: scope.file.name, localName: parentLocal ? `${parentLocal}_${e.name}` : e.name,
-      values: (e.value ?? []).map((v, i) => ({ name: v.name, number: v.number, deprecated: v.options?.deprecated === true, comment: scope.comment([...path, PathOf.enumValue, i]) })),
-      closed: features.enumType === EnumType.Closed, tableIndex: -1, deprecated: e.options?.deprecated === true, comment: scope.comment(path),
+      values: (e.value ?? []).map((v, i) => ({
+        name: v.name, number: v.number, deprecated: v.options?.deprecated === true, comment: scope.comment([...path, PathOf.enumValue, i]), customOptions: v.options?.custom,
+      })),
+      closed: features.enumType === EnumType.Closed, tableIndex: -1, deprecated: e.options?.deprecated === true, comment: scope.comment(path), customOptions: e.options?.custom,
     };
     inFile(scope.file);
     enums.push(model);
@@ -196,6 +203,7 @@ export function buildModel(descriptors: readonly FileDescriptorProto[]): SchemaM
     const m: MessageModel = {
       fullName, file: scope.file.name, localName, fields: [], oneofs: [], index: messages.length, recordSize: 0, isMapEntry: false,
       messageSet: d.options?.messageSetWireFormat === true, reserved: d.reservedName ?? [], deprecated: d.options?.deprecated === true, comment: scope.comment(path),
+      customOptions: d.options?.custom,
     };
     inFile(scope.file);
     messages.push(m);
@@ -236,7 +244,7 @@ export function buildModel(descriptors: readonly FileDescriptorProto[]): SchemaM
       if (oneof) {
         let om = oneofs.get(oneofIndex!);
         if (!om) {
-          om = { name: oneof.name, prop: uniqueProp(oneof.name), fields: [], caseOffset: 0, valueOffset: 0 };
+          om = { name: oneof.name, prop: uniqueProp(oneof.name), fields: [], caseOffset: 0, valueOffset: 0, customOptions: oneof.options?.custom };
           oneofs.set(oneofIndex!, om);
           m.oneofs.push(om);
         }
@@ -265,7 +273,7 @@ export function buildModel(descriptors: readonly FileDescriptorProto[]): SchemaM
   function buildField(f: FieldDescriptorProto, owner: MessageModel, prop: string, features: Features, comment: string | undefined): FieldModel {
     const field: FieldModel = {
       name: f.name, jsonName: camelCase(f.name), prop, number: f.number, type: FieldType.Int32, label: Label.Implicit, flags: 0, offset: 0, presence: 0,
-      deprecated: f.options?.deprecated === true, comment,
+      deprecated: f.options?.deprecated === true, comment, customOptions: f.options?.custom,
     };
     const resolve = (type: FieldType, typeName: string | undefined) => {
       if (type === FieldType.Enum) {
@@ -391,7 +399,28 @@ export function schemaSource(model: SchemaModel, int64: Int64As = "bigint"): (st
       if (def !== undefined) out.push(def);
     }
   }
+  const options = optionsSource(model, enumIndex);
+  if (options.length > 0) parts.push([options.length / OPTION_ENTRY, ...options]);
   return parts;
+}
+
+const OPTION_ENTRY = 4;
+/** Custom options, when any are set: [kind, index, inner index, bytes one char per byte] per declaration. */
+function optionsSource(model: SchemaModel, enumIndex: Map<EnumModel, number>): (string | number)[] {
+  const out: (string | number)[] = [];
+  const add = (kind: OptionsOf, index: number, inner: number, bytes: Uint8Array | undefined) => {
+    if (bytes !== undefined && bytes.length > 0) out.push(kind, index, inner, String.fromCharCode(...bytes));
+  };
+  for (const m of model.messages) {
+    add(OptionsOf.Message, m.index, 0, m.customOptions);
+    m.fields.forEach((f, i) => add(OptionsOf.Field, m.index, i, f.customOptions));
+    m.oneofs.forEach((o, i) => add(OptionsOf.Oneof, m.index, i, o.customOptions));
+  }
+  for (const e of model.enums) {
+    add(OptionsOf.Enum, enumIndex.get(e)!, 0, e.customOptions);
+    e.values.forEach((v, i) => add(OptionsOf.EnumValue, enumIndex.get(e)!, i, v.customOptions));
+  }
+  return out;
 }
 
 /**

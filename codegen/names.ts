@@ -23,7 +23,8 @@ export function topLevelName(name: string): string {
 }
 
 /** A string literal for generated code. */
-export const literal = (s: string): string => JSON.stringify(s);
+/** A JS string literal; C1 control characters (bytes held one per char) escaped, so that they show. */
+export const literal = (s: string): string => JSON.stringify(s).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
 /**
  * Text from input files (paths, names) as it may stand inside a generated comment: a line

@@ -13,27 +13,43 @@ type Plain = Record<string, unknown>;
 
 /** An `extend` field: `E` is the plain object of the message it extends, `V` its value's type. */
 export class Extension<E, V> {
-  /** The field in the extended message's schema. */
-  readonly field: FieldInfo;
-  /** Fully qualified, e.g. "pkg.my_option". */
-  readonly typeName: string;
   /** @internal never set: the value's type, for inference */
   readonly $value?: V;
+  #extendee: AnyMessageType | (() => AnyMessageType);
+  #field?: FieldInfo;
 
   constructor(
-    /** The message type it extends (its own generation run's). */
-    readonly extendee: AnyMessageType,
+    /** The message type it extends (its own generation run's); generated code passes a function returning it (modules may import each other). */
+    extendee: AnyMessageType | (() => AnyMessageType),
     readonly number: number,
   ) {
-    const f = extendee.schemaDef.messages[extendee.index]!.fields.find((x) => x.number === number);
-    if (f === undefined) throw new Error(`hppproto: ${extendee.typeName} has no extension field ${number}`);
-    this.field = f;
-    this.typeName = f.name.slice(1, -1); // held as "[pkg.name]", its ProtoJSON key
+    this.#extendee = extendee;
+  }
+
+  get extendee(): AnyMessageType {
+    if (typeof this.#extendee === "function") this.#extendee = this.#extendee();
+    return this.#extendee;
+  }
+
+  /** The field in the extended message's schema. */
+  get field(): FieldInfo {
+    if (this.#field === undefined) {
+      const { extendee, number } = this;
+      const f = extendee.schemaDef.messages[extendee.index]!.fields.find((x) => x.number === number);
+      if (f === undefined) throw new Error(`hppproto: ${extendee.typeName} has no extension field ${number}`);
+      this.#field = f;
+    }
+    return this.#field;
+  }
+
+  /** Fully qualified, e.g. "pkg.my_option". */
+  get typeName(): string {
+    return this.field.name.slice(1, -1); // held as "[pkg.name]", its ProtoJSON key
   }
 }
 
-/** Called by generated code: the Extension of field `number` of `extendee`. */
-export function extension<E, V>(extendee: AnyMessageType, number: number): Extension<E, V> {
+/** Called by generated code: the Extension of field `number` of the type `extendee` returns. */
+export function extension<E, V>(extendee: () => AnyMessageType, number: number): Extension<E, V> {
   return new Extension<E, V>(extendee, number);
 }
 
@@ -85,6 +101,30 @@ export function setExtension<E, V>(message: NoInfer<E>, ext: Extension<E, V>, va
   }
   o.$unknown = concatBytes([rest, field]);
   return message;
+}
+
+/** A declaration reflection describes (a message type, field, oneof, enum or enum value, a service or method). */
+export type OptionsHolder = AnyMessageType | { readonly customOptions?: Uint8Array };
+
+function customOptions(element: OptionsHolder): Uint8Array {
+  const bytes = "schemaDef" in element ? element.schemaDef.messages[element.index]!.options : element.customOptions;
+  return bytes ?? new Uint8Array(0);
+}
+
+/**
+ * A custom option's value on a declaration: `ext` is the generated Extension of an `extend
+ * google.protobuf.FieldOptions { ... }` field (or MessageOptions, EnumOptions, ...). Unset, what an
+ * unset extension reads as (its declared default, undefined, or [] for repeated options).
+ *
+ *     getOption(User.field("name")!, validate_pb.rules)  // { minLen: 3 }
+ */
+export function getOption<E, V>(element: OptionsHolder, ext: Extension<E, V>): V {
+  return getExtension({ $unknown: customOptions(element) } as E, ext);
+}
+
+/** Whether a custom option is set on a declaration. */
+export function hasOption<E, V>(element: OptionsHolder, ext: Extension<E, V>): boolean {
+  return hasExtension({ $unknown: customOptions(element) } as E, ext);
 }
 
 /** Clears the extension from a plain object (or a builder of its run) in place: its property, and its bytes in $unknown. Returns message. */

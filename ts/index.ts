@@ -6,7 +6,7 @@ export { Arena, type ArenaOptions } from "./arena.js";
 export { MessageType, type AnyMessageType, type PlainOf, type ViewOf, type Init } from "./message.js";
 export type { Int64Form } from "./int64.js";
 export { Registry } from "./registry.js";
-export { Extension, getExtension, setExtension, hasExtension, clearExtension } from "./extension.js";
+export { Extension, getExtension, setExtension, hasExtension, clearExtension, getOption, hasOption, type OptionsHolder } from "./extension.js";
 export type { FieldReflection, OneofReflection, EnumReflection, EnumValueReflection, ScalarType } from "./reflect.js";
 export { JsonMessageType } from "./json/type.js";
 export type { JsonValue } from "./json/parse.js";

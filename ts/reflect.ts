@@ -1,7 +1,7 @@
 // Reflection: a message type's fields, oneofs and enums as its .proto declares them, read from the
 // schema the runtime lays records out from, so what reflection says is what the codec does.
 import { defaultOf } from "./interpreted/values.js";
-import { FieldFlag, FieldType, Label, type EnumInfo, type FieldInfo, type SchemaDef } from "./schema.js";
+import { FieldFlag, FieldType, Label, type EnumInfo, type FieldInfo, type SchemaDef, type WithOptions } from "./schema.js";
 
 /** A scalar field type, as the .proto names it. */
 export type ScalarType =
@@ -15,12 +15,17 @@ const scalarTypes: Partial<Record<FieldType, ScalarType>> = {
   [FieldType.Sfixed64]: "sfixed64", [FieldType.Sint32]: "sint32", [FieldType.Sint64]: "sint64",
 };
 
-export interface EnumValueReflection {
+/** Custom options: the extension fields of the declaration's XxxOptions as wire bytes; read them with getOption(). */
+interface Options {
+  readonly customOptions?: Uint8Array;
+}
+
+export interface EnumValueReflection extends Options {
   readonly name: string;
   readonly number: number;
 }
 
-export interface EnumReflection {
+export interface EnumReflection extends Options {
   /** Fully qualified name, e.g. "pkg.Color". */
   readonly typeName: string;
   /** Closed (proto2, editions' CLOSED): an undeclared number read from the wire is an unknown field. */
@@ -31,7 +36,7 @@ export interface EnumReflection {
   value(key: string | number): EnumValueReflection | undefined;
 }
 
-export interface FieldReflection {
+export interface FieldReflection extends Options {
   /** As in the .proto. */
   readonly name: string;
   readonly number: number;
@@ -63,7 +68,7 @@ export interface FieldReflection {
   readonly defaultValue?: string | number | boolean | bigint | Uint8Array;
 }
 
-export interface OneofReflection {
+export interface OneofReflection extends Options {
   readonly name: string;
   /** The plain object's and view's property holding the case. */
   readonly property: string;
@@ -85,7 +90,7 @@ export function reflectMessage(def: SchemaDef, index: number): MessageReflection
   let r = messages.get(info);
   if (r !== undefined) return r;
   const fields = info.fields.map((f) => reflectField(def, f, info.oneofs[f.oneof]?.name));
-  const oneofs = info.oneofs.map((o) => ({ name: o.name, property: o.prop, fields: fields.filter((f) => f.oneof === o.name) }));
+  const oneofs = info.oneofs.map((o) => ({ name: o.name, property: o.prop, fields: fields.filter((f) => f.oneof === o.name), ...withOptions(o) }));
   // a field by number, .proto name, json name or property; numbers and .proto names first
   const byKey = new Map<string | number, FieldReflection>();
   for (const pick of [(f: FieldReflection) => f.number, (f: FieldReflection) => f.name, (f: FieldReflection) => f.jsonName, (f: FieldReflection) => f.property]) {
@@ -100,10 +105,10 @@ export function reflectEnum(def: SchemaDef, index: number): EnumReflection {
   const info = def.enums[index]!;
   let r = enums.get(info);
   if (r !== undefined) return r;
-  const values = info.values.map(([number, name]) => ({ name, number }));
+  const values = info.values.map(([number, name], i) => ({ name, number, ...withOptions({ options: info.valueOptions?.[i] }) }));
   const byName = new Map(values.map((v) => [v.name, v]));
   const byNumber = new Map([...values].reverse().map((v) => [v.number, v])); // the first of aliases wins
-  r = { typeName: info.name, closed: info.closed, values, value: (key) => (typeof key === "number" ? byNumber.get(key) : byName.get(key)) };
+  r = { typeName: info.name, closed: info.closed, values, value: (key) => (typeof key === "number" ? byNumber.get(key) : byName.get(key)), ...withOptions(info) };
   enums.set(info, r);
   return r;
 }
@@ -126,5 +131,8 @@ function reflectField(def: SchemaDef, f: FieldInfo, oneof: string | undefined): 
     packed: f.label === Label.Repeated && (f.flags & FieldFlag.Packed) !== 0,
     delimited: type === FieldType.Group,
     ...(f.defaultValue !== undefined && { defaultValue: defaultOf(f) as FieldReflection["defaultValue"] }),
+    ...withOptions(f),
   };
 }
+
+const withOptions = (o: WithOptions): Options => (o.options !== undefined ? { customOptions: o.options } : {});

@@ -37,8 +37,16 @@ export type SchemaSource = readonly (string | number | boolean)[];
 export const SourceBits = { LabelShift: 5, FlagsShift: 8, JsonName: 1 << 12, Prop: 1 << 13, Default: 1 << 14, Int64Shift: 15 } as const;
 /** A message's flags in a SchemaSource. */
 export const SourceFlags = { MessageSet: 1, MapEntry: 2, Reserved: 4 } as const;
+/** What a custom options entry of a SchemaSource belongs to. */
+export const OptionsOf = { Message: 0, Field: 1, Oneof: 2, Enum: 3, EnumValue: 4 } as const;
+export type OptionsOf = (typeof OptionsOf)[keyof typeof OptionsOf];
 
-export interface FieldInfo {
+/** Custom options: the extension fields of a declaration's XxxOptions, as wire bytes (read with getOption). */
+export interface WithOptions {
+  readonly options?: Uint8Array;
+}
+
+export interface FieldInfo extends WithOptions {
   readonly number: number;
   /** The .proto name (error paths, ProtoJSON with useProtoNames). */
   readonly name: string;
@@ -63,7 +71,7 @@ export interface FieldInfo {
   readonly defaultValue: string | number | boolean | undefined;
 }
 
-export interface OneofInfo {
+export interface OneofInfo extends WithOptions {
   readonly name: string;
   readonly prop: string;
   readonly caseOffset: number;
@@ -71,7 +79,7 @@ export interface OneofInfo {
   readonly fields: readonly FieldInfo[];
 }
 
-export interface MessageInfo {
+export interface MessageInfo extends WithOptions {
   /** Fully qualified name, e.g. "pkg.Person". */
   readonly name: string;
   /** The fields, by ascending number. */
@@ -85,11 +93,13 @@ export interface MessageInfo {
   readonly reserved: readonly string[];
 }
 
-export interface EnumInfo {
+export interface EnumInfo extends WithOptions {
   readonly name: string;
   readonly closed: boolean;
   /** [number, name] pairs in declaration order. */
   readonly values: readonly (readonly [number, string])[];
+  /** Custom options of values, by declaration index. */
+  readonly valueOptions?: readonly (Uint8Array | undefined)[];
 }
 
 export interface SchemaDef {
@@ -202,6 +212,26 @@ export function defineSchema(source: SchemaSource, sizes: SlotSizes = wasm32): S
       name: oneofName, prop, ...layout.oneofs[o]!, fields: fields.filter((f) => f.oneof === o),
     }));
     messages.push({ name, fields, oneofs, recordSize: layout.recordSize, mapEntry: (flags & SourceFlags.MapEntry) !== 0, messageSet: (flags & SourceFlags.MessageSet) !== 0, reserved });
+  }
+  if (at < source.length) {
+    for (let n = num(); n > 0; n--) {
+      const kind = num() as OptionsOf, index = num(), inner = num();
+      const text = str(), bytes = new Uint8Array(text.length);
+      for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+      const set = (o: WithOptions | undefined) => {
+        if (o === undefined) throw new Error(`hppproto: schema source has options for a declaration it lacks`);
+        (o as { options?: Uint8Array }).options = bytes;
+      };
+      if (kind === OptionsOf.Message) set(messages[index]);
+      else if (kind === OptionsOf.Field) set(messages[index]?.fields[inner]);
+      else if (kind === OptionsOf.Oneof) set(messages[index]?.oneofs[inner]);
+      else if (kind === OptionsOf.Enum) set(enums[index]);
+      else {
+        const e = enums[index] as { values: unknown[]; valueOptions?: (Uint8Array | undefined)[] } | undefined;
+        if (e === undefined || inner >= e.values.length) set(undefined);
+        (e!.valueOptions ??= [])[inner] = bytes;
+      }
+    }
   }
   if (at !== source.length) throw new Error(`hppproto: schema source has ${source.length - at} values left over`);
   const table = encodeTable(messages, enums);

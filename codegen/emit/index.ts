@@ -82,7 +82,7 @@ function extensionDecl(c: FileContext, x: ExtensionModel): string {
   const value = c.parts.plain || c.parts.builders ? plainType(c, x.field) : "unknown";
   const type = `$Extension<${c.parts.plain || c.parts.builders ? extendee : "unknown"}, ${value}>`;
   return docComment(`[${x.fullName}], extending ${x.extendee.fullName}.`, x.field.deprecated, "", x.field.comment) +
-    `export ${decl("declare ")}const ${name}${ts(`: ${type}`)}${impl(` = /* @__PURE__ */ $extension(${extendee}, ${x.field.number})`)};\n`;
+    `export ${decl("declare ")}const ${name}${ts(`: ${type}`)}${impl(` = /* @__PURE__ */ $extension(() => ${extendee}, ${x.field.number})`)};\n`;
 }
 
 function emitSchemaModule(model: SchemaModel, options: EmitOptions): string {
