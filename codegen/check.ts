@@ -1,7 +1,7 @@
 // What protoc rejects and protobufjs lets through, checked on the parsed schema so that such a
 // file fails at generation with its place (`file:line:col`) instead of later in the codec.
 import protobuf from "protobufjs";
-import { at, escape, fieldDeclaration, place } from "./located.js";
+import { at, escape, fieldDeclaration } from "./located.js";
 
 const MAX_FIELD_NUMBER = 536870911; // 2^29 - 1
 const FIRST_RESERVED = 19000; // 19000-19999: the protobuf implementation's own
@@ -23,18 +23,6 @@ export function checkDeclarations(root: protobuf.Root): void {
     }
   }
 }
-
-/** A warning per service, `file:line:col: ...`: services are not generated (their messages are). */
-export function serviceWarnings(root: protobuf.Root): string[] {
-  return everything(root).filter((o): o is protobuf.Service => o instanceof protobuf.Service).map((o) => {
-    const where = o.filename ? place(o.filename, new RegExp(`\\bservice\\s+${escape(o.name)}\\b`)) : o.fullName;
-    return serviceWarning(where, o.fullName.replace(/^\./, ""));
-  });
-}
-
-/** The warning for a service: services are not generated (their messages are). */
-export const serviceWarning = (where: string, fullName: string): string =>
-  `${where}: service ${fullName} is not generated (hppproto-gen does not generate services yet); its messages are`;
 
 /** Every object declared under ns, at any depth, parents before their nested objects. */
 function everything(ns: protobuf.NamespaceBase): protobuf.ReflectionObject[] {

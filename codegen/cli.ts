@@ -7,7 +7,6 @@ import { fromText, toText } from "../ts/text/index.js";
 import { loadSchema } from "./dynamic.js";
 import { defaultEmitOptions, emit, facades, type EmitOptions, type OutputFile } from "./emit/index.js";
 import { loadProtos } from "./load.js";
-import { serviceWarnings } from "./check.js";
 import { decodeRaw } from "./raw.js";
 import { buildModel } from "./model.js";
 import { describeFiles } from "./describe.js";
@@ -173,7 +172,7 @@ function checkOutputOptions(opts: OutputOptions): void {
 export class UsageError extends Error {}
 
 /** Generates into opts.out. Output is written to a temporary folder first, so a failure leaves nothing half-written. */
-export function generate(opts: GenerateOptions): { files: number; messages: number; warnings: string[] } {
+export function generate(opts: GenerateOptions): { files: number; messages: number } {
   const loaded = loadProtos(opts.files, opts.protoPaths);
   const { outputs, modules, messages } = buildOutputs(describeFiles(loaded), opts);
   mkdirSync(opts.out, { recursive: true });
@@ -188,7 +187,7 @@ export function generate(opts: GenerateOptions): { files: number; messages: numb
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-  return { files: modules, messages, warnings: serviceWarnings(loaded.root) };
+  return { files: modules, messages };
 }
 
 /** The files to write for a parsed schema: one module per .proto file and the schema module. */
@@ -236,7 +235,6 @@ export function main(argv: string[]): number | Promise<number> {
     }
     const t0 = performance.now();
     const r = generate(opts);
-    for (const w of r.warnings) console.error(`hppproto-gen: ${w}`);
     console.error(`hppproto-gen: ${r.files} modules, ${r.messages} messages in ${Math.round(performance.now() - t0)} ms -> ${opts.out}`);
     return 0;
   } catch (e) {

@@ -2,8 +2,8 @@
 // loaded files, with field types, presence, packedness, and the record layout for wasm32.
 import { camelCase, defineSchema, FieldFlag, FieldType, hasRef, int64Forms, Label, numberKind, OptionsOf, propertyName, SourceBits, SourceFlags, type Int64As, type NumberKind } from "../ts/schema.js";
 import {
-  editionDefaults, EnumType, fieldFeatures, FieldLabel, FieldPresence, JsType, MessageEncoding, PathOf, RepeatedFieldEncoding, unescapeBytes, Utf8Validation, withFeatures,
-  type DescriptorProto, type EnumDescriptorProto, type Features, type FieldDescriptorProto, type FileDescriptorProto,
+  editionDefaults, EnumType, fieldFeatures, FieldLabel, FieldPresence, IdempotencyLevel, JsType, MessageEncoding, PathOf, RepeatedFieldEncoding, unescapeBytes, Utf8Validation, withFeatures,
+  type DescriptorProto, type EnumDescriptorProto, type Features, type FieldDescriptorProto, type FileDescriptorProto, type ServiceDescriptorProto,
 } from "./descriptor.js";
 
 export interface EnumModel {
@@ -94,10 +94,35 @@ export interface ExtensionModel {
   field: FieldModel;
 }
 
+/** An RPC method: its request and response messages, streaming, idempotency. */
+export interface MethodModel {
+  /** As in the .proto, e.g. "SayHello". */
+  name: string;
+  input: MessageModel;
+  output: MessageModel;
+  clientStreaming: boolean;
+  serverStreaming: boolean;
+  idempotency: "unknown" | "no_side_effects" | "idempotent";
+  deprecated: boolean;
+  comment?: string;
+  customOptions?: Uint8Array;
+}
+
+export interface ServiceModel {
+  fullName: string;
+  file: string;
+  localName: string;
+  methods: MethodModel[];
+  deprecated: boolean;
+  comment?: string;
+  customOptions?: Uint8Array;
+}
+
 export interface SchemaModel {
   messages: MessageModel[];
   enums: EnumModel[];
   extensions: ExtensionModel[];
+  services: ServiceModel[];
   /** Files in load order, by import name. */
   files: string[];
 }
@@ -171,6 +196,7 @@ export function buildModel(descriptors: readonly FileDescriptorProto[]): SchemaM
   const byEnum = new Map<string, EnumModel>();
   const extensions: DeclaredExtension[] = [];
   const extensionModels: ExtensionModel[] = [];
+  const services: { d: ServiceDescriptorProto; pkg: string; scope: Scope; path: number[] }[] = [];
   const qualified = (scope: string, name: string) => (scope ? `${scope}.${name}` : name);
   const inFile = (file: FileDescriptorProto) => {
     if (!files.includes(file.name)) files.push(file.name);
@@ -218,6 +244,7 @@ export function buildModel(descriptors: readonly FileDescriptorProto[]): SchemaM
     file.messageType?.forEach((d, i) => addMessage(d, pkg, "", scope, [PathOf.fileMessage, i]));
     file.enumType?.forEach((e, i) => addEnum(e, pkg, "", scope, [PathOf.fileEnum, i]));
     addExtensions(file.extension, pkg, "", scope, [PathOf.fileExtension]);
+    file.service?.forEach((d, i) => services.push({ d, pkg, scope, path: [PathOf.fileService, i] }));
   }
 
   for (const { d, m, scope, path } of declared.values()) {
@@ -331,12 +358,30 @@ export function buildModel(descriptors: readonly FileDescriptorProto[]): SchemaM
   // numbered by file name, then by declaration: the same output whatever order the files were
   // named in, and whether hppproto-gen parsed them or protoc handed them to the plugin
   const byFile = (a: { file: string }, b: { file: string }) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
-  files.sort();
   messages.sort(byFile).forEach((m, i) => (m.index = i));
   enums.sort(byFile);
   let closedCount = 0;
   for (const e of enums) if (e.closed) e.tableIndex = closedCount++;
-  const model = { messages, enums, files, extensions: extensionModels.sort(byFile) };
+  const serviceModels = services.map(({ d, pkg, scope, path }): ServiceModel => {
+    inFile(scope.file);
+    const message = (typeName: string, method: string) => {
+      const m = declared.get(typeName)?.m;
+      if (m === undefined) throw new Error(`${qualified(pkg, d.name)}.${method}: cannot resolve type ${typeName}`);
+      return m;
+    };
+    return {
+      fullName: qualified(pkg, d.name), file: scope.file.name, localName: d.name, deprecated: d.options?.deprecated === true,
+      comment: scope.comment(path), customOptions: d.options?.custom,
+      methods: (d.method ?? []).map((x, i) => ({
+        name: x.name, input: message(x.inputType, x.name), output: message(x.outputType, x.name),
+        clientStreaming: x.clientStreaming === true, serverStreaming: x.serverStreaming === true,
+        idempotency: x.options?.idempotencyLevel === IdempotencyLevel.NoSideEffects ? "no_side_effects" : x.options?.idempotencyLevel === IdempotencyLevel.Idempotent ? "idempotent" : "unknown",
+        deprecated: x.options?.deprecated === true, comment: scope.comment([...path, PathOf.serviceMethod, i]), customOptions: x.options?.custom,
+      })),
+    };
+  });
+  files.sort();
+  const model = { messages, enums, files, extensions: extensionModels.sort(byFile), services: serviceModels.sort(byFile) };
   placeFields(model);
   return model;
 }

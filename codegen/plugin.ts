@@ -3,7 +3,6 @@
 // CodeGeneratorResponse on stdout. The output is the same as hppproto-gen's for the same files.
 import protobuf from "protobufjs";
 import { Writer } from "../ts/writer.js";
-import { serviceWarning } from "./check.js";
 import { UsageError, buildOutputs, parseOutputOption, type OutputOptions } from "./cli.js";
 import type { FileDescriptorProto } from "./descriptor.js";
 import { isBundledWellKnown } from "./load.js";
@@ -58,12 +57,6 @@ export function generateResponse(request: Uint8Array): Uint8Array {
   try {
     const { parameter, files } = readRequest(request);
     const opts = parseParameter(parameter);
-    for (const file of files) {
-      for (const service of file.service ?? []) {
-        const name = file.package ? `${file.package}.${service.name}` : service.name;
-        process.stderr.write(`protoc-gen-hppproto: ${serviceWarning(file.name, name)}\n`); // protoc shows it
-      }
-    }
     for (const out of buildOutputs(files, opts).outputs) {
       w.fork(Response.file).string(File.name, out.name).string(File.content, out.content).join();
     }

@@ -1,7 +1,7 @@
 // hppproto-gen: the generated TypeScript compiles under --strict, hostile names work, the CLI fails
 // cleanly, and CommonJS consumers can use the output.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -250,13 +250,16 @@ describe("hppproto-gen", () => {
     expect(run(["--version"])).toEqual({ status: 0, out: "0.1.0\n" });
   });
 
-  it("a service is reported on stderr (not generated yet); its messages are generated", () => {
+  it("a service is generated with its messages, without warnings; a file of services only gets a module", () => {
     const dir = scratch();
-    writeFileSync(`${dir}/s.proto`, 'syntax = "proto3";\npackage p;\nmessage Q { int32 x = 1; }\nservice Search { rpc Find(Q) returns (Q); }\n');
+    writeFileSync(`${dir}/m.proto`, 'syntax = "proto3";\npackage p;\nmessage Q { int32 x = 1; }\n');
+    writeFileSync(`${dir}/s.proto`, 'syntax = "proto3";\npackage p;\nimport "m.proto";\nservice Search { rpc Find(Q) returns (stream Q); }\n');
     const r = run(["--out", `${dir}/out`, "s.proto"], dir);
     expect(r.status).toBe(0);
-    expect(r.out).toContain("hppproto-gen: s.proto:4:1: service p.Search is not generated (hppproto-gen does not generate services yet); its messages are\n");
-    expect(existsSync(`${dir}/out/s_pb.ts`)).toBe(true);
+    expect(r.out).not.toContain("service");
+    const module = readFileSync(`${dir}/out/s_pb.ts`, "utf8");
+    expect(module).toContain('export const Search: $ServiceType<{');
+    expect(module).toContain('find: ["Find", $dep0.Q, $dep0.Q, 1],');
   });
 
   it("without -I the working directory is the include path, as with protoc: files named and imported load once", () => {

@@ -11,6 +11,7 @@ export { defineSchema, type SchemaDef, type SchemaSource } from "./schema.js";
 export { interpretedType, interpretedParts, interpretedBuilder, type InterpretedParts } from "./interpreted/index.js";
 export { interpretedJsonType } from "./interpreted/json.js";
 export { extension, type Extension } from "./extension.js";
+export { service, type ServiceType, type Method } from "./service.js";
 export type { Memory } from "./memory.js";
 export type { Runtime } from "./runtime.js";
 export * as plain from "./plain.js";

@@ -2,7 +2,7 @@
 // the output options, and the references between generated modules.
 import { FieldType, type Int64As } from "../../ts/schema.js";
 import { ts } from "../syntax.js";
-import { isMessage, numberKinds, type EnumModel, type ExtensionModel, type FieldModel, type MessageModel, type SchemaModel } from "../model.js";
+import { isMessage, numberKinds, type EnumModel, type ExtensionModel, type FieldModel, type MessageModel, type SchemaModel, type ServiceModel } from "../model.js";
 
 /** What generated code offers per message; see hppproto-gen --help. */
 export type Facade = "views" | "plain" | "builders" | "json";
@@ -50,7 +50,7 @@ export class FileContext {
   constructor(
     readonly file: string,
     readonly model: SchemaModel,
-    readonly names: Map<MessageModel | EnumModel | ExtensionModel, Names>,
+    readonly names: Map<MessageModel | EnumModel | ExtensionModel | ServiceModel, Names>,
     readonly options: EmitOptions,
   ) {}
 

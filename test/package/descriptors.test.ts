@@ -54,7 +54,14 @@ function shape(file: FileDescriptorProto) {
   return {
     name: file.name, package: file.package, optimizeFor: file.options?.optimizeFor,
     messages: file.messageType?.map((m) => message(m, scope)), enums: file.enumType?.map((e) => enumShape(e, scope)),
-    extensions: file.extension?.map((f) => field(f, scope)), services: file.service?.map((s) => s.name),
+    extensions: file.extension?.map((f) => field(f, scope)),
+    services: file.service?.map((s) => ({
+      name: s.name, deprecated: s.options?.deprecated ?? false,
+      methods: s.method?.map((m) => ({
+        name: m.name, input: m.inputType, output: m.outputType, clientStreaming: m.clientStreaming ?? false, serverStreaming: m.serverStreaming ?? false,
+        idempotency: m.options?.idempotencyLevel ?? 0, deprecated: m.options?.deprecated ?? false,
+      })),
+    })),
   };
 }
 
@@ -75,6 +82,10 @@ describe("descriptors of parsed .proto files", () => {
 
   it("protobuf's unittest schemas (groups, maps, extensions, defaults, json_name, features) as buf describes them", () => {
     expectSameDescriptors(protos, schemaSets.unittest.files);
+  });
+
+  it("services (each kind of method, idempotency, deprecated) and declarations with custom options, as buf describes them", () => {
+    expectSameDescriptors(schemaSets.rpc.protoPath, [...schemaSets.rpc.files, ...schemaSets.custom_options.files]);
   });
 
   it("leaves protobufjs as it was: its parser's fixes are removed after parsing", () => {

@@ -62,8 +62,8 @@ describe("protoc-gen-hppproto", () => {
     expectSameOutput(all.files, hppprotoGen(testProtos, ["wide.proto"], ["--optimize_for", "code_size"]));
   });
 
-  it("under protoc: the same modules as hppproto-gen (jstype, json_name, 64-bit and bytes defaults, __proto__ names, comments from SourceCodeInfo)", () => {
-    const files = ["wide.proto", "comments.proto", ...schemaSets.names.files];
+  it("under protoc: the same modules as hppproto-gen (jstype, json_name, 64-bit and bytes defaults, __proto__ names, comments from SourceCodeInfo, services)", () => {
+    const files = ["wide.proto", "comments.proto", "rpc.proto", ...schemaSets.names.files];
     const r = viaProtoc(testProtos, files);
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);

@@ -28,6 +28,7 @@ export const schemaSets = {
   },
   names: { protoPath: testProtos, files: ["names.proto", "names_props.proto", "names_reserved.proto", "limits.proto"] },
   custom_options: { protoPath: testProtos, files: ["custom_options.proto"] },
+  rpc: { protoPath: testProtos, files: ["rpc.proto"] },
   // hppproto-gen's output options, each on the same schema
   wide: { protoPath: testProtos, files: ["wide.proto"] },
   wide_string: { protoPath: testProtos, files: ["wide.proto"], options: { int64: "string" } },
