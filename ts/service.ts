@@ -61,6 +61,6 @@ type MethodSource = [name: string, input: AnyMessageType, output: AnyMessageType
 const bytesOf = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
 
 /** Called by generated code: a service, its methods by property. */
-export function service<M extends Record<string, Method>>(typeName: string, methods: Record<keyof M, MethodSource>, options?: string): ServiceType<M> {
+export function service<M extends Record<string, Method>>(typeName: string, methods: Record<string, MethodSource>, options?: string): ServiceType<M> {
   return new ServiceType<M>(typeName, methods, options === undefined ? undefined : bytesOf(options));
 }

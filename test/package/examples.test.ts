@@ -74,3 +74,18 @@ describe("stream", () => {
     expect(shown.inked).toBeGreaterThan(300); // the price line is drawn from the Float64Array
   });
 });
+
+describe("rpc", () => {
+  it("a grpc-js server streams ticks; the client reads them through views and reports throughput", () => {
+    const out = node(["examples/rpc/run.mjs", "20000"]);
+    expect(out).toContain("latest ETH-USD tick by a unary call");
+    expect(out).toMatch(/received 20,000 ticks over gRPC in \d+ ms: [\d,]+ ticks\/s, one view per tick/);
+    expect(out).toContain("last tick #19999");
+  });
+
+  it("type-checks under the repository's strict settings (handlers and client typed from the service)", () => {
+    const r = spawnSync(process.execPath, [`${repoRoot}node_modules/typescript/bin/tsc`, "-p", `${repoRoot}examples/rpc`], { encoding: "utf8" });
+    expect(r.stdout + r.stderr).toBe("");
+    expect(r.status).toBe(0);
+  });
+});
