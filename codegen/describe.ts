@@ -8,7 +8,7 @@ import {
   type ServiceDescriptorProto, type SourceLocation,
 } from "./descriptor.js";
 import { encodeCustomOptions, nestedOptions } from "./options.js";
-import { declaringFile, defaultBytes, exactIntegerDefault, isBundledWellKnown, realName, sourceOf, type LoadedFiles } from "./load.js";
+import { declaringFile, defaultBytes, exactIntegerDefault, realName, sourceOf, type LoadedFiles } from "./parse.js";
 
 // a CommonJS module: its exports arrive as the default export
 const descriptor = descriptorModule as unknown as typeof import("protobufjs/ext/descriptor.js");
@@ -225,7 +225,7 @@ function syntaxOf(file: string | undefined): Pick<FileDescriptorProto, "syntax" 
 }
 
 /** One descriptor per loaded file that declares something, named by its import name. */
-export function describeFiles({ root, importNames }: LoadedFiles): FileDescriptorProto[] {
+export function describeFiles({ root, importNames, wellKnown }: LoadedFiles): FileDescriptorProto[] {
   const files = new Map<string, { proto: FileDescriptorProto; describer: FileDescriber }>();
   const fileFor = (o: protobuf.ReflectionObject, pkg: string) => {
     const declared = declaringFile(o);
@@ -237,7 +237,7 @@ export function describeFiles({ root, importNames }: LoadedFiles): FileDescripto
       const optimizeFor = declared === undefined ? undefined : /(?:^|[;}\s])option\s+optimize_for\s*=\s*(SPEED|CODE_SIZE|LITE_RUNTIME)\s*;/.exec(sourceOf(declared))?.[1];
       if (optimizeFor) proto.options = { optimizeFor: OptimizeMode[optimizeFor === "SPEED" ? "Speed" : optimizeFor === "CODE_SIZE" ? "CodeSize" : "LiteRuntime"] };
       const proto2 = proto.syntax === undefined || proto.syntax === "proto2";
-      file = { proto, describer: new FileDescriber(proto2, !isBundledWellKnown(name)) };
+      file = { proto, describer: new FileDescriber(proto2, !wellKnown.has(name)) };
       files.set(name, file);
     }
     return file;

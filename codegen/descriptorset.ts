@@ -1,7 +1,7 @@
 // Message types at run time from descriptors: a FileDescriptorSet's bytes (as protoc
 // --descriptor_set_out and buf build write them) become message types with every facade
-// interpreted from the schema, as CODE_SIZE generated code's are. No .proto parsing and no file
-// system, so this works in browsers; the .proto loader (dynamic.ts) starts from descriptors too.
+// interpreted from the schema, as CODE_SIZE generated code's are. No file system, so this works in
+// browsers; parsed .proto files (dynamic.ts, sources.ts) end up here as descriptors too.
 import protobuf from "protobufjs";
 import descriptorModule from "protobufjs/ext/descriptor.js";
 import { interpretedJsonType } from "../ts/interpreted/json.js";

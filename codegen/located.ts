@@ -1,7 +1,5 @@
 // Errors about a .proto file, placed as `file:line:col: message` (what protoc prints, and what
-// editors turn into links).
-import * as fs from "node:fs";
-import * as path from "node:path";
+// editors turn into links), found in the text of the files parsed.
 
 /** A .proto file that cannot be loaded, as `file:line:col: message` when the place is known. */
 export class ProtoLoadError extends Error {}
@@ -12,10 +10,21 @@ export const withoutComments = (source: string): string =>
 
 export const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** The file's name as the user knows it: relative to the working directory when inside it. */
+const texts = new Map<string, string>();
+
+/** Keeps a file's text as parsed, for placing errors in it. */
+export function rememberSource(file: string, text: string): void {
+  texts.set(file, text);
+}
+
+/** The text of a file parsed, or undefined. */
+export const sourceText = (file: string): string | undefined => texts.get(file);
+
+/** The file's name as the user knows it: relative to the working directory when inside it (in Node). */
 export function shownName(file: string): string {
-  const relative = path.relative(process.cwd(), file);
-  return relative && !relative.startsWith("..") ? relative : file;
+  const cwd = typeof process === "undefined" ? undefined : process.cwd?.();
+  const inside = cwd !== undefined && file.startsWith(cwd.endsWith("/") ? cwd : `${cwd}/`);
+  return inside ? file.slice(cwd.length + (cwd.endsWith("/") ? 0 : 1)) : file;
 }
 
 /**
@@ -24,13 +33,9 @@ export function shownName(file: string): string {
  */
 export function place(file: string, pattern: RegExp | undefined, line?: number, nth = 1): string {
   const name = shownName(file);
-  let source: string;
-  try {
-    source = withoutComments(fs.readFileSync(file, "utf8"));
-  } catch {
-    return name;
-  }
-  const lines = source.split("\n");
+  const text = sourceText(file);
+  if (text === undefined) return name;
+  const lines = withoutComments(text).split("\n");
   const from = line === undefined ? 0 : line - 1;
   const global = pattern && new RegExp(pattern.source, pattern.flags.replace("g", "") + "g");
   let seen = 0;

@@ -7,7 +7,8 @@ import * as esbuild from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
 import { init, type FieldReflection } from "hppproto";
 import type { MessageModel } from "../dist/codegen/model.js";
-import { loadSchema, schemaFromDescriptorSet } from "../dist/codegen/dynamic.js";
+import { loadSchema, schemaFromDescriptorSet, schemaFromSources } from "../dist/codegen/dynamic.js";
+import { loadProtos } from "../dist/codegen/load.js";
 import { descriptorSetOf } from "./support/buf.js";
 import { loadSet, randomObject, requiresItself, rng } from "./support/protos.js";
 import { repoRoot, schemaSets, testdata, type SchemaSet } from "./support/paths.js";
@@ -38,6 +39,51 @@ describe.each(setsUnderTest)("runtime schemas of the %s set", (set) => {
     const r = rng(typeName.length * 7919 + 11);
     const samples = Array.from({ length: 10 }, () => pbType.encode(pbType.fromObject(randomObject(loaded, model, r))).finish());
     expectSameBehaviour(generated, runtime, samples, r);
+  });
+});
+
+describe.each(setsUnderTest)("runtime schemas from the %s set's .proto sources in memory (as browsers load them)", (set) => {
+  const loaded = loadSet(set);
+  const s = schemaSets[set];
+  // every file the set reads, by import name, as text (protobufjs's built-in well-known types aside)
+  const sources: Record<string, string> = {};
+  for (const [file, name] of loadProtos(s.files.map((f) => `${s.protoPath}/${f}`), [s.protoPath]).importNames) {
+    if (file !== name) sources[name] = readFileSync(file, "utf8");
+  }
+  const fromSources = schemaFromSources(sources, s.files);
+  const names = [...loaded.types.keys()].sort();
+
+  it("has every generated message type", () => {
+    expect([...fromSources.types.keys()].sort()).toEqual(names);
+  });
+
+  it.each(names)("%s: same plain objects, bytes and JSON as the generated type", (typeName) => {
+    const model = loaded.models.get(typeName)!;
+    if (requiresItself(model)) return;
+    const r = rng(typeName.length * 7919 + 13);
+    const pbType = loaded.pbType(typeName);
+    const samples = Array.from({ length: 5 }, () => pbType.encode(pbType.fromObject(randomObject(loaded, model, r))).finish());
+    expectSameBehaviour(loaded.types.get(typeName)!, fromSources.types.get(typeName)!, samples, r);
+  });
+});
+
+describe("runtime schemas from .proto sources: bad input", () => {
+  it("a missing import, a syntax error and an unknown type are placed name:line:col; a file not among the sources is named", () => {
+    const message = (sources: Record<string, string>, files?: string[]) => {
+      try {
+        schemaFromSources(sources, files);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return "no error";
+    };
+    expect(message({ "a.proto": 'syntax = "proto3";\nimport "b.proto";\n' })).toBe('a.proto:2:8: import "b.proto" is not among the sources');
+    expect(message({ "a.proto": 'syntax = "proto3";\nmessage M {\n  int32 x = 1\n}\n' })).toMatch(/^a\.proto:4:1: /);
+    expect(message({ "a.proto": 'syntax = "proto3";\nmessage M { Missing m = 1; }\n' })).toBe("a.proto:2:13: unknown type Missing");
+    expect(message({ "a.proto": 'syntax = "proto3";' }, ["z.proto"])).toBe("z.proto: not among the sources");
+    // built-in well-known types need no source
+    const { types } = schemaFromSources({ "w.proto": 'syntax = "proto3";\nimport "google/protobuf/timestamp.proto";\nmessage W { google.protobuf.Timestamp at = 1; }\n' });
+    expect(types.get("W")!.toJson(types.get("W")!.decode(types.get("W")!.encode({ at: { seconds: 1n, nanos: 0 } })))).toEqual({ at: "1970-01-01T00:00:01Z" });
   });
 });
 

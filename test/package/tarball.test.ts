@@ -117,21 +117,27 @@ describe("the npm package", () => {
     expect(await servePage(`${project}/web-sync`, (page) => page.textContent("body"))).toBe(expected);
   });
 
-  it("hppproto/codegen in a browser: message types from a FileDescriptorSet (protoc's), bundled by esbuild, run in Chromium", async () => {
+  it("hppproto/codegen in a browser: message types from a FileDescriptorSet (protoc's) and from .proto sources, bundled by esbuild, run in Chromium", async () => {
     execFileSync("protoc", ["--include_imports", `--descriptor_set_out=${project}/addressbook.binpb`, "-I", project, `${project}/addressbook.proto`]);
     const set = readFileSync(`${project}/addressbook.binpb`);
+    const sources = { "addressbook.proto": readFileSync(`${project}/addressbook.proto`, "utf8"), "bad.proto": 'syntax = "proto3";\nimport "missing.proto";\n' };
     writeFileSync(`${project}/src/descriptors.ts`, `import { init } from "hppproto";
-import { schemaFromDescriptorSet } from "hppproto/codegen";
+import { schemaFromDescriptorSet, schemaFromSources } from "hppproto/codegen";
 const set = new Uint8Array([${Array.from(set).join(",")}]);
 const payload = new Uint8Array([${Array.from(payload).join(",")}]);
+const sources = ${JSON.stringify(sources)};
 init().then(() => {
-  const AddressBook = schemaFromDescriptorSet(set).types.get("tutorial.AddressBook")!;
-  document.body.textContent = AddressBook.toJsonString(AddressBook.view(payload));
+  const fromSet = schemaFromDescriptorSet(set).types.get("tutorial.AddressBook")!;
+  const fromSources = schemaFromSources(sources, ["addressbook.proto"]).types.get("tutorial.AddressBook")!;
+  let error = "";
+  try { schemaFromSources(sources, ["bad.proto"]); } catch (e) { error = (e as Error).message; }
+  document.body.textContent = JSON.stringify([fromSet.toJsonString(fromSet.view(payload)), fromSources.toJsonString(fromSources.decode(payload)), error]);
 });
 `);
     execFileSync("node_modules/.bin/esbuild", ["src/descriptors.ts", "--bundle", "--minify", "--format=esm", "--platform=browser", "--outfile=web-descriptors/main.js", "--log-level=warning"], { cwd: project });
     writeFileSync(`${project}/web-descriptors/index.html`, '<!doctype html><script type="module" src="main.js"></script>');
-    expect(await servePage(`${project}/web-descriptors`, (page) => page.textContent("body"))).toBe(expected);
+    const shown = JSON.parse((await servePage(`${project}/web-descriptors`, (page) => page.textContent("body")))!);
+    expect(shown).toEqual([expected, expected, 'bad.proto:2:8: import "missing.proto" is not among the sources']);
   });
 
   it("Vite: a production build, with no warning and no unused .wasm asset, runs in Chromium", async () => {
