@@ -80,6 +80,15 @@ describe("the npm package", () => {
     }
   });
 
+  it("the RPC adapters: hppproto/nice-grpc needs no RPC library; hppproto/grpc-js and hppproto/connect name the optional peer they need", () => {
+    const load = (spec: string) => spawnSync(process.execPath, ["--input-type=module", "-e", `const m = await import(${JSON.stringify(spec)}); console.log(Object.keys(m).join(","))`], { cwd: project, encoding: "utf8" });
+    expect(load("hppproto/nice-grpc").stdout.trim()).toBe("niceGrpcService");
+    const grpc = load("hppproto/grpc-js");
+    expect([grpc.status, grpc.stderr]).toEqual([1, expect.stringContaining("Cannot find package '@grpc/grpc-js'")]);
+    const connect = load("hppproto/connect");
+    expect([connect.status, connect.stderr]).toEqual([1, expect.stringMatching(/Cannot find package '@(bufbuild\/protobuf|connectrpc\/connect)'/)]);
+  });
+
   it("npx hppproto-gen generates code that passes tsc --strict", () => {
     const r = spawnSync("npx", ["hppproto-gen", "--out", "src/gen", "addressbook.proto"], { cwd: project, encoding: "utf8" });
     expect(r.status).toBe(0);
