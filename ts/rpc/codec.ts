@@ -1,8 +1,9 @@
 // What every RPC adapter does per method: encode what is sent, decode what is received as plain
-// objects or as views. Views of received messages live in an arena per method and direction,
-// which each message of that method resets: a view is valid until the next message of the same
-// method arrives (reading it later throws StaleViewError), so a stream read in its event handler
-// allocates no message objects.
+// objects or as views. Views of received messages live in a ring of arenas per method and
+// direction, each message taking the next and resetting it: a view stays valid while the
+// VIEW_RING - 1 messages after it arrive (reading it later throws StaleViewError). The libraries
+// decode ahead of the application (grpc-js fills a Node object stream of 16 before it stops
+// reading), so one arena would leave a `for await` loop only stale views.
 import { Arena } from "../arena.js";
 import type { AnyMessageType, Init, PlainOf, ViewOf } from "../message.js";
 
@@ -23,12 +24,19 @@ export function encoder<T extends AnyMessageType>(type: T): (message: Sent<T>) =
   return (message) => type.encode(message as never);
 }
 
+/** How many received views of one method are valid at a time. */
+export const VIEW_RING = 32;
+
 export function decoder<T extends AnyMessageType, R extends Receive>(type: T, receive: R | undefined): (bytes: Uint8Array) => Received<T, R> {
   if (receive !== "view") return (bytes) => type.decode(bytes) as Received<T, R>;
-  let arena: Arena | undefined; // made on first use: the runtime may not be started when the definition is
+  // made on first use (the runtime may not be started when the definition is), small at first: they grow with the messages
+  const ring: Arena[] = [];
+  let next = 0;
   return (bytes) => {
-    if (arena === undefined) arena = new Arena();
+    let arena = ring[next];
+    if (arena === undefined) ring[next] = arena = new Arena({ firstBlock: 4096 });
     else arena.reset();
+    next = (next + 1) % VIEW_RING;
     return type.view(bytes, arena) as Received<T, R>;
   };
 }

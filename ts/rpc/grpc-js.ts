@@ -65,7 +65,7 @@ const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffs
 
 /**
  * grpc-js's ServiceDefinition of a generated service. `receive: "view"` hands received messages
- * over as views (valid until the next message of the same method arrives), else as plain objects.
+ * over as views (each valid while the next 31 messages of the method arrive), else as plain objects.
  *
  *     server.addService(grpcService(Greeter), { sayHello: (call, done) => done(null, { message: call.request.name }) });
  */

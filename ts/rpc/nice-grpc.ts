@@ -29,7 +29,7 @@ const idempotency = { unknown: undefined, no_side_effects: "NO_SIDE_EFFECTS", id
 
 /**
  * nice-grpc's ServiceDefinition of a generated service. `receive: "view"` hands received messages
- * over as views (valid until the next message of the same method arrives), else as plain objects.
+ * over as views (each valid while the next 31 messages of the method arrive), else as plain objects.
  *
  *     createServer().add(niceGrpcService(Greeter), { async sayHello(request) { return { message: request.name }; } });
  */
