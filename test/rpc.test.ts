@@ -3,11 +3,11 @@
 // cancellation, views on receipt, and input the codec rejects.
 import * as grpc from "@grpc/grpc-js";
 import { createChannel, createClient, createServer, Metadata as NiceMetadata, ServerError, Status, type CallContext } from "nice-grpc";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getOption, init, MessageView, StaleViewError } from "hppproto";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { Arena, getOption, init, MessageView, StaleViewError } from "hppproto";
 import { grpcClient, grpcService, type GrpcClient, type GrpcImplementation } from "hppproto/grpc-js";
 import { niceGrpcService } from "hppproto/nice-grpc";
-import { VIEW_RING } from "../dist/ts/rpc/codec.js";
+import { decoder, VIEW_RING } from "../dist/ts/rpc/codec.js";
 import { Subscribe, Summary, Tick, Ticker, type Tick as TickPlain } from "./gen/rpc/rpc_pb.js";
 
 beforeAll(async () => {
@@ -26,6 +26,23 @@ describe("the generated service", () => {
       ["echo", "Echo", "/rpc_test.Ticker/Echo", Tick, Tick, "bidi_streaming", "unknown"],
     ]);
     expect(Ticker.methods.quote.service).toBe(Ticker);
+  });
+});
+
+describe("views on receipt (the adapters' shared decoder)", () => {
+  it("a ring of arenas: 32 views valid at a time; an arena a large message grew is released, not kept", () => {
+    const decode = decoder(Tick, "view");
+    const release = vi.spyOn(Arena.prototype, "release");
+    try {
+      const big = decode(Tick.encode({ symbol: "BIG", payload: new Uint8Array(2 << 20) })) as unknown as TickPlain;
+      expect(big.payload.length).toBe(2 << 20);
+      const small = Array.from({ length: VIEW_RING }, (_, i) => decode(Tick.encode(tick(i))) as unknown as TickPlain);
+      expect(() => big.symbol).toThrow(StaleViewError);
+      expect(release).toHaveBeenCalledTimes(1); // the 2 MiB arena, when its turn came again
+      expect(small.map((t) => t.seq)).toEqual(Array.from({ length: VIEW_RING }, (_, i) => BigInt(i)));
+    } finally {
+      release.mockRestore();
+    }
   });
 });
 

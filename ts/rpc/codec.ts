@@ -27,6 +27,9 @@ export function encoder<T extends AnyMessageType>(type: T): (message: Sent<T>) =
 /** How many received views of one method are valid at a time. */
 export const VIEW_RING = 32;
 
+/** An arena that grew past this for a large message is released rather than kept (a reset keeps its largest block). */
+const KEEP_BYTES = 1 << 20;
+
 export function decoder<T extends AnyMessageType, R extends Receive>(type: T, receive: R | undefined): (bytes: Uint8Array) => Received<T, R> {
   if (receive !== "view") return (bytes) => type.decode(bytes) as Received<T, R>;
   // made on first use (the runtime may not be started when the definition is), small at first: they grow with the messages
@@ -34,7 +37,8 @@ export function decoder<T extends AnyMessageType, R extends Receive>(type: T, re
   let next = 0;
   return (bytes) => {
     let arena = ring[next];
-    if (arena === undefined) ring[next] = arena = new Arena({ firstBlock: 4096 });
+    if (arena !== undefined && arena.reservedBytes > KEEP_BYTES) arena.release();
+    if (arena === undefined || arena.released) ring[next] = arena = new Arena({ firstBlock: 4096 });
     else arena.reset();
     next = (next + 1) % VIEW_RING;
     return type.view(bytes, arena) as Received<T, R>;
