@@ -4,6 +4,8 @@
 // walks those bytes again); for .proto files protobufjs parsed, encodeCustomOptions writes what it
 // parsed as protoc would. Reflection reads them with the option's Extension (ts/options.ts).
 import protobuf from "protobufjs";
+import { at, escape, ProtoLoadError } from "./located.js";
+import { declaringFile, realName, sourceOf } from "./parse.js";
 
 const FIRST_EXTENSION = 1000;
 
@@ -69,8 +71,9 @@ function extensionFields(options: Uint8Array): Uint8Array {
 
 /**
  * The custom options protobufjs parsed for a declaration (`option (name) = value;`, `[(name).path = value]`,
- * aggregates `{ a: 1 }`), as the wire bytes of its options' extension fields. `scope` resolves the
- * options' names as protoc does, from the declaration outwards.
+ * aggregates `{ a: 1 }`), as the wire bytes of its options' extension fields. Names resolve as
+ * protoc resolves them, from the declaration outwards; what protoc rejects (an unknown option, a
+ * path into a scalar, a value of the wrong type) is an error placed in the declaring file.
  */
 export function encodeCustomOptions(parsed: readonly Record<string, unknown>[] | null | undefined, scope: protobuf.ReflectionObject): Uint8Array | undefined {
   const w = protobuf.Writer.create();
@@ -78,7 +81,8 @@ export function encodeCustomOptions(parsed: readonly Record<string, unknown>[] |
   for (const option of parsed ?? []) {
     for (const [key, value] of Object.entries(option)) {
       if (!key.startsWith("(")) continue; // descriptor.proto's own options: described field by field
-      writeField(w, extensionNamed(key, scope), value, scope);
+      const writer = new OptionWriter(scope, key);
+      writer.field(w, writer.extension(key), value);
       any = true;
     }
   }
@@ -99,73 +103,152 @@ export function nestedOptions(flat: Record<string, unknown> | undefined): Record
   return out;
 }
 
-/** The extension field `(name)` names, looked up from scope outwards (a leading "." makes it absolute). */
-function extensionNamed(key: string, scope: protobuf.ReflectionObject): protobuf.Field {
-  const name = key.slice(1, -1);
-  // protobufjs's lookup goes on to the enclosing namespaces itself
-  const at = (scope instanceof protobuf.Namespace ? scope : scope.parent) as protobuf.Namespace | null;
-  const found = at?.lookup(name, [protobuf.Field]) ?? null;
-  if (!(found instanceof protobuf.Field) || found.extend === undefined) {
-    throw new Error(`${scope.fullName.slice(1)}: option (${name}) is not an extension this file can see`);
-  }
-  found.resolve();
-  return found;
-}
-
 const wireTypes = protobuf.types.basic as Record<string, number>;
+const integers = new Set(["int32", "uint32", "sint32", "fixed32", "sfixed32", "int64", "uint64", "sint64", "fixed64", "sfixed64"]);
 
-/** Writes `value` (an array for repeated fields) as field `f`. */
-function writeField(w: protobuf.Writer, f: protobuf.Field, value: unknown, scope: protobuf.ReflectionObject): void {
-  if (Array.isArray(value)) {
-    for (const v of value) writeField(w, f, v, scope);
-    return;
+/** Writes one option (`(name)` and everything set inside it), its errors placed at its name. */
+class OptionWriter {
+  constructor(private readonly scope: protobuf.ReflectionObject, private readonly option: string) {}
+
+  /** The error placed as protoc places it: at the option's name, or (`atValue`) at the value it is set to. */
+  private error(message: string, atValue = false): ProtoLoadError {
+    const file = declaringFile(this.scope);
+    const name = this.namePattern;
+    return file === undefined ? new ProtoLoadError(message) : at(file, new RegExp(atValue ? `(?<=${name}[^=;\\]]*=\\s*)\\S` : name), message);
   }
-  const type = f.resolvedType;
-  if (f instanceof protobuf.MapField) {
-    const entry = value as { key?: unknown; value?: unknown };
-    const e = protobuf.Writer.create();
-    writeScalar(e, 1, f.keyType, entry.key);
-    if (type instanceof protobuf.Type) writeMessage(e, 2, type, entry.value, false, scope);
-    else if (type instanceof protobuf.Enum) e.uint32(2 << 3).int32(enumNumber(type, entry.value));
-    else writeScalar(e, 2, f.type, entry.value);
-    w.uint32((f.id << 3) | 2).bytes(e.finish());
-  } else if (type instanceof protobuf.Type) writeMessage(w, f.id, type, value, f.delimited, scope);
-  else if (type instanceof protobuf.Enum) w.uint32(f.id << 3).int32(enumNumber(type, value));
-  else writeScalar(w, f.id, f.type, value);
-}
 
-function writeMessage(w: protobuf.Writer, id: number, type: protobuf.Type, value: unknown, delimited: boolean, scope: protobuf.ReflectionObject): void {
-  const body = protobuf.Writer.create();
-  for (const [key, v] of Object.entries((value ?? {}) as Record<string, unknown>)) {
-    const field = key.startsWith("(") ? extensionNamed(key, scope) : fieldNamed(type, key);
-    writeField(body, field, v, scope);
+  /**
+   * A 64-bit integer as written: protobufjs parses literals into JS numbers, which round beyond
+   * 2^53, so such a value is looked up among the integer literals of the declaring file.
+   */
+  private exact(value: number): bigint {
+    const file = declaringFile(this.scope);
+    if (Number.isSafeInteger(value) || file === undefined) return BigInt(value);
+    // the literals of this option's statements first (values that round alike stay apart), then the file's
+    const source = sourceOf(file);
+    const statements = [...source.matchAll(new RegExp(`${this.namePattern}[^;\\]]*`, "g"))].map((m) => m[0]);
+    for (const text of [...statements, source]) {
+      for (const [literal] of text.matchAll(/-?\s*\b(?:0[xX][0-9a-fA-F]+|\d+)\b/g)) {
+        const digits = literal.replace(/[\s-]/g, "");
+        const magnitude = BigInt(/^0\d/.test(digits) ? `0o${digits.slice(1)}` : digits); // a leading 0 is octal in .proto
+        const exact = literal.startsWith("-") ? -magnitude : magnitude;
+        if (Number(exact) === value) return exact;
+      }
+    }
+    return BigInt(value);
   }
-  if (delimited) w.uint32((id << 3) | 3).raw(body.finish()).uint32((id << 3) | 4);
-  else w.uint32((id << 3) | 2).bytes(body.finish());
+
+  /** `(name)` as a pattern (a leading "." optional). */
+  private get namePattern(): string {
+    return `\\(\\s*${escape(this.option.slice(1, -1)).replace(/^\\\./, "\\.?")}\\s*\\)`;
+  }
+
+  /** The option's name as protoc's errors about its value give it: without the parentheses. */
+  private get bare(): string {
+    return this.option.slice(1, -1);
+  }
+
+  /** The extension field `(name)` names, looked up from the declaration outwards (a leading "." makes it absolute). */
+  extension(key: string): protobuf.Field {
+    const name = key.slice(1, -1);
+    // protobufjs's lookup goes on to the enclosing namespaces itself
+    const at = (this.scope instanceof protobuf.Namespace ? this.scope : this.scope.parent) as protobuf.Namespace | null;
+    const found = at?.lookup(name, [protobuf.Field]) ?? null;
+    if (!(found instanceof protobuf.Field) || found.extend === undefined) {
+      throw this.error(`Option "(${name})" unknown. Ensure that your proto definition file imports the proto which defines the option.`);
+    }
+    found.resolve();
+    return found;
+  }
+
+  /** Writes `value` (an array for repeated fields) as field `f`. */
+  field(w: protobuf.Writer, f: protobuf.Field, value: unknown): void {
+    if (Array.isArray(value)) {
+      for (const v of value) this.field(w, f, v);
+      return;
+    }
+    const type = f.resolvedType;
+    const isObject = typeof value === "object" && value !== null;
+    if (f instanceof protobuf.MapField) {
+      if (!isObject) throw this.error(`Option "${this.option}": map field ${f.name} takes { key: ... value: ... }.`);
+      const entry = value as { key?: unknown; value?: unknown };
+      const e = protobuf.Writer.create();
+      this.scalar(e, 1, f.keyType, entry.key);
+      if (type instanceof protobuf.Type) this.message(e, 2, type, entry.value, false);
+      else if (type instanceof protobuf.Enum) e.uint32(2 << 3).int32(this.enumNumber(type, entry.value));
+      else this.scalar(e, 2, f.type, entry.value);
+      w.uint32((f.id << 3) | 2).bytes(e.finish());
+    } else if (type instanceof protobuf.Type) {
+      if (!isObject) {
+        const o = this.bare;
+        throw this.error(`Option "${o}" is a message. To set the entire message, use syntax like "${o} = { <proto text format> }". To set fields within it, use syntax like "${o}.foo = value".`, true);
+      }
+      this.message(w, f.id, type, value, f.delimited);
+    } else if (isObject) {
+      throw this.error(`Option "${this.option}" is an atomic type, not a message.`);
+    } else if (type instanceof protobuf.Enum) {
+      w.uint32(f.id << 3).int32(this.enumNumber(type, value));
+    } else this.scalar(w, f.id, f.type, value);
+  }
+
+  private message(w: protobuf.Writer, id: number, type: protobuf.Type, value: unknown, delimited: boolean): void {
+    const body = protobuf.Writer.create();
+    for (const [key, v] of Object.entries((value ?? {}) as Record<string, unknown>)) {
+      this.field(body, key.startsWith("(") ? this.extension(key) : this.fieldNamed(type, key), v);
+    }
+    if (delimited) w.uint32((id << 3) | 3).raw(body.finish()).uint32((id << 3) | 4);
+    else w.uint32((id << 3) | 2).bytes(body.finish());
+  }
+
+  /** A field of an aggregate by its .proto name (a group's by its lower-cased type name, as protoc takes it). */
+  private fieldNamed(type: protobuf.Type, key: string): protobuf.Field {
+    const f = type.fields[key] ?? type.fieldsArray.find((x) => x.name.toLowerCase() === key.toLowerCase());
+    if (f === undefined) throw this.error(`Error while parsing option value for "${this.bare}": Message type "${realName(type.fullName.slice(1))}" has no field named "${key}".`, true);
+    f.resolve();
+    return f;
+  }
+
+  private enumNumber(e: protobuf.Enum, value: unknown): number {
+    if (typeof value === "number" && Number.isInteger(value)) return value;
+    const n = typeof value === "string" ? e.values[value] : undefined;
+    if (n === undefined) throw this.error(`Enum type "${realName(e.fullName.slice(1))}" has no value named "${String(value)}" for option "${this.bare}".`, true);
+    return n;
+  }
+
+  private scalar(w: protobuf.Writer, id: number, type: string, value: unknown): void {
+    const expected = type === "string" || type === "bytes" ? "string" : type === "bool" ? "boolean" : "number";
+    const ok = typeof value === expected && (!integers.has(type) || Number.isInteger(value));
+    if (!ok) {
+      const kind = integers.has(type) ? "integer" : expected === "boolean" ? "identifier" : expected === "string" ? "quoted string" : "number";
+      throw this.error(`Value must be ${kind} for ${type === "bool" ? "boolean" : type} option "${this.bare}".`, true);
+    }
+    w.uint32((id << 3) | wireTypes[type]!);
+    if (type.endsWith("64") && type !== "double") {
+      w.raw(int64Bytes(type, this.exact(value as number)));
+    } else if (type === "bytes") {
+      // a .proto string literal, escapes already read: one byte per char, UTF-8 beyond Latin-1
+      const s = value as string;
+      w.bytes([...s].every((c) => c.charCodeAt(0) < 0x100) ? Uint8Array.from(s, (c) => c.charCodeAt(0)) : new TextEncoder().encode(s));
+    } else if (type === "string") w.string(value as string);
+    else if (type === "bool") w.bool(value as boolean);
+    else (w as unknown as Record<string, (v: unknown) => void>)[type]!.call(w, value);
+  }
 }
 
-/** A field of an aggregate by its .proto name (a group's by its lower-cased type name, as protoc takes it). */
-function fieldNamed(type: protobuf.Type, key: string): protobuf.Field {
-  const f = type.fields[key] ?? type.fieldsArray.find((x) => x.name.toLowerCase() === key.toLowerCase());
-  if (f === undefined) throw new Error(`${type.fullName.slice(1)} has no field ${key}`);
-  f.resolve();
-  return f;
-}
-
-function enumNumber(e: protobuf.Enum, value: unknown): number {
-  if (typeof value === "number") return value;
-  const n = e.values[String(value)];
-  if (n === undefined) throw new Error(`${e.fullName.slice(1)} has no value ${String(value)}`);
-  return n;
-}
-
-function writeScalar(w: protobuf.Writer, id: number, type: string, value: unknown): void {
-  w.uint32((id << 3) | wireTypes[type]!);
-  if (type === "bytes") {
-    // a .proto string literal, escapes already read: one byte per char, UTF-8 beyond Latin-1
-    const s = String(value);
-    w.bytes([...s].every((c) => c.charCodeAt(0) < 0x100) ? Uint8Array.from(s, (c) => c.charCodeAt(0)) : new TextEncoder().encode(s));
-  } else if (type === "string") w.string(String(value));
-  else if (type === "bool") w.bool(value === true || value === "true");
-  else (w as unknown as Record<string, (v: unknown) => void>)[type]!.call(w, value);
+/** A 64-bit integer field's value bytes (after the tag): a varint (zigzag for sint64) or 8 bytes little-endian. */
+function int64Bytes(type: string, value: bigint): Uint8Array {
+  const signed = type === "sint64" ? (value << 1n) ^ (value >> 63n) : value;
+  let v = BigInt.asUintN(64, signed);
+  if (type === "fixed64" || type === "sfixed64") {
+    const out = new Uint8Array(8);
+    new DataView(out.buffer).setBigUint64(0, v, true);
+    return out;
+  }
+  const out: number[] = [];
+  while (v >= 0x80n) {
+    out.push(Number(v & 0x7fn) | 0x80);
+    v >>= 7n;
+  }
+  out.push(Number(v));
+  return Uint8Array.from(out);
 }

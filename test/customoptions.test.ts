@@ -2,11 +2,14 @@
 // test/protos/custom_options.proto, what reflection reads is what @bufbuild/protobuf reads from
 // buf's descriptors of the same file, whether hppproto-gen encoded what protobufjs parsed or the
 // descriptors' bytes came in (a FileDescriptorSet at run time, as the protoc plugin gets them).
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import * as es from "@bufbuild/protobuf";
 import * as wkt from "@bufbuild/protobuf/wkt";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Extension, getOption, hasOption, init, setExtension, type AnyMessageType, type OptionsHolder } from "hppproto";
-import { schemaFromDescriptorSet } from "hppproto/codegen";
+import { loadSchema, schemaFromDescriptorSet } from "hppproto/codegen";
 // descriptor_pb first: its FieldOptions has the extensions as fields and imports the module that
 // declares them, which imports it back (extensions find their extendee lazily for that)
 import * as descriptor from "./gen/custom_options/google/protobuf/descriptor_pb.js";
@@ -76,7 +79,9 @@ describe.each([
 
   it("typed: each option's value in the form its type's plain objects have", () => {
     const { Scalars, Aggregates } = typesOf();
-    expect(getOption(Scalars!, o.int64_opt)).toBe(-9007199254740991n);
+    // 64-bit values beyond 2^53 exactly as written (protobufjs's parser rounds them)
+    expect([getOption(Scalars!, o.int64_opt), getOption(Scalars!, o.uint64_opt), getOption(Scalars!, o.fixed64_opt), getOption(Scalars!, o.sfixed64_opt), getOption(Scalars!, o.sint64_opt)])
+      .toEqual([-(2n ** 63n), 2n ** 64n - 1n, 2n ** 64n - 1n, 9007199254740993n, -(2n ** 63n) + 1n]);
     expect(getOption(Scalars!, o.uint32_opt)).toBe(4294967295);
     expect(getOption(Scalars!, o.float_opt)).toBe(1.5);
     expect(getOption(Scalars!, o.string_opt)).toBe('héllo "quoted"');
@@ -99,5 +104,28 @@ describe.each([
     expect(hasOption(Aggregates!, o.bool_opt)).toBe(false);
     expect(getOption(Aggregates!, o.numbers)).toEqual([]);
     expect(Scalars!.field("plain")!.customOptions).toBeUndefined();
+  });
+});
+
+describe("custom options protoc rejects", () => {
+  const head = 'syntax = "proto3";\nimport "google/protobuf/descriptor.proto";\nenum E { E0 = 0; E1 = 1; }\nmessage R { int32 min = 1; }\n' +
+    "extend google.protobuf.FieldOptions { int32 w = 50001; R r = 50002; E e = 50003; string s = 50004; bool b = 50005; }\nmessage M {\n";
+  const cases = {
+    unknown: "[(wx) = 3]", "a path into a scalar": "[(w).foo = 3]", "a scalar for a message": "[(r) = 3]", "an unknown field in an aggregate": "[(r) = { max: 3 }]",
+    "an unknown enum value": "[(e) = E7]", "a string for an integer": '[(w) = "x"]', "a number for a string": "[(s) = 5]", "a number for a bool": "[(b) = 5]",
+  };
+  it.each(Object.entries(cases))("%s: the error protoc gives, placed where protoc places it", (_, options) => {
+    const dir = mkdtempSync(`${tmpdir()}/hppproto-options-`);
+    writeFileSync(`${dir}/bad.proto`, `${head}  int32 a = 1 ${options};\n}\n`);
+    const protoc = spawnSync("protoc", [`-I${dir}`, "--descriptor_set_out=/dev/null", `${dir}/bad.proto`], { encoding: "utf8" });
+    expect(protoc.status).toBe(1);
+    const expected = protoc.stderr.split("\n")[0]!.replace(/^.*?bad\.proto/, "bad.proto");
+    let message = "no error";
+    try {
+      loadSchema([`${dir}/bad.proto`], [dir]);
+    } catch (e) {
+      message = (e as Error).message.replace(/^.*?bad\.proto/, "bad.proto");
+    }
+    expect(message).toBe(expected);
   });
 });
