@@ -118,7 +118,8 @@ describe("hppproto/nice-grpc with nice-grpc-web in Chromium, against a Connect-E
     expect(result.stream).toEqual({ count: 1000, inOrder: true });
     expect(result.views).toEqual({ total: (499 * 500) / 2, allViews: true });
     expect(result.cancel).toEqual({ name: "AbortError", n: 3 });
-    await new Promise((r) => setTimeout(r, 200));
+    // the server learns of the cancellation when its next write fails: wait for it, up to 10 s
+    for (let i = 0; i < 100 && !serverLog.includes("stream of C cancelled"); i++) await new Promise((r) => setTimeout(r, 100));
     expect(serverLog).toContain("stream of C cancelled");
   });
 });

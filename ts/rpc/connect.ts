@@ -9,7 +9,7 @@
 // only: a message without fields has no ProtoJSON, so requests in JSON are refused.
 import { create, createFileRegistry, fromBinary, toBinary, type DescMessage, type DescService } from "@bufbuild/protobuf";
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
+import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import type { AnyMessageType } from "../message.js";
 import type { Method, ServiceType } from "../service.js";
 import { decoder, encoder, type Receive, type Received, type RpcOptions, type Sent } from "./codec.js";
@@ -32,13 +32,13 @@ type Handler = (input: unknown, context: HandlerContext) => unknown;
 
 /**
  * What Connect-ES's `router.service()` takes for a generated service: its descriptor and the
- * implementation, wrapped to carry hppproto messages.
+ * implementation, wrapped to carry hppproto messages. Methods left out answer UNIMPLEMENTED.
  *
  *     connectNodeAdapter({ routes: (router) => router.service(...connectService(Greeter, { sayHello: (r) => ({ message: r.name }) })) })
  */
 export function connectService<S extends ServiceType, R extends Receive = "plain">(
-  service: S, implementation: ConnectImplementation<S, R>, options?: RpcOptions<R>,
-): [DescService, Record<string, Handler>] {
+  service: S, implementation: Partial<ConnectImplementation<S, R>>, options?: RpcOptions<R>,
+): [DescService, Partial<ServiceImpl<DescService>>] {
   const desc = opaqueService(service);
   const handlers: Record<string, Handler> = {};
   for (const m of Object.values(service.methods) as Method[]) {
@@ -55,7 +55,7 @@ export function connectService<S extends ServiceType, R extends Receive = "plain
       return streamsOut ? mapAsync(result as AsyncIterable<unknown>, write) : Promise.resolve(result).then(write);
     };
   }
-  return [desc, handlers];
+  return [desc, handlers as unknown as Partial<ServiceImpl<DescService>>]; // (its type for a descriptor made at run time)
 }
 
 function refuseJson(context: HandlerContext): void {
