@@ -1,5 +1,5 @@
 // A grpc-js client of the tick feed that reads the stream through views: one call into WASM per
-// tick, no object per tick; each view is valid while the next 31 ticks arrive.
+// tick and one small view object, no plain object tree; each view is valid while the next 31 ticks arrive.
 import * as grpc from "@grpc/grpc-js";
 import { init } from "hppproto";
 import { grpcClient } from "hppproto/grpc-js";
