@@ -1,5 +1,5 @@
-// The codec's ProtoJSON writer (cpp/include/hppproto/json_encoder.hpp): toJsonString() of views
-// and of plain objects without a generated writer (CODE_SIZE, runtime schemas), and
+// The codec's ProtoJSON writer (cpp/include/hppproto/json_encoder.hpp): toJsonString() of views,
+// of plain objects without a generated writer (CODE_SIZE, runtime schemas) or with long strings, and
 // decodeToJsonString(), write records in WASM, leave doubles to Number#toString and hand the
 // well-known types' own forms to the JS writer. What it writes must read as the generated text
 // writer's text for the same message, and so must the schema-driven JS writer's (the codec
@@ -83,6 +83,25 @@ describe.each(Object.entries(sets))("every message of the %s schemas", (_name, l
     }
     // three writes a message; the schemas are full of well-known types, which stay the JS writer's
     expect(counts.written).toBeGreaterThan(messages * 3 * 0.6);
+  });
+});
+
+describe("plain objects of generated types", () => {
+  const T = conf3.TestAllTypesProto3;
+  it("are written by the generated writer, but by the codec when their own strings are long: the same text", () => {
+    const long = 'a "quoted" \\ back\nslash, é, 😀, \u0001 '.repeat(40); // about 1.4 K characters with every kind of escape
+    const short = { optionalString: "short", optionalInt32: 5, optionalNestedMessage: { a: 1 }, repeatedString: [long] };
+    const big = { ...short, optionalString: long, optionalBytes: new Uint8Array([1, 2, 3]) };
+    let counts = countCodecWrites();
+    const shortText = T.toJsonString(short);
+    expect(counts).toEqual({ written: 0, handed: 0 }); // a long string in a list is not the message's own
+    vi.restoreAllMocks();
+    counts = countCodecWrites();
+    const bigText = T.toJsonString(big);
+    expect(counts).toEqual({ written: 1, handed: 0 });
+    expect(bigText).toBe(inJs(() => T.toJsonString(big)));
+    expect(JSON.parse(bigText).optionalString).toBe(long);
+    expect(JSON.parse(shortText)).toEqual({ optionalString: "short", optionalInt32: 5, optionalNestedMessage: { a: 1 }, repeatedString: [long] });
   });
 });
 
