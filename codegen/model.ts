@@ -1,6 +1,6 @@
 // The schema model the emitters work from: every message (map entries included) and enum of the
 // loaded files, with field types, presence, packedness, and the record layout for wasm32.
-import { camelCase, defineSchema, FieldFlag, FieldType, hasRef, int64Forms, Label, numberKind, OptionsOf, propertyName, SourceBits, SourceFlags, type Int64As, type NumberKind } from "../ts/schema.js";
+import { camelCase, charsOfBytes, defineSchema, FieldFlag, FieldType, hasRef, int64Forms, Label, numberKind, OptionsOf, propertyName, SourceBits, SourceFlags, type Int64As, type NumberKind } from "../ts/schema.js";
 import {
   editionDefaults, EnumType, fieldFeatures, FieldLabel, FieldPresence, IdempotencyLevel, JsType, MessageEncoding, PathOf, RepeatedFieldEncoding, unescapeBytes, Utf8Validation, withFeatures,
   type DescriptorProto, type EnumDescriptorProto, type Features, type FieldDescriptorProto, type FileDescriptorProto, type ServiceDescriptorProto,
@@ -154,7 +154,7 @@ function commentsOf(file: FileDescriptorProto): (path: number[]) => string | und
 function defaultOf(type: FieldType, text: string): unknown {
   switch (type) {
     case FieldType.String: case FieldType.Enum: return text;
-    case FieldType.Bytes: return String.fromCharCode(...unescapeBytes(text));
+    case FieldType.Bytes: return charsOfBytes(unescapeBytes(text));
     case FieldType.Bool: return text === "true";
     case FieldType.Float: case FieldType.Double: return text === "inf" ? Infinity : text === "-inf" ? -Infinity : text === "nan" ? NaN : Number(text);
     default: return numberKinds[type]!.ts === "bigint" ? BigInt(text) : Number(text);
@@ -454,7 +454,7 @@ const OPTION_ENTRY = 4;
 function optionsSource(model: SchemaModel, enumIndex: Map<EnumModel, number>): (string | number)[] {
   const out: (string | number)[] = [];
   const add = (kind: OptionsOf, index: number, inner: number, bytes: Uint8Array | undefined) => {
-    if (bytes !== undefined && bytes.length > 0) out.push(kind, index, inner, String.fromCharCode(...bytes));
+    if (bytes !== undefined && bytes.length > 0) out.push(kind, index, inner, charsOfBytes(bytes));
   };
   for (const m of model.messages) {
     add(OptionsOf.Message, m.index, 0, m.customOptions);

@@ -4,6 +4,8 @@
 // walks those bytes again); for .proto files protobufjs parsed, encodeCustomOptions writes what it
 // parsed as protoc would. Reflection reads them with the option's Extension (ts/options.ts).
 import protobuf from "protobufjs";
+import { concatBytes } from "../ts/copy.js";
+import { bytesOfChars } from "../ts/schema.js";
 import { at, escape, ProtoLoadError } from "./located.js";
 import { declaringFile, realName, sourceOf } from "./parse.js";
 
@@ -63,10 +65,7 @@ function extensionFields(options: Uint8Array): Uint8Array {
     r.skipType(tag & 7);
     if (tag >>> 3 >= FIRST_EXTENSION) parts.push(options.subarray(start, r.pos));
   }
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) (out.set(p, at), (at += p.length));
-  return out;
+  return concatBytes(parts);
 }
 
 /**
@@ -228,7 +227,7 @@ class OptionWriter {
     } else if (type === "bytes") {
       // a .proto string literal, escapes already read: one byte per char, UTF-8 beyond Latin-1
       const s = value as string;
-      w.bytes([...s].every((c) => c.charCodeAt(0) < 0x100) ? Uint8Array.from(s, (c) => c.charCodeAt(0)) : new TextEncoder().encode(s));
+      w.bytes([...s].every((c) => c.charCodeAt(0) < 0x100) ? bytesOfChars(s) : new TextEncoder().encode(s));
     } else if (type === "string") w.string(value as string);
     else if (type === "bool") w.bool(value as boolean);
     else (w as unknown as Record<string, (v: unknown) => void>)[type]!.call(w, value);

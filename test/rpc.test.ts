@@ -9,12 +9,12 @@ import { grpcClient, grpcService, type GrpcClient, type GrpcImplementation } fro
 import { niceGrpcService } from "hppproto/nice-grpc";
 import { decoder, VIEW_RING } from "../dist/ts/rpc/codec.js";
 import { Subscribe, Summary, Tick, Ticker, type Tick as TickPlain } from "./gen/rpc/rpc_pb.js";
+import { echoed, summarize, summarizer, tick } from "./support/ticker.js";
 
 beforeAll(async () => {
   await init();
 });
 
-const tick = (seq: number, symbol = "ACME"): TickPlain => ({ symbol, price: seq / 4, seq: BigInt(seq), payload: new Uint8Array([seq & 0xff]) });
 
 describe("the generated service", () => {
   it("lists each method with its path, message types, kind and idempotency", () => {
@@ -69,16 +69,12 @@ const grpcImplementation: GrpcImplementation<typeof Ticker> = {
     next();
   },
   collect(call, done) {
-    const out = { count: 0, total: 0, symbols: [] as string[] };
-    call.on("data", (t: TickPlain) => {
-      out.count++;
-      out.total += t.price;
-      if (!out.symbols.includes(t.symbol)) out.symbols.push(t.symbol);
-    });
-    call.on("end", () => done(null, out));
+    const s = summarizer();
+    call.on("data", (t: TickPlain) => s.add(t));
+    call.on("end", () => done(null, s.summary));
   },
   echo(call) {
-    call.on("data", (t: TickPlain) => call.write({ ...t, seq: t.seq * 2n }));
+    call.on("data", (t: TickPlain) => call.write(echoed(t)));
     call.on("end", () => call.end());
   },
 };
@@ -251,17 +247,9 @@ describe("hppproto/nice-grpc: a nice-grpc server and client", () => {
           if (request.count > 1_000_000) await new Promise((r) => setTimeout(r, 1));
         }
       },
-      async collect(requests) {
-        const out = { count: 0, total: 0, symbols: [] as string[] };
-        for await (const t of requests) {
-          out.count++;
-          out.total += t.price;
-          if (!out.symbols.includes(t.symbol)) out.symbols.push(t.symbol);
-        }
-        return out;
-      },
+      collect: summarize,
       async *echo(requests) {
-        for await (const t of requests) yield { ...t, seq: t.seq * 2n };
+        for await (const t of requests) yield echoed(t);
       },
     });
     const port = await server.listen("127.0.0.1:0");

@@ -37,6 +37,20 @@ export type SchemaSource = readonly (string | number | boolean)[];
 export const SourceBits = { LabelShift: 5, FlagsShift: 8, JsonName: 1 << 12, Prop: 1 << 13, Default: 1 << 14, Int64Shift: 15 } as const;
 /** A message's flags in a SchemaSource. */
 export const SourceFlags = { MessageSet: 1, MapEntry: 2, Reserved: 4 } as const;
+/** Bytes as a SchemaSource holds them (bytes defaults, custom options): one char per byte. */
+export function bytesOfChars(text: string): Uint8Array {
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
+
+/** Bytes as a SchemaSource holds them: one char per byte (bytesOfChars' inverse). */
+export function charsOfBytes(bytes: Uint8Array): string {
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 4096) s += String.fromCharCode(...bytes.subarray(i, i + 4096)); // in chunks: no argument-count limit
+  return s;
+}
+
 /** What a custom options entry of a SchemaSource belongs to. */
 export const OptionsOf = { Message: 0, Field: 1, Oneof: 2, Enum: 3, EnumValue: 4 } as const;
 export type OptionsOf = (typeof OptionsOf)[keyof typeof OptionsOf];
@@ -215,22 +229,19 @@ export function defineSchema(source: SchemaSource, sizes: SlotSizes = wasm32): S
   }
   if (at < source.length) {
     for (let n = num(); n > 0; n--) {
-      const kind = num() as OptionsOf, index = num(), inner = num();
-      const text = str(), bytes = new Uint8Array(text.length);
-      for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-      const set = (o: WithOptions | undefined) => {
-        if (o === undefined) throw new Error(`hppproto: schema source has options for a declaration it lacks`);
-        (o as { options?: Uint8Array }).options = bytes;
-      };
-      if (kind === OptionsOf.Message) set(messages[index]);
-      else if (kind === OptionsOf.Field) set(messages[index]?.fields[inner]);
-      else if (kind === OptionsOf.Oneof) set(messages[index]?.oneofs[inner]);
-      else if (kind === OptionsOf.Enum) set(enums[index]);
-      else {
+      const kind = num() as OptionsOf, index = num(), inner = num(), bytes = bytesOfChars(str());
+      const lacking = () => new Error("hppproto: schema source has options for a declaration it lacks");
+      if (kind === OptionsOf.EnumValue) {
+        // values are [number, name] pairs: their options stand beside them
         const e = enums[index] as { values: unknown[]; valueOptions?: (Uint8Array | undefined)[] } | undefined;
-        if (e === undefined || inner >= e.values.length) set(undefined);
-        (e!.valueOptions ??= [])[inner] = bytes;
+        if (e === undefined || inner >= e.values.length) throw lacking();
+        (e.valueOptions ??= [])[inner] = bytes;
+        continue;
       }
+      const owner = kind === OptionsOf.Message ? messages[index] : kind === OptionsOf.Field ? messages[index]?.fields[inner]
+        : kind === OptionsOf.Oneof ? messages[index]?.oneofs[inner] : enums[index];
+      if (owner === undefined) throw lacking();
+      (owner as { options?: Uint8Array }).options = bytes;
     }
   }
   if (at !== source.length) throw new Error(`hppproto: schema source has ${source.length - at} values left over`);

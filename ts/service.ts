@@ -2,6 +2,7 @@
 // request and response message types, which the RPC adapters (hppproto/grpc-js, hppproto/nice-grpc)
 // turn into the definitions those libraries take. Nothing here does I/O.
 import type { AnyMessageType } from "./message.js";
+import { bytesOfChars } from "./schema.js";
 
 /** Whether a method streams requests, responses, both or neither. */
 export type MethodKind = "unary" | "server_streaming" | "client_streaming" | "bidi_streaming";
@@ -41,15 +42,21 @@ export class ServiceType<M extends Record<string, Method> = Record<string, Metho
     for (const [property, [name, input, output, kind, idempotency, options]] of Object.entries(methods)) {
       out[property] = {
         name, property, path: `/${typeName}/${name}`, input, output, kind: methodKinds[kind]!, idempotency: idempotencies[idempotency ?? 0]!,
-        ...(options !== undefined && { customOptions: bytesOf(options) }), service: this,
+        ...(options !== undefined && { customOptions: bytesOfChars(options) }), service: this,
       };
     }
     this.methods = out as M;
   }
 }
 
-const methodKinds: MethodKind[] = ["unary", "server_streaming", "client_streaming", "bidi_streaming"];
-const idempotencies: Idempotency[] = ["unknown", "no_side_effects", "idempotent"];
+/** Kinds by the number generated code gives them: 1 for streamed responses, plus 2 for streamed requests. */
+export const methodKinds: readonly MethodKind[] = ["unary", "server_streaming", "client_streaming", "bidi_streaming"];
+/** Idempotency levels by the number generated code gives them (descriptor.proto's). */
+export const idempotencies: readonly Idempotency[] = ["unknown", "no_side_effects", "idempotent"];
+
+/** Whether a method of this kind streams its requests, and its responses. */
+export const streamsRequests = (kind: MethodKind): boolean => kind === "client_streaming" || kind === "bidi_streaming";
+export const streamsResponses = (kind: MethodKind): boolean => kind === "server_streaming" || kind === "bidi_streaming";
 
 /**
  * A method as generated code declares it: name, request type, response type, kind (an index of
@@ -58,9 +65,7 @@ const idempotencies: Idempotency[] = ["unknown", "no_side_effects", "idempotent"
  */
 type MethodSource = [name: string, input: AnyMessageType, output: AnyMessageType, kind: number, idempotency?: number, options?: string];
 
-const bytesOf = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
-
 /** Called by generated code: a service, its methods by property. */
 export function service<M extends Record<string, Method>>(typeName: string, methods: Record<string, MethodSource>, options?: string): ServiceType<M> {
-  return new ServiceType<M>(typeName, methods, options === undefined ? undefined : bytesOf(options));
+  return new ServiceType<M>(typeName, methods, options === undefined ? undefined : bytesOfChars(options));
 }

@@ -17,6 +17,7 @@ import { init } from "hppproto";
 import { connectService } from "hppproto/connect";
 import { grpcClient } from "hppproto/grpc-js";
 import { Ticker, type Tick } from "../gen/rpc/rpc_pb.js";
+import { echoed, summarize, tick } from "../support/ticker.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPage } from "../support/browser.js";
 import { genDir, repoRoot } from "../support/paths.js";
@@ -34,18 +35,18 @@ beforeAll(async () => {
   // the server's code: protoc-gen-es's, for the same .proto
   execFileSync("protoc", [`--plugin=protoc-gen-es=${repoRoot}node_modules/.bin/protoc-gen-es`, `--es_out=${work}/es`, "--es_opt=target=js+dts", `-I${repoRoot}test/protos`, "rpc.proto"]);
   es = await import(path.join(work, "es", "rpc_pb.js"));
-  const tick = (seq: number, symbol: string) => create(es.TickSchema, { symbol, price: seq / 4, seq: BigInt(seq), payload: new Uint8Array([seq & 0xff]) });
+  const esTick = (seq: number, symbol: string) => create(es.TickSchema, tick(seq, symbol));
   const routes = (router: ConnectRouter) =>
     router.service(es.Ticker, {
       quote(request: { symbol: string; failWith: number }, context: HandlerContext) {
         if (request.failWith !== 0) throw new ConnectError(`no quote for ${request.symbol}`, request.failWith as Code);
         context.responseHeader.set("x-served-for", context.requestHeader.get("x-user") ?? "");
-        return tick(7, request.symbol);
+        return esTick(7, request.symbol);
       },
       async *stream(request: { symbol: string; count: number }, context: HandlerContext) {
         for (let i = 0; i < request.count; i++) {
           if (context.signal.aborted) break;
-          yield tick(i, request.symbol);
+          yield esTick(i, request.symbol);
           if (request.count > 100_000) await new Promise((r) => setTimeout(r, 2));
         }
         if (context.signal.aborted) serverLog.push(`stream of ${request.symbol} cancelled`);
@@ -125,7 +126,6 @@ describe("hppproto/nice-grpc with nice-grpc-web in Chromium, against a Connect-E
 });
 
 describe("hppproto/connect: a Connect-ES server carrying hppproto messages", () => {
-  const tick = (seq: number, symbol: string): Tick => ({ symbol, price: seq / 4, seq: BigInt(seq), payload: new Uint8Array([seq & 0xff]) });
   let server: http2.Http2Server;
   let baseUrl = "";
   beforeAll(async () => {
@@ -140,17 +140,9 @@ describe("hppproto/connect: a Connect-ES server carrying hppproto messages", () 
         async *stream(request) {
           for (let i = 0; i < request.count; i++) yield tick(i, request.symbol);
         },
-        async collect(requests) {
-          const out = { count: 0, total: 0, symbols: [] as string[] };
-          for await (const t of requests) {
-            out.count++;
-            out.total += t.price;
-            if (!out.symbols.includes(t.symbol)) out.symbols.push(t.symbol);
-          }
-          return out;
-        },
+        collect: summarize,
         async *echo(requests) {
-          for await (const t of requests) yield { ...t, seq: t.seq * 2n };
+          for await (const t of requests) yield echoed(t);
         },
       }));
     server = http2.createServer(connectNodeAdapter({ routes }));

@@ -4,7 +4,7 @@ import type { Fill, RecordWriter } from "../fill.js";
 import type { Memory } from "../memory.js";
 import { safeNumber } from "../plain.js";
 import type { Runtime } from "../runtime.js";
-import { FieldType, isInt64, numberKind, type FieldInfo, type SchemaDef } from "../schema.js";
+import { bytesOfChars, FieldType, isInt64, numberKind, type FieldInfo, type SchemaDef } from "../schema.js";
 
 export type Read = (m: Memory, addr: number, rt: Runtime) => unknown;
 export type Write = (w: RecordWriter, addr: number, v: unknown, name: string) => void;
@@ -47,7 +47,7 @@ function int64Reader(read: (m: Memory, a: number) => bigint, form: FieldInfo["in
 export function defaultOf(f: FieldInfo): unknown {
   const d = f.defaultValue;
   if (d === undefined) return undefined;
-  if (f.type === FieldType.Bytes) return Uint8Array.from(String(d), (c) => c.charCodeAt(0) & 0xff);
+  if (f.type === FieldType.Bytes) return bytesOfChars(String(d));
   if (isInt64(f.type)) return f.int64 === "string" ? String(d) : f.int64 === "number" ? Number(d) : BigInt(d);
   return d;
 }

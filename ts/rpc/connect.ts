@@ -11,7 +11,7 @@ import { create, createFileRegistry, fromBinary, toBinary, type DescMessage, typ
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import type { AnyMessageType } from "../message.js";
-import type { Method, ServiceType } from "../service.js";
+import { streamsRequests, streamsResponses, type Method, type ServiceType } from "../service.js";
 import { decoder, encoder, type Receive, type Received, type RpcOptions, type Sent } from "./codec.js";
 
 export type { Receive, Received, RpcOptions, Sent } from "./codec.js";
@@ -46,8 +46,7 @@ export function connectService<S extends ServiceType, R extends Receive = "plain
     if (own === undefined) continue; // Connect answers UNIMPLEMENTED
     const d = desc.methods.find((x) => x.name === m.name)!;
     const read = reader(m.input, d.input, options?.receive), write = writer(m.output, d.output);
-    const streamsIn = m.kind === "client_streaming" || m.kind === "bidi_streaming";
-    const streamsOut = m.kind === "server_streaming" || m.kind === "bidi_streaming";
+    const streamsIn = streamsRequests(m.kind), streamsOut = streamsResponses(m.kind);
     handlers[d.localName] = (input, context) => {
       refuseJson(context);
       const received = streamsIn ? mapAsync(input as AsyncIterable<unknown>, read) : read(input);
@@ -98,8 +97,7 @@ function opaqueService(service: ServiceType): DescService {
           name: service.typeName.slice(dot + 1),
           method: methods.map((m) => ({
             name: m.name, inputType: ref(m.input), outputType: ref(m.output),
-            clientStreaming: m.kind === "client_streaming" || m.kind === "bidi_streaming",
-            serverStreaming: m.kind === "server_streaming" || m.kind === "bidi_streaming",
+            clientStreaming: streamsRequests(m.kind), serverStreaming: streamsResponses(m.kind),
           })),
         }],
       },

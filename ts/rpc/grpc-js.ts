@@ -2,7 +2,7 @@
 // ServiceDefinition for `server.addService()` and `makeGenericClientConstructor()` (grpcClient()
 // calls that), with hppproto encoding and decoding every message.
 import { makeGenericClientConstructor, type CallOptions, type ChannelCredentials, type ChannelOptions, type Client, type ClientDuplexStream, type ClientReadableStream, type ClientUnaryCall, type ClientWritableStream, type handleBidiStreamingCall, type handleClientStreamingCall, type handleServerStreamingCall, type handleUnaryCall, type Metadata, type requestCallback, type ServiceDefinition } from "@grpc/grpc-js";
-import type { Method, ServiceType } from "../service.js";
+import { streamsRequests, streamsResponses, type Method, type ServiceType } from "../service.js";
 import { decoder, encoder, type Receive, type Received, type RpcOptions, type Sent } from "./codec.js";
 
 export type { Receive, Received, RpcOptions, Sent } from "./codec.js";
@@ -75,8 +75,7 @@ export function grpcService<S extends ServiceType, R extends Receive = "plain">(
     const encodeRequest = encoder(m.input), encodeResponse = encoder(m.output);
     out[m.property] = {
       path: m.path, originalName: m.name,
-      requestStream: m.kind === "client_streaming" || m.kind === "bidi_streaming",
-      responseStream: m.kind === "server_streaming" || m.kind === "bidi_streaming",
+      requestStream: streamsRequests(m.kind), responseStream: streamsResponses(m.kind),
       requestSerialize: (v) => asBuffer(encodeRequest(v as never)), requestDeserialize: decoder(m.input, options?.receive),
       responseSerialize: (v) => asBuffer(encodeResponse(v as never)), responseDeserialize: decoder(m.output, options?.receive),
     };

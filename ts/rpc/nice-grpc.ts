@@ -1,6 +1,6 @@
 // hppproto/nice-grpc: a generated service as nice-grpc (Node) and nice-grpc-web (browsers) take it,
 // their own definition format, which imports nothing of either library.
-import type { Method, ServiceType } from "../service.js";
+import { streamsRequests, streamsResponses, type Method, type ServiceType } from "../service.js";
 import { decoder, encoder, type Receive, type Received, type RpcOptions, type Sent } from "./codec.js";
 
 export type { Receive, Received, RpcOptions, Sent } from "./codec.js";
@@ -39,8 +39,7 @@ export function niceGrpcService<S extends ServiceType, R extends Receive = "plai
     const level = idempotency[m.idempotency];
     out[m.property] = {
       path: m.path,
-      requestStream: m.kind === "client_streaming" || m.kind === "bidi_streaming",
-      responseStream: m.kind === "server_streaming" || m.kind === "bidi_streaming",
+      requestStream: streamsRequests(m.kind), responseStream: streamsResponses(m.kind),
       requestSerialize: encoder(m.input) as (v: unknown) => Uint8Array, requestDeserialize: decoder(m.input, options?.receive),
       responseSerialize: encoder(m.output) as (v: unknown) => Uint8Array, responseDeserialize: decoder(m.output, options?.receive),
       options: level === undefined ? {} : { idempotencyLevel: level },
