@@ -7,7 +7,7 @@ import protobuf from "protobufjs";
 import { concatBytes } from "../ts/copy.js";
 import { bytesOfChars } from "../ts/schema.js";
 import { at, escape, ProtoLoadError } from "./located.js";
-import { declaringFile, realName, sourceOf } from "./parse.js";
+import { declaringFile, integerLiteral, realName, sourceOf } from "./parse.js";
 
 const FIRST_EXTENSION = 1000;
 
@@ -128,9 +128,7 @@ class OptionWriter {
     const statements = [...source.matchAll(new RegExp(`${this.namePattern}[^;\\]]*`, "g"))].map((m) => m[0]);
     for (const text of [...statements, source]) {
       for (const [literal] of text.matchAll(/-?\s*\b(?:0[xX][0-9a-fA-F]+|\d+)\b/g)) {
-        const digits = literal.replace(/[\s-]/g, "");
-        const magnitude = BigInt(/^0\d/.test(digits) ? `0o${digits.slice(1)}` : digits); // a leading 0 is octal in .proto
-        const exact = literal.startsWith("-") ? -magnitude : magnitude;
+        const exact = integerLiteral(literal);
         if (Number(exact) === value) return exact;
       }
     }

@@ -150,11 +150,16 @@ function defaultLiteral(f: protobuf.Field): string | undefined {
  * rounds values beyond 2^53.
  */
 export function exactIntegerDefault(f: protobuf.Field): bigint | undefined {
-  const text = defaultLiteral(f)?.replace(/\s/g, "");
+  const text = defaultLiteral(f);
   if (text === undefined || text.startsWith('"') || text.startsWith("'")) return undefined;
-  const negative = text.startsWith("-");
-  const digits = negative ? text.slice(1) : text;
-  const magnitude = BigInt(digits.replace(/^0(?=\d)/, "0o")); // a leading 0 is octal in .proto
+  return integerLiteral(text);
+}
+
+/** A .proto integer literal's value (`-0x10`, `017` octal, `- 5`), exactly. */
+export function integerLiteral(text: string): bigint {
+  const t = text.replace(/\s/g, "");
+  const negative = t.startsWith("-");
+  const magnitude = BigInt((negative ? t.slice(1) : t).replace(/^0(?=\d)/, "0o")); // a leading 0 is octal in .proto
   return negative ? -magnitude : magnitude;
 }
 
