@@ -5,9 +5,8 @@ import * as fs from "node:fs";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
-import protobuf from "protobufjs";
 import { at, escape, ProtoLoadError } from "./located.js";
-import { parseProtos, type LoadedFiles } from "./parse.js";
+import { builtInName, parseProtos, type LoadedFiles } from "./parse.js";
 
 export { ProtoLoadError, parsedName, realName, type LoadedFiles } from "./parse.js";
 
@@ -17,7 +16,7 @@ const bundledProtos = path.dirname(createRequire(import.meta.url).resolve("proto
 
 /** A well-known type file protobufjs supplies (built in, or shipped with it): its copies carry no comments. */
 export const isBundledWellKnown = (importName: string): boolean =>
-  Object.hasOwn(protobuf.common, importName) || (importName.startsWith("google/protobuf/") && existsSync(path.join(bundledProtos, importName)));
+  builtInName(importName) === importName || (importName.startsWith("google/protobuf/") && existsSync(path.join(bundledProtos, importName)));
 
 export function loadProtos(files: string[], protoPaths: string[]): LoadedFiles {
   // real paths throughout, so that a file reached through a symlinked folder (or a working
@@ -45,7 +44,7 @@ export function loadProtos(files: string[], protoPaths: string[]): LoadedFiles {
     if (!existsSync(abs) && !path.isAbsolute(f)) {
       const inRoot = [...roots, bundledProtos].map((r) => path.join(r, f)).find((p) => existsSync(p));
       if (inRoot !== undefined) abs = inRoot;
-      else if (Object.hasOwn(protobuf.common, f)) return f; // a well-known type named as protoc names it: protobufjs's built-in copy
+      else if (builtInName(f) === f) return f; // a well-known type named as protoc names it: protobufjs's built-in copy
     }
     abs = real(abs);
     let dir = [...roots, bundledProtos].find((r) => abs.startsWith(r + path.sep));

@@ -193,7 +193,7 @@ export interface ProtoHost {
 }
 
 /** The name protobufjs keeps a well-known type under when `target` names one of its built-in copies. */
-function builtInName(target: string): string | undefined {
+export function builtInName(target: string): string | undefined {
   const at = target.lastIndexOf("google/protobuf/");
   const name = at < 0 ? target : target.slice(at);
   return name.endsWith(".proto") && Object.hasOwn(protobuf.common, name) ? name : undefined;
