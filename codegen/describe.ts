@@ -7,7 +7,7 @@ import {
   type DescriptorProto, type EnumDescriptorProto, type FeatureSet, type FieldDescriptorProto, type FileDescriptorProto, type MethodDescriptorProto,
   type ServiceDescriptorProto, type SourceLocation,
 } from "./descriptor.js";
-import { encodeCustomOptions, nestedOptions } from "./options.js";
+import { encodeCustomOptions, fileCustomOptions, nestedOptions } from "./options.js";
 import { declaringFile, defaultBytes, exactIntegerDefault, realName, sourceOf, type LoadedFiles } from "./parse.js";
 
 // a CommonJS module: its exports arrive as the default export
@@ -236,6 +236,8 @@ export function describeFiles({ root, importNames, wellKnown }: LoadedFiles): Fi
       if (pkg) proto.package = pkg;
       const optimizeFor = declared === undefined ? undefined : /(?:^|[;}\s])option\s+optimize_for\s*=\s*(SPEED|CODE_SIZE|LITE_RUNTIME)\s*;/.exec(sourceOf(declared))?.[1];
       if (optimizeFor) proto.options = { optimizeFor: OptimizeMode[optimizeFor === "SPEED" ? "Speed" : optimizeFor === "CODE_SIZE" ? "CodeSize" : "LiteRuntime"] };
+      const custom = declared === undefined ? undefined : fileCustomOptions(declared, o.parent!);
+      if (custom) proto.options = { ...proto.options, custom };
       const proto2 = proto.syntax === undefined || proto.syntax === "proto2";
       file = { proto, describer: new FileDescriber(proto2, !wellKnown.has(name)) };
       files.set(name, file);

@@ -11,7 +11,7 @@ export interface FileDescriptorProto {
   enumType?: EnumDescriptorProto[];
   service?: ServiceDescriptorProto[];
   extension?: FieldDescriptorProto[];
-  options?: { optimizeFor?: number; features?: FeatureSet };
+  options?: { optimizeFor?: number; features?: FeatureSet; custom?: Uint8Array };
   sourceCodeInfo?: { location?: SourceLocation[] };
   /** "proto2" (or absent), "proto3" or "editions". */
   syntax?: string;

@@ -7,6 +7,7 @@ import descriptorModule from "protobufjs/ext/descriptor.js";
 import { interpretedJsonType } from "../ts/interpreted/json.js";
 import type { JsonMessageType } from "../ts/json/type.js";
 import { defineSchema, type SchemaDef } from "../ts/schema.js";
+import type { FileReflection } from "../ts/reflect.js";
 import type { MessageView } from "../ts/view.js";
 import type { FileDescriptorProto } from "./descriptor.js";
 import { buildModel, schemaSource } from "./model.js";
@@ -23,6 +24,8 @@ export interface DynamicSchema {
   readonly schema: SchemaDef;
   /** Every message of the files and their imports, by full name (map entries excluded). */
   readonly types: ReadonlyMap<string, DynamicType>;
+  /** The files, by name: for their custom options (getOption). */
+  readonly files: ReadonlyMap<string, FileReflection>;
 }
 
 /** A FileDescriptorProto's wire bytes as the model reads descriptors. */
@@ -38,7 +41,9 @@ export function schemaFromDescriptors(files: readonly FileDescriptorProto[]): Dy
   const schema = defineSchema(schemaSource(model).flat());
   const types = new Map<string, DynamicType>();
   for (const m of model.messages) if (!m.isMapEntry) types.set(m.fullName, interpretedJsonType(schema, m.index));
-  return { schema, types };
+  const reflected = new Map<string, FileReflection>();
+  for (const f of files) reflected.set(f.name, Object.freeze({ name: f.name, package: f.package ?? "", ...(f.options?.custom && { customOptions: f.options.custom }) }));
+  return { schema, types, files: reflected };
 }
 
 /**

@@ -92,6 +92,8 @@ export interface ExtensionModel {
   extendee: MessageModel;
   /** Its field in the extendee. */
   field: FieldModel;
+  /** Its place among the file's extensions, as declared: generated in that order whatever order the files came in. */
+  order: number;
 }
 
 /** An RPC method: its request and response messages, streaming, idempotency. */
@@ -125,6 +127,13 @@ export interface SchemaModel {
   services: ServiceModel[];
   /** Files in load order, by import name. */
   files: string[];
+  /** The files that have custom options: their package and options. */
+  fileOptions: Map<string, FileOptionsModel>;
+}
+
+export interface FileOptionsModel {
+  package: string;
+  customOptions: Uint8Array;
 }
 
 /**
@@ -190,6 +199,7 @@ export function buildModel(descriptors: readonly FileDescriptorProto[]): SchemaM
   const messages: MessageModel[] = [];
   const enums: EnumModel[] = [];
   const files: string[] = [];
+  const fileOptions = new Map<string, FileOptionsModel>();
   // by full name with a leading dot, as descriptors refer to them
   const declared = new Map<string, DeclaredMessage>();
   const mapEntries = new Map<string, DescriptorProto>();
@@ -199,7 +209,9 @@ export function buildModel(descriptors: readonly FileDescriptorProto[]): SchemaM
   const services: { d: ServiceDescriptorProto; pkg: string; scope: Scope; path: number[] }[] = [];
   const qualified = (scope: string, name: string) => (scope ? `${scope}.${name}` : name);
   const inFile = (file: FileDescriptorProto) => {
-    if (!files.includes(file.name)) files.push(file.name);
+    if (files.includes(file.name)) return;
+    files.push(file.name);
+    if (file.options?.custom) fileOptions.set(file.name, { package: file.package ?? "", customOptions: file.options.custom });
   };
 
   const addEnum = (e: EnumDescriptorProto, parent: string, parentLocal: string, scope: Scope, path: number[]) => {
@@ -241,6 +253,7 @@ export function buildModel(descriptors: readonly FileDescriptorProto[]): SchemaM
   for (const file of descriptors) {
     const scope: Scope = { file, features: withFeatures(editionDefaults(file), file.options?.features), comment: commentsOf(file) };
     const pkg = file.package ?? "";
+    if (file.options?.custom) inFile(file);
     file.messageType?.forEach((d, i) => addMessage(d, pkg, "", scope, [PathOf.fileMessage, i]));
     file.enumType?.forEach((e, i) => addEnum(e, pkg, "", scope, [PathOf.fileEnum, i]));
     addExtensions(file.extension, pkg, "", scope, [PathOf.fileExtension]);
@@ -292,7 +305,7 @@ export function buildModel(descriptors: readonly FileDescriptorProto[]): SchemaM
       const fullName = qualified(e.parent, e.d.name);
       field.name = field.jsonName = `[${fullName}]`;
       m.fields.push(field);
-      extensionModels.push({ fullName, file: e.scope.file.name, localName, extendee: m, field });
+      extensionModels.push({ fullName, file: e.scope.file.name, localName, extendee: m, field, order: extensions.indexOf(e) });
     }
     m.fields.sort((a, b) => a.number - b.number);
   }
@@ -381,7 +394,7 @@ export function buildModel(descriptors: readonly FileDescriptorProto[]): SchemaM
     };
   });
   files.sort();
-  const model = { messages, enums, files, extensions: extensionModels.sort(byFile), services: serviceModels.sort(byFile) };
+  const model = { messages, enums, files, fileOptions, extensions: extensionModels.sort((a, b) => byFile(a, b) || a.order - b.order), services: serviceModels.sort(byFile) };
   placeFields(model);
   return model;
 }

@@ -89,6 +89,44 @@ export function encodeCustomOptions(parsed: readonly Record<string, unknown>[] |
 }
 
 /**
+ * A file's custom options (`option (name) = value;` outside every declaration). protobufjs keeps
+ * them on the package's namespace, merged over every file of the package, so the file's own
+ * statements are parsed again alone; names resolve from its package outwards.
+ */
+export function fileCustomOptions(file: string, pkg: protobuf.Namespace): Uint8Array | undefined {
+  // a stand-in declaration of the file: in it for errors and 64-bit literals, in the package for names
+  const scope = new protobuf.Namespace("file");
+  scope.filename = file;
+  scope.parent = pkg;
+  // each statement alone: protoc writes `(a) = {...}` and `(a).b = 1` as two occurrences, which
+  // protobufjs would merge into one
+  const parts = topLevelOptions(sourceOf(file)).map((statement) => {
+    const alone = protobuf.parse(`syntax = "proto2";\n${statement}`, new protobuf.Root(), { keepCase: true }).root;
+    return encodeCustomOptions(alone.parsedOptions as Record<string, unknown>[] | undefined, scope)!;
+  });
+  return parts.length > 0 ? concatBytes(parts) : undefined;
+}
+
+/** The custom `option (...) ...;` statements at the top level of a .proto text (comments already blanked). */
+function topLevelOptions(source: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = -1;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '"' || c === "'") {
+      for (i++; i < source.length && source[i] !== c; i++) if (source[i] === "\\") i++;
+    } else if (c === "{") depth++;
+    else if (c === "}") depth--;
+    else if (c === ";" && depth === 0 && start >= 0) {
+      out.push(source.slice(start, i + 1));
+      start = -1;
+    } else if (depth === 0 && start < 0 && c === "o" && /^option\b/.test(source.slice(i, i + 7)) && (i === 0 || /[\s;}]/.test(source[i - 1]!))) start = i;
+  }
+  return out.filter((o) => /^option\s*\(/.test(o)); // descriptor.proto's own options are read elsewhere
+}
+
+/**
  * Enum values keep their options flattened (`{"(name).path": value}`): the same, nested again.
  */
 export function nestedOptions(flat: Record<string, unknown> | undefined): Record<string, unknown>[] {

@@ -8,12 +8,13 @@ import { tmpdir } from "node:os";
 import * as es from "@bufbuild/protobuf";
 import * as wkt from "@bufbuild/protobuf/wkt";
 import { beforeAll, describe, expect, it } from "vitest";
-import { Extension, getOption, hasOption, init, setExtension, type AnyMessageType, type OptionsHolder } from "hppproto";
+import { Extension, getOption, hasOption, init, setExtension, type AnyMessageType, type FileReflection, type OptionsHolder } from "hppproto";
 import { loadSchema, schemaFromDescriptorSet } from "hppproto/codegen";
 // descriptor_pb first: its FieldOptions has the extensions as fields and imports the module that
 // declares them, which imports it back (extensions find their extendee lazily for that)
 import * as descriptor from "./gen/custom_options/google/protobuf/descriptor_pb.js";
 import * as o from "./gen/custom_options/custom_options_pb.js";
+import * as other from "./gen/custom_options/custom_options_other_pb.js";
 import { descriptorSetOf, registryOf } from "./support/buf.js";
 
 beforeAll(async () => {
@@ -41,11 +42,16 @@ function theirs(desc: { proto: { options?: es.Message } }, schema: es.DescMessag
   return Object.fromEntries(Object.entries(json).filter(([k]) => k.startsWith("[")));
 }
 
-type Reflected = AnyMessageType;
-const generated = { Scalars: o.Scalars, Aggregates: o.Aggregates, Nested: o.Aggregates_Nested } as Record<string, Reflected>;
+type Reflected = AnyMessageType | FileReflection;
+const generated = {
+  Scalars: o.Scalars, Aggregates: o.Aggregates, Nested: o.Aggregates_Nested, file: o.file_custom_options, otherFile: other.file_custom_options_other,
+} as Record<string, Reflected>;
 const runtime = () => {
-  const { types } = schemaFromDescriptorSet(descriptorSetOf("custom_options"));
-  return { Scalars: types.get("options_test.Scalars")!, Aggregates: types.get("options_test.Aggregates")!, Nested: types.get("options_test.Aggregates.Nested")! } as Record<string, Reflected>;
+  const { types, files } = schemaFromDescriptorSet(descriptorSetOf("custom_options"));
+  return {
+    Scalars: types.get("options_test.Scalars")!, Aggregates: types.get("options_test.Aggregates")!, Nested: types.get("options_test.Aggregates.Nested")!,
+    file: files.get("custom_options.proto")!, otherFile: files.get("custom_options_other.proto")!,
+  } as Record<string, Reflected>;
 };
 
 describe.each([
@@ -61,24 +67,27 @@ describe.each([
       if (Object.keys(expected).length > 0) checked.push(what);
     };
     for (const name of ["Scalars", "Aggregates", "Aggregates.Nested"]) {
-      const T = types[name === "Aggregates.Nested" ? "Nested" : name]!;
+      const T = types[name === "Aggregates.Nested" ? "Nested" : name] as AnyMessageType;
       const desc = bufMessage(name);
       check(name, T, desc, descriptor.MessageOptions, wkt.MessageOptionsSchema);
       for (const d of desc.fields) check(`${name}.${d.name}`, T.field(d.number)!, d, descriptor.FieldOptions, wkt.FieldOptionsSchema);
       desc.oneofs.forEach((d, i) => check(`${name}.${d.name}`, T.oneofs[i]!, d, descriptor.OneofOptions, wkt.OneofOptionsSchema));
     }
-    const colour = types.Scalars!.field("colour")!.enum!;
+    // files: each its own (protobufjs keeps a package's file options merged)
+    check("custom_options.proto", types.file!, registry.getFile("custom_options.proto")!, descriptor.FileOptions, wkt.FileOptionsSchema);
+    check("custom_options_other.proto", types.otherFile!, registry.getFile("custom_options_other.proto")!, descriptor.FileOptions, wkt.FileOptionsSchema);
+    const colour = (types.Scalars as AnyMessageType).field("colour")!.enum!;
     const bufColour = registry.getEnum("options_test.Colour")!;
     check("Colour", colour, bufColour, descriptor.EnumOptions, wkt.EnumOptionsSchema);
     bufColour.values.forEach((d) => check(`Colour.${d.name}`, colour.value(d.number)!, d, descriptor.EnumValueOptions, wkt.EnumValueOptionsSchema));
     expect(checked).toEqual([
       "Scalars", "Aggregates", "Aggregates.name", "Aggregates.age", "Aggregates.b", "Aggregates.counts", "Aggregates.choice", "Aggregates.Nested",
-      "Colour", "Colour.COLOUR_RED", "Colour.COLOUR_BLUE",
+      "custom_options.proto", "custom_options_other.proto", "Colour", "Colour.COLOUR_RED", "Colour.COLOUR_BLUE",
     ]);
   });
 
   it("typed: each option's value in the form its type's plain objects have", () => {
-    const { Scalars, Aggregates } = typesOf();
+    const { Scalars, Aggregates, file, otherFile } = typesOf() as Record<string, AnyMessageType>;
     // 64-bit values beyond 2^53 exactly as written (protobufjs's parser rounds them)
     expect([getOption(Scalars!, o.int64_opt), getOption(Scalars!, o.uint64_opt), getOption(Scalars!, o.fixed64_opt), getOption(Scalars!, o.sfixed64_opt), getOption(Scalars!, o.sint64_opt)])
       .toEqual([-(2n ** 63n), 2n ** 64n - 1n, 2n ** 64n - 1n, 9007199254740993n, -(2n ** 63n) + 1n]);
@@ -94,10 +103,16 @@ describe.each([
     // set field by field
     expect(getOption(Aggregates!.field("age")!, o.field_limits)).toMatchObject({ min: 18, max: 130 });
     expect(getOption(Aggregates!.field("name")!, o.label)).toBe("Name");
+    // a file's, set whole and then field by field
+    expect(getOption(file!, o.file_owner)).toBe("options-team");
+    expect(getOption(file!, o.file_limits)).toMatchObject({ min: 3, max: 8, tags: ["x"] });
+    expect(getOption(otherFile!, o.file_owner)).toBe("other-team");
+    expect(hasOption(otherFile!, o.file_limits)).toBe(false);
+    expect([(file as unknown as FileReflection).name, (file as unknown as FileReflection).package]).toEqual(["custom_options.proto", "options_test"]);
   });
 
   it("unset: hasOption is false and getOption reads what an unset extension reads", () => {
-    const { Scalars, Aggregates } = typesOf();
+    const { Scalars, Aggregates } = typesOf() as Record<string, AnyMessageType>;
     expect(hasOption(Scalars!.field("plain")!, o.label)).toBe(false);
     expect(getOption(Scalars!.field("plain")!, o.label)).toBeUndefined();
     expect(hasOption(Aggregates!, o.limits)).toBe(true);
@@ -114,9 +129,17 @@ describe("custom options protoc rejects", () => {
     unknown: "[(wx) = 3]", "a path into a scalar": "[(w).foo = 3]", "a scalar for a message": "[(r) = 3]", "an unknown field in an aggregate": "[(r) = { max: 3 }]",
     "an unknown enum value": "[(e) = E7]", "a string for an integer": '[(w) = "x"]', "a number for a string": "[(s) = 5]", "a number for a bool": "[(b) = 5]",
   };
-  it.each(Object.entries(cases))("%s: the error protoc gives, placed where protoc places it", (_, options) => {
+  const fileCases = {
+    "an unknown file option": "option (fx) = 3;", "a number for a string file option": "option (fs) = 5;",
+    "a file option's unknown field": 'option (fr) = { mx: 2 };',
+  };
+  const fileHead = "extend google.protobuf.FileOptions { string fs = 50010; R fr = 50011; }\n";
+  it.each([
+    ...Object.entries(cases).map(([what, options]) => [what, `${head}  int32 a = 1 ${options};\n}\n`]),
+    ...Object.entries(fileCases).map(([what, options]) => [what, `${head}  int32 a = 1;\n}\n${fileHead}${options}\n`]),
+  ])("%s: the error protoc gives, placed where protoc places it", (_, source) => {
     const dir = mkdtempSync(`${tmpdir()}/hppproto-options-`);
-    writeFileSync(`${dir}/bad.proto`, `${head}  int32 a = 1 ${options};\n}\n`);
+    writeFileSync(`${dir}/bad.proto`, source);
     const protoc = spawnSync("protoc", [`-I${dir}`, "--descriptor_set_out=/dev/null", `${dir}/bad.proto`], { encoding: "utf8" });
     expect(protoc.status).toBe(1);
     const expected = protoc.stderr.split("\n")[0]!.replace(/^.*?bad\.proto/, "bad.proto");

@@ -12,6 +12,7 @@ export { interpretedType, interpretedParts, interpretedBuilder, type Interpreted
 export { interpretedJsonType } from "./interpreted/json.js";
 export { extension, type Extension } from "./extension.js";
 export { service, type ServiceType, type Method } from "./service.js";
+export { file, type FileReflection } from "./reflect.js";
 export type { Memory } from "./memory.js";
 export type { Runtime } from "./runtime.js";
 export * as plain from "./plain.js";

@@ -8,7 +8,7 @@ export type { Int64Form } from "./int64.js";
 export { Registry } from "./registry.js";
 export { Extension, getExtension, setExtension, hasExtension, clearExtension, getOption, hasOption, type OptionsHolder } from "./extension.js";
 export { ServiceType, type Method, type MethodKind, type Idempotency } from "./service.js";
-export type { FieldReflection, OneofReflection, EnumReflection, EnumValueReflection, ScalarType } from "./reflect.js";
+export type { FileReflection, FieldReflection, OneofReflection, EnumReflection, EnumValueReflection, ScalarType } from "./reflect.js";
 export { JsonMessageType } from "./json/type.js";
 export type { JsonValue } from "./json/parse.js";
 export { MessageView, ListView, MapView } from "./view.js";

@@ -1,7 +1,7 @@
 // Reflection: a message type's fields, oneofs and enums as its .proto declares them, read from the
 // schema the runtime lays records out from, so what reflection says is what the codec does.
 import { defaultOf } from "./interpreted/values.js";
-import { FieldFlag, FieldType, Label, type EnumInfo, type FieldInfo, type SchemaDef, type WithOptions } from "./schema.js";
+import { bytesOfChars, FieldFlag, FieldType, Label, type EnumInfo, type FieldInfo, type SchemaDef, type WithOptions } from "./schema.js";
 
 /** A scalar field type, as the .proto names it. */
 export type ScalarType =
@@ -18,6 +18,19 @@ const scalarTypes: Partial<Record<FieldType, ScalarType>> = {
 /** Custom options: the extension fields of the declaration's XxxOptions as wire bytes; read them with getOption(). */
 interface Options {
   readonly customOptions?: Uint8Array;
+}
+
+/** A .proto file: generated modules of files with custom options export it as `file_<path>`. */
+export interface FileReflection extends Options {
+  /** As imported, e.g. "acme/orders.proto". */
+  readonly name: string;
+  /** Its package, or "". */
+  readonly package: string;
+}
+
+/** Called by generated code: a file's reflection, its custom options' bytes one char per byte. */
+export function file(name: string, pkg: string, options: string): FileReflection {
+  return Object.freeze({ name, package: pkg, customOptions: bytesOfChars(options) });
 }
 
 export interface EnumValueReflection extends Options {

@@ -2,7 +2,7 @@
 // the output options, and the references between generated modules.
 import { FieldType, type Int64As } from "../../ts/schema.js";
 import { ts } from "../syntax.js";
-import { isMessage, numberKinds, type EnumModel, type ExtensionModel, type FieldModel, type MessageModel, type SchemaModel, type ServiceModel } from "../model.js";
+import { isMessage, numberKinds, type EnumModel, type ExtensionModel, type FieldModel, type FileOptionsModel, type MessageModel, type SchemaModel, type ServiceModel } from "../model.js";
 
 /** What generated code offers per message; see hppproto-gen --help. */
 export type Facade = "views" | "plain" | "builders" | "json";
@@ -41,6 +41,9 @@ export interface Names {
   toJsonString: string;
 }
 
+/** What generated code names: a declaration, or a file with custom options. */
+export type Named = MessageModel | EnumModel | ExtensionModel | ServiceModel | FileOptionsModel;
+
 /** One generated module being written: its file, and what it imports from the others. */
 export class FileContext {
   /** file -> import alias of the generated modules this one refers to */
@@ -50,7 +53,7 @@ export class FileContext {
   constructor(
     readonly file: string,
     readonly model: SchemaModel,
-    readonly names: Map<MessageModel | EnumModel | ExtensionModel | ServiceModel, Names>,
+    readonly names: Map<Named, Names>,
     readonly options: EmitOptions,
   ) {}
 

@@ -70,6 +70,15 @@ describe("protoc-gen-hppproto", () => {
     expectSameOutput(r.files, hppprotoGen(testProtos, files));
   });
 
+  it("under protoc: custom options of every kind of declaration and of files, as hppproto-gen encodes them", () => {
+    // protoc's descriptor.proto is newer than protobufjs's copy: only the modules of these files compare
+    const files = schemaSets.custom_options.files;
+    const r = viaProtoc(testProtos, files);
+    expect(r.status).toBe(0);
+    const want = hppprotoGen(testProtos, files);
+    for (const name of ["custom_options_pb.ts", "custom_options_other_pb.ts"]) expect(r.files.get(name), name).toBe(want.get(name));
+  });
+
   it("under protoc, with options: the same as hppproto-gen with the same flags", () => {
     const files = ["wide.proto"];
     const r = viaProtoc(testProtos, files, "target=js,int64=string,facades=views+plain,import_extension=none,runtime_import=@my/hppproto");

@@ -27,7 +27,7 @@ export const schemaSets = {
     ],
   },
   names: { protoPath: testProtos, files: ["names.proto", "names_props.proto", "names_reserved.proto", "limits.proto"] },
-  custom_options: { protoPath: testProtos, files: ["custom_options.proto"] },
+  custom_options: { protoPath: testProtos, files: ["custom_options.proto", "custom_options_other.proto"] },
   rpc: { protoPath: testProtos, files: ["rpc.proto"] },
   // hppproto-gen's output options, each on the same schema
   wide: { protoPath: testProtos, files: ["wide.proto"] },
