@@ -1,13 +1,17 @@
 // Extensions as values (ts/extension.ts): generated once per `extend` field, read and written on
 // messages of the run that declared them (a field there) and of runs that did not know them (their
 // wire bytes in $unknown).
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { clearExtension, Extension, getExtension, hasExtension, init, setExtension } from "hppproto";
+import * as es from "@bufbuild/protobuf";
+import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
+import { clearExtension, DecodeError, Extension, fromText, getExtension, hasExtension, init, Registry, setExtension, toText } from "hppproto";
 import { loadSchema } from "../dist/codegen/dynamic.js";
 import * as conf2 from "./gen/conformance/google/protobuf/test_messages_proto2_pb.js";
+import { repoRoot } from "./support/paths.js";
 
 beforeAll(async () => {
   await init();
@@ -71,5 +75,100 @@ describe("extensions", () => {
     expect(Array.from(g.$unknown!)).toEqual(group);
     expect(() => setExtension({ $unknown: new Uint8Array([0x0a, 0x05, 0x61]) }, level, 1)).toThrow(RangeError);
     expect(() => setExtension({ $unknown: new Uint8Array([0xb3, 0x09, 0xbc, 0x09]) }, level, 1)).toThrow(/group end/);
+  });
+});
+
+describe("extensions a run does not know, resolved through a registry", () => {
+  // run A knows Base and Holder; run B (more.proto) declares the extensions; Base has a required field
+  const dir = mkdtempSync(path.join(tmpdir(), "hppproto-ext-registry-"));
+  writeFileSync(path.join(dir, "base.proto"), 'syntax = "proto2";\npackage x;\n' +
+    "message Base { required int32 id = 1; optional string name = 150; extensions 100 to 149; }\n" +
+    "message Holder { optional Base base = 1; repeated Base list = 2; }\n");
+  writeFileSync(path.join(dir, "more.proto"), 'syntax = "proto2";\npackage x;\nimport "base.proto";\n' +
+    "message Note { required string text = 1; optional int64 big = 2; }\n" +
+    "enum Mood { CALM = 0; GLAD = 1; }\n" +
+    "extend Base { optional int32 level = 100; repeated string tags = 101; optional Note note = 102; optional Mood mood = 103; repeated sint64 nums = 104 [packed = true]; }\n");
+  const A = loadSchema([path.join(dir, "base.proto")], [dir]).types;
+  const B = loadSchema([path.join(dir, "more.proto")], [dir]).types;
+  const ext = <V>(n: number) => new Extension<Record<string, unknown>, V>(B.get("x.Base")!, n);
+  const [level, tags, note, mood, nums] = [ext<number>(100), ext<string[]>(101), ext<{ text: string; big?: bigint }>(102), ext<number>(103), ext<bigint[]>(104)];
+  const registry = new Registry(level, tags, note, mood, nums);
+  // the same bytes for both runs: B's Holder does not exist (base.proto's is A's), so they are written by hand
+  const base = (id: number, extra: Record<string, unknown>) => B.get("x.Base")!.encode({ id, name: `n${id}`, ...extra });
+  const holderBytes = () => {
+    const w = [base(1, { level: 7, tags: ["a", "b"], note: { text: "t", big: 2n ** 60n }, mood: 1, nums: [-1n, 5n] }), base(2, { level: -3 }), base(3, {})];
+    const field = (n: number, b: Uint8Array) => [(n << 3) | 2, b.length, ...b];
+    return new Uint8Array([...field(1, w[0]!), ...field(2, w[1]!), ...field(2, w[2]!)]);
+  };
+  const Holder = A.get("x.Holder")!;
+
+  /** @bufbuild's registry of both files, from buf's descriptors. */
+  const bufRegistry = () => {
+    const out = path.join(mkdtempSync(path.join(tmpdir(), "hppproto-ext-buf-")), "set.binpb");
+    execFileSync(`${repoRoot}node_modules/.bin/buf`, ["build", dir, "-o", out], { stdio: "pipe" });
+    return es.createFileRegistry(es.fromBinary(FileDescriptorSetSchema, readFileSync(out)));
+  };
+
+  it("getExtension and setExtension on a message whose extendee has required fields the lone extension lacks", () => {
+    const m = A.get("x.Base")!.decode(base(5, { level: 4 }));
+    expect(getExtension(m, level)).toBe(4); // decoded alone by B's Base, whose id is required
+    setExtension(m, note, { text: "x" });
+    expect(B.get("x.Base")!.decode(A.get("x.Base")!.encode(m))).toMatchObject({ id: 5, level: 4, note: { text: "x" } });
+    // only there: a message missing its required field is still an error, after a failed set too
+    expect(() => setExtension(m, note, {} as never)).toThrow(/\[x\.note\]/); // Note's own required text
+    expect(() => B.get("x.Base")!.decode(new Uint8Array([0xa0, 0x06, 0x01]))).toThrow(DecodeError);
+    expect(() => B.get("x.Base")!.encode({ level: 1 })).toThrow(/required/);
+  });
+
+  it("ProtoJSON prints them at every depth as @bufbuild does with the same registry", () => {
+    const bytes = holderBytes();
+    const reg = bufRegistry();
+    const schema = reg.getMessage("x.Holder")!;
+    const theirs = es.toJson(schema, es.fromBinary(schema, bytes), { registry: reg });
+    const m = Holder.decode(bytes);
+    expect(Holder.toJson(m, { registry })).toEqual(theirs);
+    expect(JSON.parse(Holder.toJsonString(Holder.view(bytes), { registry }))).toEqual(theirs);
+    expect(JSON.parse(Holder.decodeToJsonString(bytes, { registry }))).toEqual(theirs);
+    expect(Holder.toJson(m, { registry, useProtoNames: true, enumsAsInts: true })).toEqual(es.toJson(schema, es.fromBinary(schema, bytes), { registry: reg, useProtoFieldName: true, enumAsInteger: true }));
+    // without the registry (or with one of message types only) they stay unknown fields, left out
+    expect(Holder.toJson(m)).toEqual(Holder.toJson(m, { registry: new Registry(Holder) }));
+    expect(JSON.stringify(Holder.toJson(m))).not.toContain("[x.");
+  });
+
+  it("ProtoJSON reads them into $unknown, as decode() keeps them; unknown without the registry", () => {
+    const bytes = holderBytes();
+    const reg = bufRegistry();
+    const schema = reg.getMessage("x.Holder")!;
+    const text = es.toJsonString(schema, es.fromBinary(schema, bytes), { registry: reg });
+    const m = Holder.fromJsonString(text, { registry });
+    expect(Holder.toJson(m, { registry })).toEqual(JSON.parse(text));
+    // the same wire fields as @bufbuild reads from the same JSON
+    expect(es.equals(schema, es.fromBinary(schema, Holder.encode(m)), es.fromJsonString(schema, text, { registry: reg }), { registry: reg, extensions: true })).toBe(true);
+    expect(getExtension((m as { base: Record<string, unknown> }).base, note)).toEqual({ text: "t", big: 2n ** 60n });
+    expect(() => Holder.fromJsonString(text)).toThrow(/has no field "\[x\.level\]"/);
+    expect(Holder.fromJsonString(text, { ignoreUnknownFields: true })).toEqual(Holder.decode(Holder.encode(Holder.fromJsonString(text, { registry: new Registry(), ignoreUnknownFields: true }))));
+    // errors name the extension's path; an extension of another message is unknown here
+    expect(() => Holder.fromJsonString('{"base":{"id":1,"[x.level]":"x"}}', { registry })).toThrow(/x\.Holder\.base\.\[x\.level\]/);
+    expect(() => Holder.fromJsonString('{"base":{"id":1,"[x.note]":{}}}', { registry })).toThrow(/\[x\.note\]/); // Note's required text
+    expect(() => Holder.fromJsonString('{"[x.level]":1}', { registry })).toThrow(/UNKNOWN_FIELD/);
+  });
+
+  it("the text format prints them as protoc does and reads them back", () => {
+    const bytes = holderBytes();
+    const protoc = spawnSync("protoc", [`-I${dir}`, "--decode=x.Holder", "base.proto", "more.proto"], { cwd: dir, input: bytes, encoding: "utf8" });
+    expect(protoc.status).toBe(0);
+    const m = Holder.decode(bytes);
+    expect(toText(Holder, m, { registry })).toBe(protoc.stdout);
+    const read = fromText(Holder, protoc.stdout, { registry });
+    expect(B.get("x.Base")!.decode(A.get("x.Base")!.encode((read as { base: never }).base))).toEqual(B.get("x.Base")!.decode(A.get("x.Base")!.encode((m as { base: never }).base)));
+    expect(toText(Holder, read, { registry })).toBe(protoc.stdout);
+    // repeated ones given one element at a time, or as a list
+    const listed = fromText(Holder, "base { id: 1 [x.tags]: \"a\" [x.tags]: [\"b\", \"c\"] }", { registry });
+    expect(getExtension((listed as { base: Record<string, unknown> }).base, tags)).toEqual(["a", "b", "c"]);
+    expect(() => fromText(Holder, "base { id: 1 [x.level]: 1 [x.level]: 2 }", { registry })).toThrow(/more than once/);
+    expect(() => fromText(Holder, "base { id: 1 [x.level]: 1 }")).toThrow(/no extension \[x\.level\]/);
+    // unknownFields: what is not a registered extension, by number
+    expect(toText(Holder, m, { registry: new Registry(level), unknownFields: true })).toContain("101: \"a\"");
+    expect(toText(Holder, m, { registry: new Registry(level), unknownFields: true })).not.toContain("100: 7");
   });
 });

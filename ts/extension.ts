@@ -5,7 +5,9 @@
 import { concatBytes } from "./copy.js";
 import { EncodeError } from "./errors.js";
 import type { AnyMessageType } from "./message.js";
+import type { Registry } from "./registry.js";
 import { unknown as unknownOf } from "./plain.js";
+import { runtime } from "./runtime.js";
 import type { FieldInfo } from "./schema.js";
 import { MessageView } from "./view.js";
 
@@ -46,6 +48,23 @@ export class Extension<E, V> {
   get typeName(): string {
     return this.field.name.slice(1, -1); // held as "[pkg.name]", its ProtoJSON key
   }
+
+  /** @internal its value in wire bytes (other fields ignored), read by the extendee of its run; the extendee's required fields may be absent */
+  valueIn(bytes: Uint8Array): V {
+    const { extendee } = this;
+    return runtime().partially(() => extendee.decode(bytes))[this.field.prop as keyof E] as V;
+  }
+
+  /** @internal its field with this value as wire bytes, written by the extendee of its run (errors name the extension) */
+  bytesOf(value: V): Uint8Array {
+    const { extendee } = this;
+    try {
+      return runtime().partially(() => extendee.encode({ [this.field.prop]: value } as never));
+    } catch (e) {
+      if (e instanceof EncodeError) e.prefix(`[${this.typeName}]`);
+      throw e;
+    }
+  }
 }
 
 /** Called by generated code: the Extension of field `number` of the type `extendee` returns. */
@@ -71,8 +90,10 @@ function unknownBytes(message: object): Uint8Array | undefined {
 export function getExtension<E, V>(message: NoInfer<E> | MessageView, ext: Extension<E, V>): V {
   if (holdsField(message as object, ext)) return (message as Plain)[ext.field.prop] as V;
   const bytes = unknownBytes(message as object);
-  return ext.extendee.decode(bytes ?? new Uint8Array(0))[ext.field.prop as keyof E] as V;
+  return ext.valueIn(bytes ?? new Uint8Array(0));
 }
+
+
 
 /** Whether the extension is set on a message (as isSet() tells for fields). */
 export function hasExtension<E, V>(message: NoInfer<E> | MessageView, ext: Extension<E, V>): boolean {
@@ -91,15 +112,7 @@ export function setExtension<E, V>(message: NoInfer<E>, ext: Extension<E, V>, va
     return message;
   }
   const o = message as Plain;
-  const rest = withoutField(o.$unknown as Uint8Array | undefined, ext.number);
-  let field: Uint8Array;
-  try {
-    field = ext.extendee.encode({ [ext.field.prop]: value } as never);
-  } catch (e) {
-    if (e instanceof EncodeError) e.prefix(`[${ext.typeName}]`);
-    throw e;
-  }
-  o.$unknown = concatBytes([rest, field]);
+  o.$unknown = concatBytes([withoutField(o.$unknown as Uint8Array | undefined, ext.number), ext.bytesOf(value)]);
   return message;
 }
 
@@ -142,6 +155,30 @@ export function clearExtension<E, V>(message: NoInfer<E>, ext: Extension<E, V>):
 function withoutField(bytes: Uint8Array | undefined, number: number): Uint8Array {
   if (bytes === undefined) return new Uint8Array(0);
   const kept: Uint8Array[] = [];
+  eachField(bytes, (field, start, end) => {
+    if (field !== number) kept.push(bytes.subarray(start, end));
+  });
+  return concatBytes(kept);
+}
+
+/**
+ * The extensions a registry has of message type `extendee` held in its unknown fields (`bytes`),
+ * by ascending number, each with its value; and the unknown fields that are none of them.
+ */
+export function registeredExtensions(bytes: Uint8Array, registry: Registry, extendee: string): { found: [Extension<unknown, unknown>, unknown][]; rest: Uint8Array } {
+  const found = new Map<number, Extension<unknown, unknown>>();
+  const rest: Uint8Array[] = [];
+  eachField(bytes, (number, start, end) => {
+    const ext = registry.extensionFor(extendee, number);
+    if (ext === undefined) rest.push(bytes.subarray(start, end));
+    else found.set(number, ext);
+  });
+  const sorted = [...found.values()].sort((a, b) => a.number - b.number);
+  return { found: sorted.map((ext) => [ext, ext.valueIn(bytes)]), rest: concatBytes(rest) };
+}
+
+/** Each field of wire bytes: its number and where it starts and ends (a group whole). */
+function eachField(bytes: Uint8Array, visit: (number: number, start: number, end: number) => void): void {
   let at = 0;
   const varint = (): number => {
     let v = 0, shift = 0, b: number;
@@ -182,7 +219,6 @@ function withoutField(bytes: Uint8Array | undefined, number: number): Uint8Array
     const tag = varint();
     const field = Math.floor(tag / 8);
     skip(tag & 7, field);
-    if (field !== number) kept.push(bytes.subarray(start, at));
+    visit(field, start, at);
   }
-  return concatBytes(kept);
 }

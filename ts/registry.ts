@@ -1,23 +1,42 @@
-// A registry: message types by full name, for what finds a type by its name at run time (an Any
-// in ProtoJSON and the text format, anyUnpack, a program handling messages it was not built for).
-// Generated types and types built at run time from descriptors go in the same one.
+// A registry: message types and extensions by full name, for what finds them by name at run time
+// (an Any in ProtoJSON and the text format, anyUnpack, extensions a message holds in its unknown
+// fields, a program handling messages it was not built for). Generated types and types built at
+// run time from descriptors go in the same one.
+import { Extension, registeredExtensions } from "./extension.js";
 import type { AnyMessageType as AnyType } from "./message.js";
+
+type AnyExtension = Extension<unknown, unknown>;
+type Entry = AnyType | AnyExtension;
 
 export class Registry implements Iterable<AnyType> {
   private readonly byName = new Map<string, AnyType>();
+  private readonly extensionsByName = new Map<string, AnyExtension>();
+  /** extendee full name -> field number -> extension */
+  private readonly extensionsOf = new Map<string, Map<number, AnyExtension>>();
 
-  /** A registry of these message types (or collections of them, such as a runtime schema's `types.values()`). */
-  constructor(...types: (AnyType | Iterable<AnyType>)[]) {
-    this.add(...types);
+  /** A registry of these message types and extensions (or collections of them, such as a runtime schema's `types.values()`). */
+  constructor(...entries: (Entry | Iterable<Entry>)[]) {
+    this.add(...entries);
   }
 
-  /** Adds message types; a later type of the same name replaces an earlier one. Returns the registry. */
-  add(...types: (AnyType | Iterable<AnyType>)[]): this {
-    for (const t of types) {
-      if (Symbol.iterator in t) for (const u of t) this.byName.set(u.typeName, u);
-      else this.byName.set(t.typeName, t);
+  /** Adds message types and extensions; a later one of the same name replaces an earlier one. Returns the registry. */
+  add(...entries: (Entry | Iterable<Entry>)[]): this {
+    for (const e of entries) {
+      if (e instanceof Extension) this.addExtension(e as AnyExtension);
+      else if (Symbol.iterator in e) this.add(...e);
+      else this.byName.set(e.typeName, e);
     }
     return this;
+  }
+
+  private addExtension(ext: AnyExtension): void {
+    const extendee = ext.extendee.typeName;
+    const earlier = this.extensionsByName.get(ext.typeName);
+    if (earlier !== undefined) this.extensionsOf.get(earlier.extendee.typeName)?.delete(earlier.number);
+    this.extensionsByName.set(ext.typeName, ext);
+    let numbers = this.extensionsOf.get(extendee);
+    if (numbers === undefined) this.extensionsOf.set(extendee, (numbers = new Map()));
+    numbers.set(ext.number, ext);
   }
 
   /** The message type of this full name ("pkg.Message"), or undefined. */
@@ -25,10 +44,37 @@ export class Registry implements Iterable<AnyType> {
     return this.byName.get(typeName);
   }
 
+  /** The extension of this full name ("pkg.my_option", or "pkg.Message.my_option" when nested), or undefined. */
+  extension(typeName: string): AnyExtension | undefined {
+    return this.extensionsByName.get(typeName);
+  }
+
+  /** The extension of a message type ("pkg.Message") with this field number, or undefined. */
+  extensionFor(extendee: string, number: number): AnyExtension | undefined {
+    return this.extensionsOf.get(extendee)?.get(number);
+  }
+
+  /**
+   * @internal ProtoJSON and the text format print through this: the extensions of message type
+   * `extendee` held in its unknown fields `bytes`, by number, with their values; the other fields
+   * as `rest`. Undefined when the registry has no extension of that type.
+   */
+  unknownExtensions(extendee: string, bytes: Uint8Array): { found: [AnyExtension, unknown][]; rest: Uint8Array } | undefined {
+    if ((this.extensionsOf.get(extendee)?.size ?? 0) === 0) return undefined;
+    return registeredExtensions(bytes, this, extendee);
+  }
+
+  /** @internal whether the registry has extensions at all */
+  get hasExtensions(): boolean {
+    return this.extensionsByName.size > 0;
+  }
+
+  /** The number of message types. */
   get size(): number {
     return this.byName.size;
   }
 
+  /** The message types. */
   [Symbol.iterator](): Iterator<AnyType> {
     return this.byName.values();
   }

@@ -2,7 +2,7 @@
 // One runtime per JS realm, created by init() (loader.ts) and used by all generated code.
 import { codeName, DecodeError, EncodeError, NotInitializedError, SchemaError, type EncodeErrorCode } from "./errors.js";
 import {
-  ABI, LIMITS_MAX_AMPLIFICATION, LIMITS_MAX_DEPTH, LIMITS_MAX_ELEMENTS, LIMITS_MAX_MESSAGE_SIZE, PATH_ENTRY_FIELD, PATH_ENTRY_INDEX,
+  ABI, LIMITS_ALLOW_PARTIAL, LIMITS_MAX_AMPLIFICATION, LIMITS_MAX_DEPTH, LIMITS_MAX_ELEMENTS, LIMITS_MAX_MESSAGE_SIZE, PATH_ENTRY_FIELD, PATH_ENTRY_INDEX,
   PATH_ENTRY_MESSAGE, PATH_ENTRY_SIZE, STATUS_CODE, STATUS_DETAIL, STATUS_OFFSET, STATUS_PATH, STATUS_PATH_SIZE, STATUS_TRUNCATED,
 } from "./abi.js";
 import { copyBytes } from "./copy.js";
@@ -142,6 +142,22 @@ export class Runtime {
     u32[(p + LIMITS_MAX_MESSAGE_SIZE) >>> 2] = next.maxMessageSize;
     u32[(p + LIMITS_MAX_ELEMENTS) >>> 2] = next.maxElements;
     u32[(p + LIMITS_MAX_AMPLIFICATION) >>> 2] = next.maxAmplification;
+  }
+
+  /**
+   * fn's result, with proto2 required fields allowed to be absent in what it decodes and encodes:
+   * an extension's bytes read or written alone, without the fields of the message it extends.
+   */
+  partially<R>(fn: () => R): R {
+    const at = (this.limitsPtr + LIMITS_ALLOW_PARTIAL) >>> 2;
+    const before = this.mem.u32[at]!;
+    this.mem.u32[at] = 1;
+    try {
+      return fn();
+    } finally {
+      this.mem.sync(); // memory may have grown
+      this.mem.u32[at] = before;
+    }
   }
 
   malloc(size: number): number {

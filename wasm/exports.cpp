@@ -49,7 +49,7 @@ EMSCRIPTEN_KEEPALIVE const uint32_t* hp_abi() {
       sizeof(PathEntry),        offsetof(PathEntry, message_index), offsetof(PathEntry, field_number),
       offsetof(PathEntry, element_index),
       offsetof(Limits, max_depth), offsetof(Limits, max_message_size), offsetof(Limits, max_elements),
-      offsetof(Limits, max_amplification),
+      offsetof(Limits, max_amplification), offsetof(Limits, allow_partial),
       sizeof(BytesSlot),        sizeof(ArraySlot),           unknown_fields_offset,
   };
   return abi;

@@ -278,6 +278,31 @@ TEST(DecoderMaps, AnEntryWithoutItsValueLacksTheValuesRequiredFields) {
   EXPECT_NE(decode(with_value), nullptr);
 }
 
+// allow_partial: the top-level message may lack its required fields (an extension's bytes read
+// alone); a message inside it may not.
+TEST(DecoderPartial, AllowPartialSparesOnlyTheTopLevelMessage) {
+  const auto& table = schemas::mapOfRequired.table;
+  Schema schema;
+  Status status;
+  ASSERT_TRUE(schema.load(table.data(), table.size(), status));
+  Arena arena;
+  Limits limits;
+  limits.allow_partial = 1;
+  auto decode = [&](uint32_t message, const Wire& w) {
+    uint8_t* input = arena.allocate(w.bytes.size() + 1);
+    if (!w.bytes.empty()) std::memcpy(input, w.bytes.data(), w.bytes.size());
+    return Decoder(schema, arena, status, limits).decode(message, input, w.bytes.size());
+  };
+  Wire lacking;  // message 0 without its required field 1
+  EXPECT_NE(decode(0, lacking), nullptr);
+  Wire inner_lacking;  // message 1 (a map entry) whose value, a message 0, lacks it
+  inner_lacking.field_varint(1, 3).field_message(2, Wire{});
+  EXPECT_EQ(decode(1, inner_lacking), nullptr);
+  EXPECT_EQ(status.code, Error::missing_required);
+  limits.allow_partial = 0;
+  EXPECT_EQ(decode(0, lacking), nullptr);
+}
+
 TEST_F(DecoderTest, MalformedInputGivesCodeOffsetAndPath) {
   {
     Wire w;

@@ -149,6 +149,19 @@ TEST_F(EncoderTest, MissingRequiredFieldsFailWithThePath) {
   EXPECT_TRUE(encode(outer, out, 5));
 }
 
+TEST_F(EncoderTest, AllowPartialSparesOnlyTheTopLevelMessage) {
+  limits.allow_partial = 1;
+  uint8_t* outer = record(5);
+  std::vector<uint8_t> out;
+  EXPECT_TRUE(encode(outer, out, 5));  // message 5's own required field unset
+  uint8_t* top = record(4);
+  uint8_t* inner = record(4);
+  std::memcpy(top + spec(4).field(2).offset, &inner, sizeof inner);
+  set_bit(top, spec(4).field(2));
+  EXPECT_FALSE(encode(top, out, 4));  // the inner message's is still required
+  EXPECT_EQ(status.code, Error::missing_required);
+}
+
 TEST_F(EncoderTest, DepthAndSizeLimits) {
   // four records, three levels of nesting below the top, through message 4's field 2
   uint8_t* top = record(4);

@@ -117,6 +117,8 @@ function messageWriter(def: SchemaDef, index: number): ToJson {
   return (o, opts) => {
     const j: Record<string, unknown> = {};
     for (let i = 0; i < fields.length; i++) fields[i]!(o, j, opts);
+    const unknown = o["$unknown"];
+    if (unknown instanceof Uint8Array && opts.registry !== undefined) jsonOut.extensions(info.name, unknown, j, opts);
     return j;
   };
 }

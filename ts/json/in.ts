@@ -4,6 +4,7 @@
 // decode() keeps as an unknown field; a missing required field; deep nesting) throws FALLBACK, and
 // the message is read the schema-driven way instead. Errors carry paths relative to the message,
 // completed on the way out.
+import type { Registry } from "../registry.js";
 import { FieldType as T, type SchemaDef } from "../schema.js";
 import { JsonError, within, type TypeRef } from "./common.js";
 import { DecodeError, EncodeError } from "../errors.js";
@@ -30,6 +31,8 @@ export function object(v: JsonValue): [string, JsonValue][] {
 }
 
 export function unknownField(typeName: string, key: string, opts: JsonReadOptions): void {
+  // an extension the registry knows: the schema-driven reader keeps it in $unknown
+  if (key.startsWith("[") && (opts.registry as Registry | undefined)?.extension?.(key.slice(1, -1)) !== undefined) fallback();
   if (!opts.ignoreUnknownFields) throw new JsonError("UNKNOWN_FIELD", "", `${typeName} has no field ${JSON.stringify(key)}`);
 }
 

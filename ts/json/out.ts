@@ -1,6 +1,7 @@
 // What the writer interpreted from the schema (ts/interpreted/tojson.ts) calls to build ProtoJSON
 // values: conversions beyond JSON's own, and the error path, built on the way out of nested
 // messages (the happy path carries none). Generated code writes text instead (write.ts).
+import type { Registry } from "../registry.js";
 import type { SchemaDef } from "../schema.js";
 import { base64Encode, within } from "./common.js";
 import { define, floatToJson, messageToJson, shortestFloat32, type JsonWriteOptions } from "./print.js";
@@ -37,6 +38,23 @@ export function sub<T>(toJson: ToJson<T>, v: T, opts: JsonWriteOptions, key: str
 /** The schema-driven writer of a message: for well-known types with a JSON form of their own, and CODE_SIZE messages. */
 export function bySchema(def: SchemaDef, index: number): ToJson<unknown> {
   return (v, opts) => messageToJson(def, index, (v ?? {}) as Record<string, unknown>, opts, "");
+}
+
+/**
+ * The extensions of message type `extendee` that the registry of opts knows among its unknown
+ * fields, as `"[full.name]"` keys, each written by the message type of the extension's own run.
+ */
+export function extensions(extendee: string, unknown: Uint8Array, j: Record<string, Json>, opts: JsonWriteOptions): void {
+  const registered = (opts.registry as Registry).unknownExtensions?.(extendee, unknown);
+  for (const [ext, value] of registered?.found ?? []) {
+    const { extendee: type, field } = ext;
+    try {
+      const json = messageToJson(type.schemaDef, type.index, { [field.prop]: value }, opts, "") as Record<string, Json>;
+      if (Object.hasOwn(json, field.name)) define(j, field.name, json[field.name]);
+    } catch (e) {
+      throw within(e, `.${field.name}`);
+    }
+  }
 }
 
 /** A repeated field, each element through `each` (or copied as is). */

@@ -5,6 +5,10 @@ import { FieldType as T, Label as L, type FieldInfo, type MessageInfo, type Sche
 import { JsonError, base64Decode, hasSpecialJson, fieldMaskFromJson, parseDuration, parseTimestamp, resolveAny, wrapperTypes, type TypeRef, type Types } from "./common.js";
 import { isJsonObject, JsonNumber, members, type JsonObject, type JsonValue } from "./parse.js";
 import { isWellFormed } from "../fill.js";
+import { concatBytes } from "../copy.js";
+import { EncodeError } from "../errors.js";
+import type { Extension } from "../extension.js";
+import type { Registry } from "../registry.js";
 
 export interface JsonReadOptions {
   /** Skip fields the message does not have (and enum names it does not know) instead of failing. */
@@ -50,6 +54,13 @@ export function messageFromJson(def: SchemaDef, mi: number, json: JsonValue, opt
     const at = `${path}.${key}`;
     const f = fields.get(key);
     if (f === undefined) {
+      const ext = key.startsWith("[") ? (opts.registry as Registry | undefined)?.extension?.(key.slice(1, -1)) : undefined;
+      if (ext !== undefined && ext.extendee.typeName === info.name) {
+        if (seen.has(ext.number)) throw new JsonError("DUPLICATE_FIELD", at, "the extension is given twice");
+        seen.add(ext.number);
+        if (v !== null || acceptsNull(ext.extendee.schemaDef, ext.field)) extensionFromJson(ext, key, v, out, opts, path);
+        continue;
+      }
       if (opts.ignoreUnknownFields) continue;
       throw new JsonError("UNKNOWN_FIELD", at, `${info.name} has no field ${JSON.stringify(key)}`);
     }
@@ -97,6 +108,24 @@ export function messageFromJson(def: SchemaDef, mi: number, json: JsonValue, opt
     }
   }
   return out;
+}
+
+/**
+ * An extension of the message that its run does not know (a registry's): read by the message type
+ * of the extension's run, kept as its wire bytes in $unknown, where decode() would keep them.
+ */
+function extensionFromJson(ext: Extension<unknown, unknown>, key: string, v: JsonValue, out: Plain, opts: JsonReadOptions, path: string): void {
+  const { extendee } = ext;
+  const value = messageFromJson(extendee.schemaDef, extendee.index, { [key]: v }, opts, path)[ext.field.prop];
+  if (value === undefined) return; // an enum name unknown under ignoreUnknownFields
+  let bytes: Uint8Array;
+  try {
+    bytes = ext.bytesOf(value);
+  } catch (e) {
+    if (e instanceof EncodeError) throw new JsonError("INVALID_VALUE", `${path}.${key}`, e.message);
+    throw e;
+  }
+  out["$unknown"] = out["$unknown"] === undefined ? bytes : concatBytes([out["$unknown"] as Uint8Array, bytes]);
 }
 
 /** google.protobuf.Value takes null as its null_value; NullValue fields take null as 0. */

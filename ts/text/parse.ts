@@ -10,6 +10,9 @@ import { safeNumber } from "../plain.js";
 import { FieldFlag, FieldType, isInt64, Label, type FieldInfo, type MessageInfo, type SchemaDef } from "../schema.js";
 import { TextError, type TextErrorCode } from "./error.js";
 import { concatBytes } from "../copy.js";
+import { EncodeError } from "../errors.js";
+import type { Extension } from "../extension.js";
+import type { Registry } from "../registry.js";
 
 export interface TextReadOptions {
   /** Message types an `Any` may hold, besides those of the same generated code. */
@@ -223,7 +226,11 @@ class TextReader {
       const name = t.bracketName();
       if (name.includes("/") && info.name === "google.protobuf.Any") return this.expandedAny(def, index, name, o, seen, at, depth);
       f = info.fields.find((x) => x.name === `[${name}]`);
-      if (f === undefined) this.fail("UNKNOWN_FIELD", `${info.name} has no extension [${name}] in this schema`, at);
+      if (f === undefined) {
+        const ext = (this.opts.registry as Registry | undefined)?.extension?.(name);
+        if (ext === undefined || ext.extendee.typeName !== info.name) this.fail("UNKNOWN_FIELD", `${info.name} has no extension [${name}] in this schema`, at);
+        return this.extension(ext, o, seen, at, depth);
+      }
     } else if (t.kind === "ident") {
       f = fieldsByName(def, info).get(t.text);
       if (f === undefined) {
@@ -235,6 +242,30 @@ class TextReader {
       }
       t.next();
     } else this.fail("INVALID_TEXT", `expected a field name, found ${t.describe()}`);
+    this.fieldValue(def, info, f, o, seen, at, depth);
+  }
+
+  /**
+   * An extension of the message that its run does not know (a registry's), its name read: read by
+   * the message type of the extension's run, kept as its wire bytes in $unknown, as decode() keeps them.
+   */
+  private extension(ext: Extension<unknown, unknown>, o: Plain, seen: Set<FieldInfo>, at: number, depth: number): void {
+    const { extendee, field } = ext;
+    const alone: Plain = {};
+    this.fieldValue(extendee.schemaDef, extendee.schemaDef.messages[extendee.index]!, field, alone, seen, at, depth);
+    let bytes: Uint8Array;
+    try {
+      bytes = ext.bytesOf(alone[field.prop]);
+    } catch (e) {
+      if (e instanceof EncodeError) this.fail("INVALID_VALUE", e.message, at);
+      throw e;
+    }
+    o["$unknown"] = o["$unknown"] === undefined ? bytes : concatBytes([o["$unknown"] as Uint8Array, bytes]);
+  }
+
+  /** The value of field f of the message o, its name read. */
+  private fieldValue(def: SchemaDef, info: MessageInfo, f: FieldInfo, o: Plain, seen: Set<FieldInfo>, at: number, depth: number): void {
+    const t = this.t;
     this.path.push(`.${f.name}`);
     try {
       if (f.label === Label.Repeated || f.label === Label.Map) {

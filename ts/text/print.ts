@@ -3,6 +3,7 @@
 // key, group-like fields by their type's name, extensions and known Any contents as `[name]`.
 import { JsonError, resolveAny, type TypeRef, type Types } from "../json/common.js";
 import { isMessage } from "../interpreted/values.js";
+import type { Registry } from "../registry.js";
 import { FieldType, isInt64, Label, type FieldInfo, type SchemaDef } from "../schema.js";
 import { TextError } from "./error.js";
 
@@ -32,25 +33,42 @@ class TextWriter {
     if (depth > MAX_DEPTH) throw new TextError("INVALID_VALUE", this.typeName + this.path.join(""), `messages nested deeper than ${MAX_DEPTH}`);
     const info = def.messages[index]!;
     if (info.name === "google.protobuf.Any" && this.expandedAny(def, o, indent, depth)) return;
+    let unknown = o["$unknown"];
+    // extensions the registry knows among the unknown fields: printed among the fields by number
+    const registered = unknown instanceof Uint8Array ? (this.opts.registry as Registry | undefined)?.unknownExtensions?.(info.name, unknown) : undefined;
+    const pending = registered?.found ?? [];
+    if (registered !== undefined) unknown = registered.rest;
+    const printExtensions = (below: number) => {
+      while (pending.length > 0 && pending[0]![0].number < below) {
+        const [ext, value] = pending.shift()!;
+        this.field(ext.extendee.schemaDef, ext.field, undefined, { [ext.field.prop]: value }, indent, depth);
+      }
+    };
     for (const f of info.fields) {
-      const name = textName(def, f);
-      const v = f.oneof >= 0 ? caseValue(o[info.oneofs[f.oneof]!.prop], f.prop) : o[f.prop];
-      if (v === undefined || v === null) continue;
-      this.path.push(`.${f.name}`);
-      if (f.label === Label.Map) {
-        const [key, value] = def.messages[f.ref]!.fields as [FieldInfo, FieldInfo];
-        for (const k of sortedKeys(v as Plain, key)) {
-          this.out.push(indent, name, " {\n", indent, "  key: ", scalar(def, key, mapKey(key, k)), "\n");
-          this.value(def, value, "value", (v as Plain)[k], `${indent}  `, depth + 1);
-          this.out.push(indent, "}\n");
-        }
-      } else if (f.label === Label.Repeated) {
-        for (const x of v as Iterable<unknown>) this.value(def, f, name, x, indent, depth);
-      } else if (f.label !== Label.Implicit || isSet(f, v)) this.value(def, f, name, v, indent, depth);
-      this.path.pop();
+      printExtensions(f.number);
+      this.field(def, f, f.oneof >= 0 ? info.oneofs[f.oneof]!.prop : undefined, o, indent, depth);
     }
-    const unknown = o["$unknown"];
+    printExtensions(Infinity);
     if (this.opts.unknownFields && unknown instanceof Uint8Array) printUnknown(this.out, unknown, 0, unknown.length, indent, 10);
+  }
+
+  /** Field f of o (every element of a repeated one) when set; `oneof` the property of its oneof. */
+  private field(def: SchemaDef, f: FieldInfo, oneof: string | undefined, o: Plain, indent: string, depth: number): void {
+    const name = textName(def, f);
+    const v = oneof !== undefined ? caseValue(o[oneof], f.prop) : o[f.prop];
+    if (v === undefined || v === null) return;
+    this.path.push(`.${f.name}`);
+    if (f.label === Label.Map) {
+      const [key, value] = def.messages[f.ref]!.fields as [FieldInfo, FieldInfo];
+      for (const k of sortedKeys(v as Plain, key)) {
+        this.out.push(indent, name, " {\n", indent, "  key: ", scalar(def, key, mapKey(key, k)), "\n");
+        this.value(def, value, "value", (v as Plain)[k], `${indent}  `, depth + 1);
+        this.out.push(indent, "}\n");
+      }
+    } else if (f.label === Label.Repeated) {
+      for (const x of v as Iterable<unknown>) this.value(def, f, name, x, indent, depth);
+    } else if (f.label !== Label.Implicit || isSet(f, v)) this.value(def, f, name, v, indent, depth);
+    this.path.pop();
   }
 
   private value(def: SchemaDef, f: FieldInfo, name: string, v: unknown, indent: string, depth: number): void {

@@ -22,6 +22,10 @@ struct Limits {
   // A decode may add at most this many arena bytes per input byte, beyond budget_allowance: what
   // a hostile input can make of itself (1 MB of empty sub-messages would otherwise be a 1 GB arena).
   uint32_t max_amplification = 256;
+  // Non-zero: the top-level message's proto2 required fields may be absent (those of messages inside
+  // it are still checked). The JS side sets it around reading and writing one extension's bytes
+  // alone, without the fields of the message it extends.
+  uint32_t allow_partial = 0;
   static constexpr size_t budget_allowance = size_t{1} << 20;
 };
 
@@ -224,7 +228,7 @@ class Decoder {
       if (wt == WireType::egroup) {
         if (number == group_number) {
           stop = p;
-          return m.required_count == 0 || check_required(m, mi, rec, p);
+          return m.required_count == 0 || (depth == 0 && limits_.allow_partial) || check_required(m, mi, rec, p);
         }
         return fail(Error::unmatched_end_group, field_start, number);
       }
@@ -233,7 +237,7 @@ class Decoder {
     }
     if (group_number != 0) return fail(Error::unterminated_group, p, group_number);
     stop = p;
-    return m.required_count == 0 || check_required(m, mi, rec, p);
+    return m.required_count == 0 || (depth == 0 && limits_.allow_partial) || check_required(m, mi, rec, p);
   }
 
   // Sets an explicit-presence field's bit. Most fields have none: a branch costs less than a store.
