@@ -4,6 +4,7 @@
 // browsers; parsed .proto files (dynamic.ts, sources.ts) end up here as descriptors too.
 import protobuf from "protobufjs";
 import descriptorModule from "protobufjs/ext/descriptor.js";
+import { Extension } from "../ts/extension.js";
 import { interpretedJsonType } from "../ts/interpreted/json.js";
 import type { JsonMessageType } from "../ts/json/type.js";
 import { defineSchema, type SchemaDef } from "../ts/schema.js";
@@ -24,6 +25,8 @@ export interface DynamicSchema {
   readonly schema: SchemaDef;
   /** Every message of the files and their imports, by full name (map entries excluded). */
   readonly types: ReadonlyMap<string, DynamicType>;
+  /** Every extension of the files and their imports, by full name (for a Registry, getExtension, getOption). */
+  readonly extensions: ReadonlyMap<string, Extension<Plain, unknown>>;
   /** The files, by name: for their custom options (getOption). */
   readonly files: ReadonlyMap<string, FileReflection>;
 }
@@ -41,9 +44,11 @@ export function schemaFromDescriptors(files: readonly FileDescriptorProto[]): Dy
   const schema = defineSchema(schemaSource(model).flat());
   const types = new Map<string, DynamicType>();
   for (const m of model.messages) if (!m.isMapEntry) types.set(m.fullName, interpretedJsonType(schema, m.index));
+  const extensions = new Map<string, Extension<Plain, unknown>>();
+  for (const x of model.extensions) extensions.set(x.fullName, new Extension<Plain, unknown>(types.get(x.extendee.fullName)!, x.field.number));
   const reflected = new Map<string, FileReflection>();
   for (const f of files) reflected.set(f.name, Object.freeze({ name: f.name, package: f.package ?? "", ...(f.options?.custom && { customOptions: f.options.custom }) }));
-  return { schema, types, files: reflected };
+  return { schema, types, extensions, files: reflected };
 }
 
 /**

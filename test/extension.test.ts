@@ -89,7 +89,8 @@ describe("extensions a run does not know, resolved through a registry", () => {
     "enum Mood { CALM = 0; GLAD = 1; }\n" +
     "extend Base { optional int32 level = 100; repeated string tags = 101; optional Note note = 102; optional Mood mood = 103; repeated sint64 nums = 104 [packed = true]; }\n");
   const A = loadSchema([path.join(dir, "base.proto")], [dir]).types;
-  const B = loadSchema([path.join(dir, "more.proto")], [dir]).types;
+  const more = loadSchema([path.join(dir, "more.proto")], [dir]);
+  const B = more.types;
   const ext = <V>(n: number) => new Extension<Record<string, unknown>, V>(B.get("x.Base")!, n);
   const [level, tags, note, mood, nums] = [ext<number>(100), ext<string[]>(101), ext<{ text: string; big?: bigint }>(102), ext<number>(103), ext<bigint[]>(104)];
   const registry = new Registry(level, tags, note, mood, nums);
@@ -129,6 +130,9 @@ describe("extensions a run does not know, resolved through a registry", () => {
     expect(Holder.toJson(m, { registry })).toEqual(theirs);
     expect(JSON.parse(Holder.toJsonString(Holder.view(bytes), { registry }))).toEqual(theirs);
     expect(JSON.parse(Holder.decodeToJsonString(bytes, { registry }))).toEqual(theirs);
+    // a runtime schema's extensions (from descriptors) in a registry do the same
+    expect([...more.extensions.keys()]).toEqual(["x.level", "x.tags", "x.note", "x.mood", "x.nums"]);
+    expect(Holder.toJson(m, { registry: new Registry(more.extensions.values()) })).toEqual(theirs);
     expect(Holder.toJson(m, { registry, useProtoNames: true, enumsAsInts: true })).toEqual(es.toJson(schema, es.fromBinary(schema, bytes), { registry: reg, useProtoFieldName: true, enumAsInteger: true }));
     // without the registry (or with one of message types only) they stay unknown fields, left out
     expect(Holder.toJson(m)).toEqual(Holder.toJson(m, { registry: new Registry(Holder) }));
