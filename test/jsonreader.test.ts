@@ -121,6 +121,18 @@ describe("values", () => {
     expect(got.optionalString).toBe('a"b\\c/\b\f\n\r\t\u00e9\u{1f600} caf\u00e9 \u{1f600} \ufffd');
   });
 
+  it("strings: escapes after runs of every length up to 17, at the start and the end, next to UTF-8, read by the codec as JSON.parse reads them", () => {
+    const counts = countCodecReads();
+    const escapes = ['"', "\\", "\n", "\u0001", "\u00e9", "\u{1f600}", "/"];
+    const runs = ["", ...Array.from({ length: 17 }, (_, n) => "abcdefghijklmnopq".slice(0, n + 1)), "caf\u00e9 d\u00e9j\u00e0", "\u{1f600}\u{1f600}xx"];
+    const strings: string[] = [];
+    for (const run of runs) for (const e of escapes) strings.push(run + e + run, e + run + e + e, run + e, e.repeat(9) + run);
+    const text = JSON.stringify({ repeatedString: strings });
+    expect(T.fromJsonString(text).repeatedString).toEqual(JSON.parse(text).repeatedString);
+    expect(T.decode(T.encodeFromJsonString(text)).repeatedString).toEqual(strings);
+    expect(counts).toEqual({ read: 2, handed: 0 });
+  });
+
   it("strings of ASCII text are slices of it; the next binary decode in the same buffer reads its own bytes", () => {
     const got = T.fromJsonString('{"optionalString": "plain ascii, longer than twelve", "repeatedString": ["a\\nb", "bcdefghijklmnop", "x"]}');
     expect(got.optionalString).toBe("plain ascii, longer than twelve");
