@@ -143,6 +143,11 @@ describe("values", () => {
     const strings = [all, 'a"b\\c', "caf\u00e9 \u{1f600} \u2028\u2029 \ufffd", "x".repeat(1000) + "\n", "", "0123456789abcdef\u0001"];
     const text = both({ repeatedString: strings, optionalString: all.repeat(3) });
     expect(text).toBe(JSON.stringify({ optionalString: all.repeat(3), repeatedString: strings }));
+    // every UTF-16 code unit, alone and between letters (lone surrogates escaped), and pairs; as map keys too
+    const units = Array.from({ length: 0x10000 }, (_, i) => String.fromCharCode(i));
+    const each = [...units, ...units.map((u) => `ab${u}cd`), "\ud83d\ude00", "x\udbff\udfffy"];
+    const plain = conf3.TestAllTypesProto3.toJsonString({ repeatedString: each, mapStringString: { 'k"\\\u0001\ud800': "v\udc00" } });
+    expect(plain).toBe(JSON.stringify({ repeatedString: each, mapStringString: { 'k"\\\u0001\ud800': "v\udc00" } }));
   });
 
   it("bytes as padded base64 of every length, 64-bit integers as strings at their bounds, enums by name or number", () => {

@@ -18,7 +18,7 @@ function jsonText(c: FileContext, f: FieldModel, x: string, key: string): string
     case FieldType.Double: return `$jsonWrite.double(${x})`;
     case FieldType.Float: return `$jsonWrite.float(${x})`;
     case FieldType.Bytes: return `$jsonWrite.bytes(${x})`;
-    case FieldType.String: return `JSON.stringify(${x})`;
+    case FieldType.String: return `$jsonWrite.string(${x})`;
     case FieldType.Bool: return `(${x} ? "true" : "false")`;
     default: return numberKinds[f.type]?.ts === "bigint" ? `'"' + ${x} + '"'` : `"" + ${x}`; // a number: its text is JSON's
   }
