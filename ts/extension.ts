@@ -5,9 +5,9 @@
 import { concatBytes } from "./copy.js";
 import { EncodeError } from "./errors.js";
 import type { AnyMessageType } from "./message.js";
-import type { Registry } from "./registry.js";
 import { unknown as unknownOf } from "./plain.js";
 import { runtime } from "./runtime.js";
+import { eachField } from "./wirefields.js";
 import type { FieldInfo } from "./schema.js";
 import { MessageView } from "./view.js";
 
@@ -159,66 +159,4 @@ function withoutField(bytes: Uint8Array | undefined, number: number): Uint8Array
     if (field !== number) kept.push(bytes.subarray(start, end));
   });
   return concatBytes(kept);
-}
-
-/**
- * The extensions a registry has of message type `extendee` held in its unknown fields (`bytes`),
- * by ascending number, each with its value; and the unknown fields that are none of them.
- */
-export function registeredExtensions(bytes: Uint8Array, registry: Registry, extendee: string): { found: [Extension<unknown, unknown>, unknown][]; rest: Uint8Array } {
-  const found = new Map<number, Extension<unknown, unknown>>();
-  const rest: Uint8Array[] = [];
-  eachField(bytes, (number, start, end) => {
-    const ext = registry.extensionFor(extendee, number);
-    if (ext === undefined) rest.push(bytes.subarray(start, end));
-    else found.set(number, ext);
-  });
-  const sorted = [...found.values()].sort((a, b) => a.number - b.number);
-  return { found: sorted.map((ext) => [ext, ext.valueIn(bytes)]), rest: concatBytes(rest) };
-}
-
-/** Each field of wire bytes: its number and where it starts and ends (a group whole). */
-function eachField(bytes: Uint8Array, visit: (number: number, start: number, end: number) => void): void {
-  let at = 0;
-  const varint = (): number => {
-    let v = 0, shift = 0, b: number;
-    do {
-      if (at >= bytes.length) throw new RangeError("hppproto: $unknown holds a truncated field");
-      b = bytes[at++]!;
-      v += (b & 0x7f) * 2 ** shift;
-      shift += 7;
-    } while (b & 0x80);
-    return v;
-  };
-  const skip = (wire: number, field: number): void => {
-    switch (wire) {
-      case 0: varint(); break;
-      case 1: at += 8; break;
-      case 2: {
-        const n = varint(); // read before adding: `at += varint()` would add to the old position
-        at += n;
-        break;
-      }
-      case 5: at += 4; break;
-      case 3:
-        for (;;) {
-          const tag = varint();
-          if ((tag & 7) === 4) {
-            if (Math.floor(tag / 8) !== field) throw new RangeError("hppproto: $unknown holds a mismatched group end");
-            break;
-          }
-          skip(tag & 7, Math.floor(tag / 8));
-        }
-        break;
-      default: throw new RangeError(`hppproto: $unknown holds wire type ${wire}`);
-    }
-    if (at > bytes.length) throw new RangeError("hppproto: $unknown holds a truncated field");
-  };
-  while (at < bytes.length) {
-    const start = at;
-    const tag = varint();
-    const field = Math.floor(tag / 8);
-    skip(tag & 7, field);
-    visit(field, start, at);
-  }
 }

@@ -2,8 +2,10 @@
 // (an Any in ProtoJSON and the text format, anyUnpack, extensions a message holds in its unknown
 // fields, a program handling messages it was not built for). Generated types and types built at
 // run time from descriptors go in the same one.
-import { Extension, registeredExtensions } from "./extension.js";
+import { concatBytes } from "./copy.js";
+import type { Extension } from "./extension.js";
 import type { AnyMessageType as AnyType } from "./message.js";
+import { eachField } from "./wirefields.js";
 
 type AnyExtension = Extension<unknown, unknown>;
 type Entry = AnyType | AnyExtension;
@@ -22,7 +24,8 @@ export class Registry implements Iterable<AnyType> {
   /** Adds message types and extensions; a later one of the same name replaces an earlier one. Returns the registry. */
   add(...entries: (Entry | Iterable<Entry>)[]): this {
     for (const e of entries) {
-      if (e instanceof Extension) this.addExtension(e as AnyExtension);
+      // (told apart without importing Extension: a program without extensions carries none of it)
+      if ("extendee" in e) this.addExtension(e as AnyExtension);
       else if (Symbol.iterator in e) this.add(...e);
       else this.byName.set(e.typeName, e);
     }
@@ -60,8 +63,17 @@ export class Registry implements Iterable<AnyType> {
    * as `rest`. Undefined when the registry has no extension of that type.
    */
   unknownExtensions(extendee: string, bytes: Uint8Array): { found: [AnyExtension, unknown][]; rest: Uint8Array } | undefined {
-    if ((this.extensionsOf.get(extendee)?.size ?? 0) === 0) return undefined;
-    return registeredExtensions(bytes, this, extendee);
+    const numbers = this.extensionsOf.get(extendee);
+    if (numbers === undefined || numbers.size === 0) return undefined;
+    const found = new Map<number, AnyExtension>();
+    const rest: Uint8Array[] = [];
+    eachField(bytes, (number, start, end) => {
+      const ext = numbers.get(number);
+      if (ext === undefined) rest.push(bytes.subarray(start, end));
+      else found.set(number, ext);
+    });
+    const sorted = [...found.values()].sort((a, b) => a.number - b.number);
+    return { found: sorted.map((ext) => [ext, ext.valueIn(bytes)]), rest: concatBytes(rest) };
   }
 
   /** @internal whether the registry has extensions at all */

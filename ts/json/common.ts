@@ -1,7 +1,7 @@
 // What printing and parsing ProtoJSON share: the error type, base64, the well-known types' string
 // forms (Timestamp, Duration, FieldMask), and finding the type an Any holds.
 import { FieldType as T, type SchemaDef } from "../schema.js";
-import { Registry } from "../registry.js";
+import type { Registry } from "../registry.js";
 
 export type JsonErrorCode = "INVALID_JSON" | "INVALID_VALUE" | "VALUE_OUT_OF_RANGE" | "UNKNOWN_FIELD" | "DUPLICATE_FIELD" | "UNKNOWN_TYPE" | "MISSING_REQUIRED";
 
@@ -54,12 +54,15 @@ export function hasSpecialJson(name: string): boolean {
 /** Message types an Any may name: a Registry, or a list of types. */
 export type Types = Registry | Iterable<TypeRef>;
 
+const isRegistry = (r: Types | undefined): r is Registry => typeof (r as Registry | undefined)?.get === "function";
+
 /** The message type an Any's type URL names: from the registry, else from the same generated code. */
 export function resolveAny(def: SchemaDef, url: string, registry: Types | undefined, path: string): { type: TypeRef; def: SchemaDef; index: number } {
   const slash = url.lastIndexOf("/");
   const name = url.slice(slash + 1);
   if (slash < 0 || name === "") throw new JsonError("UNKNOWN_TYPE", path, `invalid Any type URL ${JSON.stringify(url)}`);
-  const listed = registry instanceof Registry ? registry.get(name) : [...(registry ?? [])].find((t) => t.typeName === name);
+  // (a Registry told apart by its get(), not instanceof: JSON programs need not carry the class)
+  const listed = isRegistry(registry) ? registry.get(name) : [...(registry ?? [])].find((t) => t.typeName === name);
   if (listed !== undefined) return { type: listed, def: listed.schemaDef, index: listed.index };
   const index = def.messages.findIndex((m) => m.name === name);
   const type = index >= 0 ? (def.types[index] as TypeRef | undefined) : undefined;
