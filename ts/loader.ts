@@ -2,7 +2,8 @@
 // unbundled modules in browsers fetch it from next to this file (a CDN). Bundles use the browser
 // entry (index.browser.ts), which passes the inlined module. A caller may pass the module, its bytes
 // or its URL.
-import { Runtime, setRuntime, hasRuntime, runtime, type Exports, type Limits } from "./runtime.js";
+import { RecordWriter } from "./fill.js";
+import { Runtime, setRuntime, hasRuntime, runtime, type Exports, type Limits, type RecordWriterClass } from "./runtime.js";
 
 export interface InitOptions {
   /** The module itself, its bytes, or where to fetch it from. */
@@ -52,8 +53,9 @@ async function loadBytes(source: URL | string): Promise<ArrayBuffer | Uint8Array
   return res.arrayBuffer();
 }
 
-function start(instance: WebAssembly.Instance, limits?: Partial<Limits>): Runtime {
+function start(instance: WebAssembly.Instance, limits: Partial<Limits> | undefined, writer: RecordWriterClass | undefined): Runtime {
   const rt = new Runtime(instance.exports as unknown as Exports);
+  rt.writerClass = writer;
   if (limits) rt.setLimits(limits);
   setRuntime(rt);
   return rt;
@@ -63,11 +65,14 @@ let pending: Promise<Runtime> | undefined;
 
 /** Loads the codec once; later calls return the same runtime. */
 export function init(options: InitOptions = {}): Promise<Runtime> {
-  return initPackaged(options, "hppproto.wasm");
+  return initPackaged(options, "hppproto.wasm", RecordWriter);
 }
 
-/** init() with one of the packaged modules as the default. */
-export function initPackaged(options: InitOptions, file: PackagedModule): Promise<Runtime> {
+/**
+ * init() with one of the packaged modules as the default; `writer` fills records for encoding
+ * (the decode-only entries give none, and so carry none of that code).
+ */
+export function initPackaged(options: InitOptions, file: PackagedModule, writer?: RecordWriterClass): Promise<Runtime> {
   if (hasRuntime()) return Promise.resolve(runtime());
   pending ??= (async () => {
     let rt: Runtime | undefined;
@@ -81,7 +86,7 @@ export function initPackaged(options: InitOptions, file: PackagedModule): Promis
     } else {
       instance = await WebAssembly.instantiate(src as WebAssembly.Module, imp);
     }
-    rt = start(instance, options.limits);
+    rt = start(instance, options.limits, writer);
     return rt;
   })();
   pending.catch(() => (pending = undefined));
@@ -99,27 +104,27 @@ export interface InitSyncOptions {
 }
 
 export function initSync(options: InitSyncOptions = {}): Runtime {
-  return initPackagedSync(options, "hppproto.wasm");
+  return initPackagedSync(options, "hppproto.wasm", RecordWriter);
 }
 
-/** initSync() with one of the packaged modules as the default. */
-export function initPackagedSync(options: InitSyncOptions, file: PackagedModule): Runtime {
+/** initSync() with one of the packaged modules as the default (`writer` as for initPackaged). */
+export function initPackagedSync(options: InitSyncOptions, file: PackagedModule, writer?: RecordWriterClass): Runtime {
   if (hasRuntime()) return runtime();
   let rt: Runtime | undefined;
   const src = options.wasm ?? readPackagedSync(file);
   const mod = ArrayBuffer.isView(src) || src instanceof ArrayBuffer ? new WebAssembly.Module(src as ArrayBuffer) : (src as WebAssembly.Module);
-  rt = start(new WebAssembly.Instance(mod, imports(() => rt?.mem.sync())), options.limits);
+  rt = start(new WebAssembly.Instance(mod, imports(() => rt?.mem.sync())), options.limits, writer);
   return rt;
 }
 
 /** init() with an inlined module as the default (the browser entries, ts/*.browser.ts). */
-export async function initInlined(options: InitOptions, bytes: () => Promise<Uint8Array>): Promise<Runtime> {
+export async function initInlined(options: InitOptions, bytes: () => Promise<Uint8Array>, writer?: RecordWriterClass): Promise<Runtime> {
   if (hasRuntime()) return runtime(); // before inflating the inlined module again
-  return init({ ...options, wasm: options.wasm ?? (await bytes()) });
+  return initPackaged({ ...options, wasm: options.wasm ?? (await bytes()) }, "hppproto.wasm", writer);
 }
 
 /** initSync() with an inlined module as the default. */
-export function initInlinedSync(options: InitSyncOptions, bytes: () => Uint8Array): Runtime {
+export function initInlinedSync(options: InitSyncOptions, bytes: () => Uint8Array, writer?: RecordWriterClass): Runtime {
   if (hasRuntime()) return runtime();
-  return initSync({ ...options, wasm: options.wasm ?? bytes() });
+  return initPackagedSync({ ...options, wasm: options.wasm ?? bytes() }, "hppproto.wasm", writer);
 }

@@ -4,7 +4,7 @@ import { alignmentShift } from "./align.js";
 import { Arena } from "./arena.js";
 import { DecodeError, EncodeError } from "./errors.js";
 import { create as createBuilder } from "./builder.js";
-import { RecordWriter, type Fill } from "./fill.js";
+import type { Fill, RecordWriter } from "./fill.js";
 import type { Memory } from "./memory.js";
 import { runtime, type Runtime } from "./runtime.js";
 import { fieldIsSet, isPlainMessage, mergeMessages, messagesEqual } from "./semantics.js";
@@ -98,7 +98,7 @@ function enterEncode(rt: Runtime, s: Scratch, typeName: string): Encoder {
   let e = s.encoders[s.encoding];
   if (e === undefined) {
     const arena = new Arena();
-    s.encoders[s.encoding] = e = { arena, writer: new RecordWriter(rt, arena.ptr) };
+    s.encoders[s.encoding] = e = { arena, writer: rt.recordWriter(arena.ptr) };
   }
   s.encoding++;
   rt.exports.hp_arena_reset(e.arena.ptr);
@@ -447,6 +447,7 @@ export class MessageType<T, V, B extends V = V> {
    */
   protected withRecord<R>(message: Init<T> | V, use: (rt: Runtime, handle: number, rec: number) => R, refused?: () => R): R {
     const rt = runtime();
+    if (refused !== undefined && rt.writerClass === undefined) return refused(); // the decode-only runtime fills no records
     const handle = rt.schema(this.schemaDef);
     const s = scratchArenas(rt);
     const { writer } = enterEncode(rt, s, this.typeName);

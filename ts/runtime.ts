@@ -1,5 +1,6 @@
 // The loaded WASM codec: its exports, linear memory, staging buffer, registered schemas and limits.
 // One runtime per JS realm, created by init() (loader.ts) and used by all generated code.
+import type { RecordWriter } from "./fill.js";
 import { codeName, DecodeError, EncodeError, NotInitializedError, SchemaError, type EncodeErrorCode } from "./errors.js";
 import {
   ABI, LIMITS_ALLOW_PARTIAL, LIMITS_MAX_AMPLIFICATION, LIMITS_MAX_DEPTH, LIMITS_MAX_ELEMENTS, LIMITS_MAX_MESSAGE_SIZE, PATH_ENTRY_FIELD, PATH_ENTRY_INDEX,
@@ -60,6 +61,9 @@ function decodeOnly(): never {
   throw new Error('hppproto: the runtime was started with the decode-only module (init() from "hppproto/decode"), which cannot encode; init() from "hppproto" loads the whole codec');
 }
 
+/** The record writer's class, as the full entries hand it to the runtime. */
+export type RecordWriterClass = new (rt: Runtime, arena: number) => RecordWriter;
+
 const utf8Encoder = new TextEncoder();
 
 /** Where JSON text from the codec's writer takes a double or a float printed by JS (json_encoder.hpp). */
@@ -119,6 +123,18 @@ export class Runtime {
     this.statusPtr = exports.hp_status() >>> 0;
     this.limitsPtr = exports.hp_limits() >>> 0;
     this.slotPtr = this.malloc(16);
+  }
+
+  /**
+   * @internal what fills records from JS objects (encode, builders): given by the entries that load
+   * the whole codec, so that programs started with the decode-only module carry none of it
+   */
+  writerClass?: RecordWriterClass;
+
+  /** @internal a record writer over an arena (encode, builders); the decode-only runtime has none */
+  recordWriter(arena: number): RecordWriter {
+    const W = this.writerClass ?? decodeOnly();
+    return new W(this, arena);
   }
 
   get limits(): Limits {
