@@ -217,6 +217,7 @@ initSync(); console.log(AddressBook.toJsonString(AddressBook.decode(new Uint8Arr
       "  const text = AddressBook.toJsonString(book);",
       `  let refused = "";
   try { AddressBook.encode(AddressBook.decode(payload)); } catch (e) { refused = (e as Error).message; }
+  try { AddressBook.builder(); refused += " (a builder was made)"; } catch (e) { if ((e as Error).message !== refused) refused += " (builder: " + (e as Error).message + ")"; }
   const text = AddressBook.toJsonString(book) + "\\n" + refused;`,
     );
     writeFileSync(`${project}/src/decode.ts`, program);
@@ -231,6 +232,9 @@ initSync(); console.log(AddressBook.toJsonString(AddressBook.decode(new Uint8Arr
     execFileSync("node_modules/.bin/esbuild", ["src/main.ts", "--bundle", "--minify", "--format=esm", "--platform=browser", "--outfile=web-whole/main.js", "--log-level=warning"], { cwd: project });
     const gzipped = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length;
     expect(gzipped(`${project}/web-whole/main.js`) - gzipped(`${project}/web-decode/main.js`)).toBeGreaterThan(3000);
+    // and without the record writer (encoding and builders), which only the whole codec's entries bring
+    expect(readFileSync(`${project}/web-whole/main.js`, "utf8")).toContain("a 32-bit unsigned integer");
+    expect(readFileSync(`${project}/web-decode/main.js`, "utf8")).not.toContain("a 32-bit unsigned integer");
   });
 
   it("initSync in Node, without arguments, from the installed package", () => {
