@@ -93,8 +93,6 @@ export function getExtension<E, V>(message: NoInfer<E> | MessageView, ext: Exten
   return ext.valueIn(bytes ?? new Uint8Array(0));
 }
 
-
-
 /** Whether the extension is set on a message (as isSet() tells for fields). */
 export function hasExtension<E, V>(message: NoInfer<E> | MessageView, ext: Extension<E, V>): boolean {
   const value = getExtension(message, ext);

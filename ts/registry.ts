@@ -16,7 +16,7 @@ export class Registry implements Iterable<AnyType> {
   /** extendee full name -> field number -> extension */
   private readonly extensionsOf = new Map<string, Map<number, AnyExtension>>();
 
-  /** A registry of these message types and extensions (or collections of them, such as a runtime schema's `types.values()`). */
+  /** A registry of these message types and extensions (or collections of them: a runtime schema's `types.values()`, another registry). */
   constructor(...entries: (Entry | Iterable<Entry>)[]) {
     this.add(...entries);
   }
@@ -26,6 +26,7 @@ export class Registry implements Iterable<AnyType> {
     for (const e of entries) {
       // (told apart without importing Extension: a program without extensions carries none of it)
       if ("extendee" in e) this.addExtension(e as AnyExtension);
+      else if (e instanceof Registry) this.add(...e, ...e.extensionsByName.values()); // its extensions too
       else if (Symbol.iterator in e) this.add(...e);
       else this.byName.set(e.typeName, e);
     }
