@@ -8,7 +8,7 @@ import { Extension } from "../ts/extension.js";
 import { interpretedJsonType } from "../ts/interpreted/json.js";
 import type { JsonMessageType } from "../ts/json/type.js";
 import { defineSchema, type SchemaDef } from "../ts/schema.js";
-import type { FileReflection } from "../ts/reflect.js";
+import { fileReflection, type FileReflection } from "../ts/reflect.js";
 import type { MessageView } from "../ts/view.js";
 import type { FileDescriptorProto } from "./descriptor.js";
 import { buildModel, schemaSource } from "./model.js";
@@ -47,7 +47,7 @@ export function schemaFromDescriptors(files: readonly FileDescriptorProto[]): Dy
   const extensions = new Map<string, Extension<Plain, unknown>>();
   for (const x of model.extensions) extensions.set(x.fullName, new Extension<Plain, unknown>(types.get(x.extendee.fullName)!, x.field.number));
   const reflected = new Map<string, FileReflection>();
-  for (const f of files) reflected.set(f.name, Object.freeze({ name: f.name, package: f.package ?? "", ...(f.options?.custom && { customOptions: f.options.custom }) }));
+  for (const f of files) reflected.set(f.name, fileReflection(f.name, f.package ?? "", f.options?.custom));
   return { schema, types, extensions, files: reflected };
 }
 

@@ -192,6 +192,8 @@ interface DeclaredExtension {
   parentLocal: string;
   scope: Scope;
   path: number[];
+  /** Its place among the extensions of all files, as declared. */
+  order: number;
 }
 
 /** The model of the messages and enums of a set of files (each file's imports included), from their descriptors. */
@@ -228,7 +230,7 @@ export function buildModel(descriptors: readonly FileDescriptorProto[]): SchemaM
     byEnum.set(`.${model.fullName}`, model);
   };
   const addExtensions = (list: FieldDescriptorProto[] | undefined, parent: string, parentLocal: string, scope: Scope, path: number[]) =>
-    list?.forEach((d, i) => extensions.push({ d, parent, parentLocal, scope, path: [...path, i] }));
+    list?.forEach((d, i) => extensions.push({ d, parent, parentLocal, scope, path: [...path, i], order: extensions.length }));
   // each message, then the messages and enums declared in it: the order the runtime's table numbers them in
   const addMessage = (d: DescriptorProto, parent: string, parentLocal: string, outer: Scope, path: number[]) => {
     const fullName = qualified(parent, d.name);
@@ -305,7 +307,7 @@ export function buildModel(descriptors: readonly FileDescriptorProto[]): SchemaM
       const fullName = qualified(e.parent, e.d.name);
       field.name = field.jsonName = `[${fullName}]`;
       m.fields.push(field);
-      extensionModels.push({ fullName, file: e.scope.file.name, localName, extendee: m, field, order: extensions.indexOf(e) });
+      extensionModels.push({ fullName, file: e.scope.file.name, localName, extendee: m, field, order: e.order });
     }
     m.fields.sort((a, b) => a.number - b.number);
   }

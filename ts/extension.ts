@@ -55,6 +55,12 @@ export class Extension<E, V> {
     return runtime().partially(() => extendee.decode(bytes))[this.field.prop as keyof E] as V;
   }
 
+  /** @internal appends its field with this value to o's unknown fields, where decode() keeps a field o's run does not know */
+  appendTo(o: Record<string, unknown>, value: V): void {
+    const bytes = this.bytesOf(value);
+    o["$unknown"] = o["$unknown"] === undefined ? bytes : concatBytes([o["$unknown"] as Uint8Array, bytes]);
+  }
+
   /** @internal its field with this value as wire bytes, written by the extendee of its run (errors name the extension) */
   bytesOf(value: V): Uint8Array {
     const { extendee } = this;

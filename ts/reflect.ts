@@ -28,10 +28,13 @@ export interface FileReflection extends Options {
   readonly package: string;
 }
 
-/** Called by generated code: a file's reflection, its custom options' bytes one char per byte. */
-export function file(name: string, pkg: string, options: string): FileReflection {
-  return Object.freeze({ name, package: pkg, customOptions: bytesOfChars(options) });
+/** A file's reflection (runtime schemas make one per file). */
+export function fileReflection(name: string, pkg: string, customOptions: Uint8Array | undefined): FileReflection {
+  return Object.freeze({ name, package: pkg, ...withOptions({ options: customOptions }) });
 }
+
+/** Called by generated code: a file's reflection, its custom options' bytes one char per byte. */
+export const file = (name: string, pkg: string, options: string): FileReflection => fileReflection(name, pkg, bytesOfChars(options));
 
 export interface EnumValueReflection extends Options {
   readonly name: string;

@@ -66,15 +66,16 @@ export class Registry implements Iterable<AnyType> {
   unknownExtensions(extendee: string, bytes: Uint8Array): { found: [AnyExtension, unknown][]; rest: Uint8Array } | undefined {
     const numbers = this.extensionsOf.get(extendee);
     if (numbers === undefined || numbers.size === 0) return undefined;
-    const found = new Map<number, AnyExtension>();
+    // each extension's own fields, so that each is decoded from its bytes alone
+    const found = new Map<AnyExtension, Uint8Array[]>();
     const rest: Uint8Array[] = [];
     eachField(bytes, (number, start, end) => {
       const ext = numbers.get(number);
-      if (ext === undefined) rest.push(bytes.subarray(start, end));
-      else found.set(number, ext);
+      const into = ext === undefined ? rest : found.get(ext) ?? found.set(ext, []).get(ext)!;
+      into.push(bytes.subarray(start, end));
     });
-    const sorted = [...found.values()].sort((a, b) => a.number - b.number);
-    return { found: sorted.map((ext) => [ext, ext.valueIn(bytes)]), rest: concatBytes(rest) };
+    const sorted = [...found].sort(([a], [b]) => a.number - b.number);
+    return { found: sorted.map(([ext, parts]) => [ext, ext.valueIn(concatBytes(parts))]), rest: concatBytes(rest) };
   }
 
   /** @internal whether the registry has extensions at all */

@@ -5,7 +5,6 @@ import { FieldType as T, Label as L, type FieldInfo, type MessageInfo, type Sche
 import { JsonError, base64Decode, hasSpecialJson, fieldMaskFromJson, parseDuration, parseTimestamp, resolveAny, wrapperTypes, type TypeRef, type Types } from "./common.js";
 import { isJsonObject, JsonNumber, members, type JsonObject, type JsonValue } from "./parse.js";
 import { isWellFormed } from "../fill.js";
-import { concatBytes } from "../copy.js";
 import { EncodeError } from "../errors.js";
 import type { Extension } from "../extension.js";
 import type { Registry } from "../registry.js";
@@ -118,14 +117,12 @@ function extensionFromJson(ext: Extension<unknown, unknown>, key: string, v: Jso
   const { extendee } = ext;
   const value = messageFromJson(extendee.schemaDef, extendee.index, { [key]: v }, opts, path)[ext.field.prop];
   if (value === undefined) return; // an enum name unknown under ignoreUnknownFields
-  let bytes: Uint8Array;
   try {
-    bytes = ext.bytesOf(value);
+    ext.appendTo(out, value);
   } catch (e) {
     if (e instanceof EncodeError) throw new JsonError("INVALID_VALUE", `${path}.${key}`, e.message);
     throw e;
   }
-  out["$unknown"] = out["$unknown"] === undefined ? bytes : concatBytes([out["$unknown"] as Uint8Array, bytes]);
 }
 
 /** google.protobuf.Value takes null as its null_value; NullValue fields take null as 0. */

@@ -35,12 +35,12 @@ export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B>
   /** The message as ProtoJSON text; `indent` as JSON.stringify takes it. */
   toJsonString(message: T | V, options: JsonWriteOptions & { indent?: number | string } = {}): string {
     if (options.indent !== undefined) return indentJson(this.toJsonString(message, { ...options, indent: undefined }), options.indent);
+    // extensions held in unknown fields, which a registry resolves: the writer interpreted from the schema
+    if (printsExtensions(options)) return this.toJsonStringBySchema(message, options);
     // plain objects: the generated text writer, unless the message's own strings are long. Then
     // the codec is faster (JSON.stringify of each string is most of the writer's time; measured:
     // GoogleMessage1 with 0.5-2 KB strings 1.7× ts-proto through the codec, 0.9× through the
     // writer; with short strings the writer 1.6×, the codec 0.8×)
-    // extensions held in unknown fields, which a registry resolves: the writer interpreted from the schema
-    if (printsExtensions(options)) return stringify(() => messageToJson(this.schemaDef, this.index, this.plain(message), options, this.typeName));
     if (this.parts.toJsonString !== undefined && !(message instanceof MessageView) && !this.longStrings(message as Record<string, unknown>)) {
       return this.toJsonStringInJs(message, options);
     }
@@ -90,12 +90,17 @@ export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B>
   /** The generated text writer, or else the schema-driven one (a JSON value, then its text). */
   private toJsonStringInJs(message: T | V, options: JsonWriteOptions): string {
     const generated = this.parts.toJsonString;
-    if (generated === undefined) return stringify(() => messageToJson(this.schemaDef, this.index, this.plain(message), options, this.typeName));
+    if (generated === undefined) return this.toJsonStringBySchema(message, options);
     try {
       return generated(this.plain(message) as T, options);
     } catch (e) {
       throw within(e, this.typeName);
     }
+  }
+
+  /** The writer interpreted from the schema: a JSON value, then its text. */
+  private toJsonStringBySchema(message: T | V, options: JsonWriteOptions): string {
+    return stringify(() => messageToJson(this.schemaDef, this.index, this.plain(message), options, this.typeName));
   }
 
   private plain(message: T | V): Record<string, unknown> {

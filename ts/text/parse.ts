@@ -253,14 +253,12 @@ class TextReader {
     const { extendee, field } = ext;
     const alone: Plain = {};
     this.fieldValue(extendee.schemaDef, extendee.schemaDef.messages[extendee.index]!, field, alone, seen, at, depth);
-    let bytes: Uint8Array;
     try {
-      bytes = ext.bytesOf(alone[field.prop]);
+      ext.appendTo(o, alone[field.prop]);
     } catch (e) {
       if (e instanceof EncodeError) this.fail("INVALID_VALUE", e.message, at);
       throw e;
     }
-    o["$unknown"] = o["$unknown"] === undefined ? bytes : concatBytes([o["$unknown"] as Uint8Array, bytes]);
   }
 
   /** The value of field f of the message o, its name read. */

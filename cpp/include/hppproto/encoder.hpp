@@ -227,7 +227,7 @@ class Encoder {
   bool measure_message(uint32_t mi, const uint8_t* rec, uint32_t depth, uint64_t& total) noexcept {
     const MessageDef& m = schema_.message(mi);
     const FieldDef* fields = schema_.fields(m);
-    if (!(depth == 0 && limits_.allow_partial) && !check_required(m, mi, rec)) return false;
+    if (m.required_count != 0 && !(depth == 0 && limits_.allow_partial) && !check_required(m, mi, rec)) return false;
     total = 0;
     for (uint32_t i = 0; i < m.field_count; ++i) {
       const FieldDef& f = fields[i];
