@@ -1,5 +1,5 @@
 // The codec's ProtoJSON writer (cpp/include/hppproto/json_encoder.hpp): toJsonString() of views,
-// of plain objects without a generated writer (CODE_SIZE, runtime schemas) or with long strings, and
+// of plain objects without a generated writer (CODE_SIZE, runtime schemas), long strings in any, and
 // decodeToJsonString(), write records in WASM, leave doubles to Number#toString and hand the
 // well-known types' own forms to the JS writer. What it writes must read as the generated text
 // writer's text for the same message, and so must the schema-driven JS writer's (the codec
@@ -88,20 +88,47 @@ describe.each(Object.entries(sets))("every message of the %s schemas", (_name, l
 
 describe("plain objects of generated types", () => {
   const T = conf3.TestAllTypesProto3;
-  it("are written by the generated writer, but by the codec when their own strings are long: the same text", () => {
+  it("are written by the generated writer, long strings anywhere in them escaped by the codec as JSON.stringify escapes", () => {
     const long = 'a "quoted" \\ back\nslash, é, 😀, \u0001 '.repeat(40); // about 1.4 K characters with every kind of escape
-    const short = { optionalString: "short", optionalInt32: 5, optionalNestedMessage: { a: 1 }, repeatedString: [long] };
-    const big = { ...short, optionalString: long, optionalBytes: new Uint8Array([1, 2, 3]) };
-    let counts = countCodecWrites();
-    const shortText = T.toJsonString(short);
-    expect(counts).toEqual({ written: 0, handed: 0 }); // a long string in a list is not the message's own
-    vi.restoreAllMocks();
-    counts = countCodecWrites();
-    const bigText = T.toJsonString(big);
-    expect(counts).toEqual({ written: 1, handed: 0 });
-    expect(bigText).toBe(inJs(() => T.toJsonString(big)));
-    expect(JSON.parse(bigText).optionalString).toBe(long);
-    expect(JSON.parse(shortText)).toEqual({ optionalString: "short", optionalInt32: 5, optionalNestedMessage: { a: 1 }, repeatedString: [long] });
+    const lone = "x".repeat(200) + "\ud800"; // no UTF-8 form: JSON.stringify's to escape
+    const message = {
+      optionalString: long, optionalInt32: 5, optionalNestedMessage: { a: 1, corecursive: { optionalString: long } },
+      repeatedString: [long, "short", lone], mapStringString: { k: long },
+    };
+    const counts = countCodecWrites();
+    const quotes = vi.spyOn(runtime(), "jsonQuote");
+    const text = T.toJsonString(message);
+    expect(counts).toEqual({ written: 0, handed: 0 });
+    expect(quotes).toHaveBeenCalledTimes(4);
+    expect(text).toBe(JSON.stringify(JSON.parse(text))); // escaped exactly as JSON.stringify escapes
+    expect(JSON.parse(text)).toEqual(message);
+    expect(text).toContain('x\\ud800"]');
+  });
+
+  it("strings around the codec's threshold with an escape at each place: JSON.stringify's text", () => {
+    const specials = ['"', "\\", "\u0001", "\u001f", "\u007f", "é", "\u2028", "😀"];
+    for (let length = 90; length <= 140; length++) {
+      for (const special of specials) {
+        for (const at of [0, 7, 8, 63, length - 1]) {
+          const s = "y".repeat(at) + special + "z".repeat(length - at);
+          expect(T.toJsonString({ optionalString: s })).toBe(`{"optionalString":${JSON.stringify(s)}}`);
+        }
+      }
+    }
+  });
+
+  it("a string past the codec's size limit is JSON.stringify's; the runtime stays usable", () => {
+    const rt = runtime();
+    const limits = rt.limits;
+    const long = "\n".repeat(5000);
+    rt.setLimits({ maxMessageSize: 1000 });
+    try {
+      expect(rt.jsonQuote(long)).toBeUndefined();
+      expect(T.toJsonString({ optionalString: long })).toBe(`{"optionalString":${JSON.stringify(long)}}`);
+    } finally {
+      rt.setLimits(limits);
+    }
+    expect(rt.jsonQuote(long)).toBe(JSON.stringify(long));
   });
 });
 

@@ -39,6 +39,7 @@ export interface Exports {
   hp_json_decode?(schema: number, names: number, message: number, arena: number, ptr: number, size: number, reset: number): number;
   hp_json_encode?(schema: number, names: number, message: number, rec: number, flags: number, numbers: number): number;
   hp_json_numbers?(): number;
+  hp_json_quote?(ptr: number, size: number): number;
   stackSave(): number;
   stackRestore(sp: number): void;
 }
@@ -273,6 +274,29 @@ export class Runtime {
     const f64 = m.f64, at = (this.exports.hp_json_numbers!() >>> 0) >>> 3;
     let i = 0;
     return text.replace(NUMBER_MARKERS, (c) => printNumber(f64[at + i++]!, c === FLOAT_MARKER));
+  }
+
+  /**
+   * A well-formed string as a JSON string literal, escaped by the codec as JSON.stringify escapes;
+   * undefined when this module has no JSON writer (hppproto/decode) or the text is too large.
+   */
+  jsonQuote(text: string): string | undefined {
+    const quote = this.exports.hp_json_quote;
+    const need = text.length * 3; // UTF-16 code units to UTF-8: at most 3 bytes each
+    if (quote === undefined || need > MAX_INPUT) return undefined;
+    const staging = this.copyStaging;
+    if (need > staging.size) this.growStaging(staging, need, () => {});
+    const { written } = utf8Encoder.encodeInto(text, this.mem.u8.subarray(staging.ptr, staging.ptr + need));
+    this.enter();
+    let n: number;
+    try {
+      n = quote(staging.ptr, written);
+      this.calling = false;
+    } catch (e) {
+      throw this.trapped(e, () => new EncodeError("DEPTH_LIMIT", "", "messages nested too deep to write"));
+    }
+    this.mem.sync();
+    return n < 0 ? undefined : this.mem.str(this.exports.hp_output!() >>> 0, n);
   }
 
   /** Copies a table into memory for `load`, which keeps what it needs of it; returns load's handle. */

@@ -44,11 +44,11 @@ export function toJsonDecl(c: FileContext, m: MessageModel): string {
     return `/** ${comment(m.fullName)} ${why}. */\nexport ${decl("declare ")}const ${n.toJsonString}${ts(`: ${type}`)}${impl(` = $jsonWrite.bySchema($schema, ${m.index})`)};\n`;
   }
   // keys come quoted from the schema's names (jsonWrite.keys), so each name is in the bundle once
-  const lines = [`  const k = $jsonWrite.keys($schema, ${m.index}, opts), d = opts.emitDefaults;`, `  let s = "{";`];
+  const lines = [`  const { key, commaKey } = $jsonWrite.keys($schema, ${m.index}, opts), d = opts.emitDefaults;`, `  let s = "{";`];
   m.fields.forEach((f, i) => {
-    const key = `k[${i}]${nonNull}`;
+    const key = `key[${i}]${nonNull}`;
     // a comma before every field but the first (a rope's length is known without flattening it)
-    const add = (value: string) => `s += (s.length > 1 ? "," : "") + ${key} + ${value};`;
+    const add = (value: string) => `s += (s.length > 1 ? commaKey[${i}]${nonNull} : ${key}) + ${value};`;
     if (f.oneof) {
       lines.push(`  { const c = o${propertyAccess(f.oneof.prop)}; if (c?.case === ${literal(f.prop)} && c.value != null) ${add(jsonText(c, f, "c.value", key))} }`);
       return;

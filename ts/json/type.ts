@@ -19,9 +19,6 @@ import type { Registry } from "../registry.js";
 /** A double or float the codec's text leaves to JS: Number#toString's shortest text that reads back. */
 const printNumber = (v: number, isFloat: boolean): string => String(isFloat ? shortestFloat32(v) : v);
 
-/** Characters of a message's own strings beyond which the codec writes its ProtoJSON faster than generated code. */
-const LONG_STRINGS = 1024;
-
 /** Whether the options' registry has extensions, which only the schema-driven writer finds in unknown fields. */
 const printsExtensions = (options: JsonWriteOptions): boolean => (options.registry as Registry | undefined)?.hasExtensions === true;
 
@@ -37,13 +34,8 @@ export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B>
     if (options.indent !== undefined) return indentJson(this.toJsonString(message, { ...options, indent: undefined }), options.indent);
     // extensions held in unknown fields, which a registry resolves: the writer interpreted from the schema
     if (printsExtensions(options)) return this.toJsonStringBySchema(message, options);
-    // plain objects: the generated text writer, unless the message's own strings are long. Then
-    // the codec is faster (JSON.stringify of each string is most of the writer's time; measured:
-    // GoogleMessage1 with 0.5-2 KB strings 1.7× ts-proto through the codec, 0.9× through the
-    // writer; with short strings the writer 1.6×, the codec 0.8×)
-    if (this.parts.toJsonString !== undefined && !(message instanceof MessageView) && !this.longStrings(message as Record<string, unknown>)) {
-      return this.toJsonStringInJs(message, options);
-    }
+    // plain objects: the generated text writer (long strings in it are escaped by the codec)
+    if (this.parts.toJsonString !== undefined && !(message instanceof MessageView)) return this.toJsonStringInJs(message, options);
     // the codec writes the record (a view's own, or the plain object written as encode() writes
     // it); what it leaves to JS (well-known types' own forms), objects encode() would refuse, and
     // programs started with the decode-only module get the JS writer, which also names what is wrong
@@ -73,26 +65,12 @@ export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B>
     return rt.jsonEncode(handle, names, this.index, rec, flags, printNumber);
   }
 
-  #stringProps?: string[];
-
-  /** Whether the message's own singular string fields hold more than LONG_STRINGS characters. */
-  private longStrings(o: Record<string, unknown>): boolean {
-    const props = (this.#stringProps ??= this.schemaDef.messages[this.index]!.fields
-      .filter((f) => f.type === FieldType.String && (f.label === Label.Implicit || f.label === Label.Explicit)).map((f) => f.prop));
-    let n = 0;
-    for (const p of props) {
-      const v = o[p];
-      if (typeof v === "string") n += v.length;
-    }
-    return n > LONG_STRINGS;
-  }
-
   /** The generated text writer, or else the schema-driven one (a JSON value, then its text). */
   private toJsonStringInJs(message: T | V, options: JsonWriteOptions): string {
     const generated = this.parts.toJsonString;
     if (generated === undefined) return this.toJsonStringBySchema(message, options);
     try {
-      return generated(this.plain(message) as T, options);
+      return generated((message instanceof MessageView ? this.plainOf(message) : message) as T, options);
     } catch (e) {
       throw within(e, this.typeName);
     }

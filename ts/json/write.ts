@@ -3,21 +3,34 @@
 // path, built on the way out of nested messages.
 import type { MessageInfo, SchemaDef } from "../schema.js";
 import { base64Encode, within } from "./common.js";
+import { hasRuntime, runtime } from "../runtime.js";
 import { messageToJson, shortestFloat32, stringify, type JsonWriteOptions } from "./print.js";
 
 export { nonEmpty, nonZero64 } from "./out.js";
 
 type Write<T> = (o: T, opts: JsonWriteOptions) => string;
 
-const keyTexts = new WeakMap<MessageInfo, readonly [json: readonly string[], proto: readonly string[]]>();
+/** A message's keys as text by field index: `"name":` for the first field written, `,"name":` after it. */
+export interface KeyTexts {
+  readonly key: readonly string[];
+  readonly commaKey: readonly string[];
+}
 
-/** A message's keys as text (`"name":`) by field index: json names, or .proto names under useProtoNames. */
-export function keys(def: SchemaDef, index: number, opts: JsonWriteOptions): readonly string[] {
+const keyTexts = new WeakMap<MessageInfo, readonly [json: KeyTexts, proto: KeyTexts]>();
+
+/**
+ * A message's key texts: json names, or .proto names under useProtoNames. The comma comes with the
+ * key, one concatenation per field fewer (measured: GoogleMessage1's writer 13% faster).
+ */
+export function keys(def: SchemaDef, index: number, opts: JsonWriteOptions): KeyTexts {
   const info = def.messages[index]!;
   let texts = keyTexts.get(info);
   if (texts === undefined) {
-    const quoted = (name: string) => `${JSON.stringify(name)}:`;
-    keyTexts.set(info, (texts = [info.fields.map((f) => quoted(f.jsonName)), info.fields.map((f) => quoted(f.name))]));
+    const of = (names: string[]): KeyTexts => {
+      const key = names.map((name) => `${JSON.stringify(name)}:`);
+      return { key, commaKey: key.map((k) => `,${k}`) };
+    };
+    keyTexts.set(info, (texts = [of(info.fields.map((f) => f.jsonName)), of(info.fields.map((f) => f.name))]));
   }
   return texts[opts.useProtoNames === true ? 1 : 0];
 }
@@ -54,13 +67,20 @@ export const float = (v: number): string => double(shortestFloat32(v));
 
 export const bytes = (v: Uint8Array): string => `"${base64Encode(v)}"`;
 
+/** Characters from which the codec escapes a string faster than JSON.stringify (measured, Node 20: even at 100, 3× at 2,000). */
+const CODEC_STRING = 96;
+
 /**
  * A string as JSON text. Short ones mostly need no escape: a scan of their char codes and two
  * concatenations beat JSON.stringify's call (measured, best of 30 interleaved: 25% less time per
- * string field in a message's text); longer ones are JSON.stringify's, whose own scan is faster.
+ * string field in a message's text); long ones the codec escapes, as UTF-8 there and back. Lone
+ * surrogates, which have no UTF-8 form, are JSON.stringify's to escape.
  */
 export function string(v: string): string {
-  if (v.length > 32) return JSON.stringify(v);
+  if (v.length > 32) {
+    const quoted = v.length >= CODEC_STRING && hasRuntime() && wellFormed(v) ? runtime().jsonQuote(v) : undefined;
+    return quoted ?? JSON.stringify(v);
+  }
   for (let i = 0; i < v.length; i++) {
     const c = v.charCodeAt(i);
     // quote, backslash, control characters, and surrogates (lone ones are escaped)
@@ -68,6 +88,9 @@ export function string(v: string): string {
   }
   return `"${v}"`;
 }
+
+/** String#isWellFormed where the engine has it (ES2024); elsewhere long strings are JSON.stringify's. */
+const wellFormed = (v: string): boolean => (v as { isWellFormed?: () => boolean }).isWellFormed?.() === true;
 
 const enumNames = new WeakMap<object, Map<number, string>>();
 

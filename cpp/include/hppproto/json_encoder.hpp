@@ -34,94 +34,15 @@ constexpr uint32_t emit_defaults = 4;  // implicit-presence fields, repeated fie
 constexpr uint8_t number_marker = 1;
 constexpr uint8_t float_marker = 2;
 
-class JsonEncoder {
+// ProtoJSON text into one growable buffer: o_ is where the next byte goes, end_ the end of what is
+// reserved. Every write makes room first, and fails when memory cannot grow or the text would
+// outgrow the size limit.
+class JsonText {
  public:
-  JsonEncoder(const Schema& schema, const JsonNames& names, const Limits& limits, uint32_t flags,
-              ScratchBuffer<uint8_t>& out, std::vector<double>& numbers, std::vector<uint32_t>& scratch) noexcept
-      : schema_(schema), names_(names), limits_(limits), flags_(flags), out_(out), numbers_(numbers), scratch_(scratch) {}
-
-  // The text of the message at rec into out (size bytes), or false when the JS writer writes it.
-  bool encode(uint32_t mi, const uint8_t* rec, size_t& size) noexcept {
-    numbers_.clear();
-    o_ = out_.data();
-    end_ = o_ + out_.capacity();
-    if (!message(mi, rec, 0)) return false;
-    size = used();
-    return true;
-  }
-
- private:
-  // ---- the buffer: o_ is where the next byte goes, end_ the end of what is reserved ----
+  JsonText(const Limits& limits, ScratchBuffer<uint8_t>& out) noexcept
+      : limits_(limits), out_(out), o_(out.data()), end_(out.data() + out.capacity()) {}
 
   size_t used() const noexcept { return static_cast<size_t>(o_ - out_.data()); }
-
-  // Room for n more bytes at o_; false when memory cannot grow or the text outgrows the size limit.
-  [[gnu::always_inline]] bool room(size_t n) noexcept { return static_cast<size_t>(end_ - o_) >= n || grow(n); }
-  bool grow(size_t n) noexcept {
-    const size_t at = used();
-    if (n > limits_.max_message_size || at > limits_.max_message_size - n || !out_.reserve(at + n)) return false;
-    o_ = out_.data() + at;
-    end_ = out_.data() + out_.capacity();
-    return true;
-  }
-  bool put(uint8_t c) noexcept {
-    if (!room(1)) return false;
-    *o_++ = c;
-    return true;
-  }
-  bool put(const uint8_t* s, size_t n) noexcept {
-    if (!room(n)) return false;
-    copy(s, n);
-    return true;
-  }
-  bool put(const char* s, size_t n) noexcept { return put(reinterpret_cast<const uint8_t*>(s), n); }
-  // short copies (keys, names) by loop: a call to memcpy costs more than they do
-  [[gnu::always_inline]] void copy(const uint8_t* s, size_t n) noexcept {
-    if (n > 32) {
-      std::memcpy(o_, s, n);
-    } else {
-      for (size_t i = 0; i < n; ++i) o_[i] = s[i];
-    }
-    o_ += n;
-  }
-
-  // ---- values ----
-
-  // Decimal digits; `quoted` for 64-bit integers, which ProtoJSON writes as strings.
-  bool integer(bool negative, uint64_t magnitude, bool quoted) noexcept {
-    if (!room(23)) return false;
-    uint8_t digits[20];
-    size_t n = 0;
-    // 64-bit division is a real division on wasm32; below 2^32 it is a multiplication
-    for (; magnitude > 0xffffffffu; magnitude /= 10) digits[sizeof digits - 1 - n++] = static_cast<uint8_t>('0' + magnitude % 10);
-    uint32_t low = static_cast<uint32_t>(magnitude);
-    do {
-      digits[sizeof digits - 1 - n++] = static_cast<uint8_t>('0' + low % 10);
-      low /= 10;
-    } while (low != 0);
-    if (quoted) *o_++ = '"';
-    if (negative) *o_++ = '-';
-    copy(digits + sizeof digits - n, n);
-    if (quoted) *o_++ = '"';
-    return true;
-  }
-  bool signed_integer(int64_t v, bool quoted) noexcept {
-    return integer(v < 0, v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v), quoted);
-  }
-
-  // Integers below 2^53 (2^24 for floats) print as their digits, as JS prints them; NaN and the
-  // infinities are strings; everything else is JS's to print.
-  bool floating(double v, bool is_float) noexcept {
-    if (std::isnan(v)) return put("\"NaN\"", 5);
-    if (std::isinf(v)) return v > 0 ? put("\"Infinity\"", 10) : put("\"-Infinity\"", 11);
-    const double exact = is_float ? 16777216.0 : 9007199254740992.0;
-    if (v == std::trunc(v) && std::fabs(v) < exact) {
-      if (v == 0) return std::signbit(v) ? put("-0", 2) : put('0');
-      return integer(v < 0, static_cast<uint64_t>(std::fabs(v)), false);
-    }
-    numbers_.push_back(v);
-    return put(is_float ? float_marker : number_marker);
-  }
 
   // A JSON string, escaped as JSON.stringify escapes (quote, backslash, control characters); the
   // rest of the UTF-8 is copied as it is, eight bytes at a time while none needs escaping.
@@ -154,6 +75,59 @@ class JsonEncoder {
     return true;
   }
 
+ protected:
+  // Room for n more bytes at o_; false when memory cannot grow or the text outgrows the size limit.
+  [[gnu::always_inline]] bool room(size_t n) noexcept { return static_cast<size_t>(end_ - o_) >= n || grow(n); }
+  bool grow(size_t n) noexcept {
+    const size_t at = used();
+    if (n > limits_.max_message_size || at > limits_.max_message_size - n || !out_.reserve(at + n)) return false;
+    o_ = out_.data() + at;
+    end_ = out_.data() + out_.capacity();
+    return true;
+  }
+  bool put(uint8_t c) noexcept {
+    if (!room(1)) return false;
+    *o_++ = c;
+    return true;
+  }
+  bool put(const uint8_t* s, size_t n) noexcept {
+    if (!room(n)) return false;
+    copy(s, n);
+    return true;
+  }
+  bool put(const char* s, size_t n) noexcept { return put(reinterpret_cast<const uint8_t*>(s), n); }
+  // short copies (keys, names) by loop: a call to memcpy costs more than they do
+  [[gnu::always_inline]] void copy(const uint8_t* s, size_t n) noexcept {
+    if (n > 32) {
+      std::memcpy(o_, s, n);
+    } else {
+      for (size_t i = 0; i < n; ++i) o_[i] = s[i];
+    }
+    o_ += n;
+  }
+
+  // Decimal digits; `quoted` for 64-bit integers, which ProtoJSON writes as strings.
+  bool integer(bool negative, uint64_t magnitude, bool quoted) noexcept {
+    if (!room(23)) return false;
+    uint8_t digits[20];
+    size_t n = 0;
+    // 64-bit division is a real division on wasm32; below 2^32 it is a multiplication
+    for (; magnitude > 0xffffffffu; magnitude /= 10) digits[sizeof digits - 1 - n++] = static_cast<uint8_t>('0' + magnitude % 10);
+    uint32_t low = static_cast<uint32_t>(magnitude);
+    do {
+      digits[sizeof digits - 1 - n++] = static_cast<uint8_t>('0' + low % 10);
+      low /= 10;
+    } while (low != 0);
+    if (quoted) *o_++ = '"';
+    if (negative) *o_++ = '-';
+    copy(digits + sizeof digits - n, n);
+    if (quoted) *o_++ = '"';
+    return true;
+  }
+  bool signed_integer(int64_t v, bool quoted) noexcept {
+    return integer(v < 0, v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v), quoted);
+  }
+
   bool base64(const uint8_t* s, size_t n) noexcept {
     static constexpr char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     if (n > SIZE_MAX / 2 || !room((n + 2) / 3 * 4 + 2)) return false;
@@ -175,6 +149,42 @@ class JsonEncoder {
     *o++ = '"';
     o_ = o;
     return true;
+  }
+
+  const Limits& limits_;
+  ScratchBuffer<uint8_t>& out_;
+  uint8_t* o_;
+  uint8_t* end_;
+};
+
+// The records' ProtoJSON text: a JsonText written message by message from the schema and names.
+class JsonEncoder : JsonText {
+ public:
+  JsonEncoder(const Schema& schema, const JsonNames& names, const Limits& limits, uint32_t flags,
+              ScratchBuffer<uint8_t>& out, std::vector<double>& numbers, std::vector<uint32_t>& scratch) noexcept
+      : JsonText(limits, out), schema_(schema), names_(names), flags_(flags), numbers_(numbers), scratch_(scratch) {}
+
+  // The text of the message at rec into out (size bytes), or false when the JS writer writes it.
+  bool encode(uint32_t mi, const uint8_t* rec, size_t& size) noexcept {
+    numbers_.clear();
+    if (!message(mi, rec, 0)) return false;
+    size = used();
+    return true;
+  }
+
+ private:
+  // Integers below 2^53 (2^24 for floats) print as their digits, as JS prints them; NaN and the
+  // infinities are strings; everything else is JS's to print.
+  bool floating(double v, bool is_float) noexcept {
+    if (std::isnan(v)) return put("\"NaN\"", 5);
+    if (std::isinf(v)) return v > 0 ? put("\"Infinity\"", 10) : put("\"-Infinity\"", 11);
+    const double exact = is_float ? 16777216.0 : 9007199254740992.0;
+    if (v == std::trunc(v) && std::fabs(v) < exact) {
+      if (v == 0) return std::signbit(v) ? put("-0", 2) : put('0');
+      return integer(v < 0, static_cast<uint64_t>(std::fabs(v)), false);
+    }
+    numbers_.push_back(v);
+    return put(is_float ? float_marker : number_marker);
   }
 
   // An enum value by its first declared name; a number the enum does not declare stays a number.
@@ -308,13 +318,9 @@ class JsonEncoder {
 
   const Schema& schema_;
   const JsonNames& names_;
-  const Limits& limits_;
   const uint32_t flags_;
-  ScratchBuffer<uint8_t>& out_;
   std::vector<double>& numbers_;
   std::vector<uint32_t>& scratch_;
-  uint8_t* o_ = nullptr;
-  uint8_t* end_ = nullptr;
 };
 
 }  // namespace hppproto
