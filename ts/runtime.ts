@@ -296,7 +296,9 @@ export class Runtime {
       throw this.trapped(e, () => new EncodeError("DEPTH_LIMIT", "", "messages nested too deep to write"));
     }
     this.mem.sync();
-    return n < 0 ? undefined : this.mem.str(this.exports.hp_output!() >>> 0, n);
+    if (n < 0) return undefined;
+    // nothing escaped (the text only gained its quotes): the string as it is, not decoded again
+    return n === written + 2 ? `"${text}"` : this.mem.str(this.exports.hp_output!() >>> 0, n);
   }
 
   /** Copies a table into memory for `load`, which keeps what it needs of it; returns load's handle. */
