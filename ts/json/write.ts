@@ -114,15 +114,15 @@ export function list<T>(v: readonly T[], each?: (x: T) => string): string {
 
 /** A repeated message field. */
 export function messages<T>(v: readonly T[], write: Write<T>, opts: JsonWriteOptions, key: string): string {
-  let s = "[";
-  for (let i = 0; i < v.length; i++) {
-    try {
-      s += (i === 0 ? "" : ",") + write(v[i]!, opts);
-    } catch (e) {
-      throw within(e, `.${keyName(key)}[${i}]`);
-    }
+  if (v.length === 0) return "[]";
+  let i = 0;
+  try {
+    let s = "[" + write(v[0]!, opts);
+    for (i = 1; i < v.length; i++) s += "," + write(v[i]!, opts);
+    return s + "]";
+  } catch (e) {
+    throw within(e, `.${keyName(key)}[${i}]`);
   }
-  return `${s}]`;
 }
 
 /** A map field: keys as they are (plain objects key maps by strings), values through `each`. */
