@@ -48,7 +48,7 @@ export function toJsonDecl(c: FileContext, m: MessageModel): string {
   m.fields.forEach((f, i) => {
     const key = `key[${i}]${nonNull}`;
     // a comma before every field but the first (a rope's length is known without flattening it)
-    const add = (value: string) => `s += (s.length > 1 ? commaKey[${i}]${nonNull} : ${key}) + ${value};`;
+    const add = (value: string) => `s += (s.length > 1 ? commaKey : key)[${i}]${nonNull} + ${value};`;
     if (f.oneof) {
       lines.push(`  { const c = o${propertyAccess(f.oneof.prop)}; if (c?.case === ${literal(f.prop)} && c.value != null) ${add(jsonText(c, f, "c.value", key))} }`);
       return;
