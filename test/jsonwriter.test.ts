@@ -5,7 +5,7 @@
 // writer's text for the same message, and so must the schema-driven JS writer's (the codec
 // switched off); and the codec must write most messages itself, or it is dead weight.
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { DecodeError, init, JsonError } from "hppproto";
+import { DecodeError, init, JsonError, toText } from "hppproto";
 import { runtime } from "../dist/ts/runtime.js";
 import { interpretedJsonType } from "../dist/ts/interpreted/json.js";
 import { encodeWithProtobufjs, loadSet, randomObject, requiresItself, rng } from "./support/protos.js";
@@ -163,6 +163,14 @@ describe("values", () => {
     expect(json.repeatedFloat.map((f: number | string) => (typeof f === "number" ? Math.fround(f) : f))).toEqual(floats.map(asJson));
     expect(text).toContain('"optionalDouble":-0,');
     expect(text).toContain('"optionalFloat":16777216,');
+  });
+
+  it("an integer field's -0 is its zero and left out, as encode() leaves it out; a double's or float's -0 is written", () => {
+    const text = both({ optionalInt32: -0, optionalUint32: -0, optionalSfixed32: -0, optionalFloat: -0, optionalDouble: -0 });
+    expect(text).toBe('{"optionalFloat":-0,"optionalDouble":-0}');
+    expect(T.toJsonString({ optionalInt32: -0 })).toBe("{}");
+    expect(I.toJsonString({ optionalInt32: -0, optionalInt64: -0 } as never)).toBe("{}");
+    expect(toText(T, { optionalInt32: -0, optionalDouble: -0 })).toBe("optional_double: -0\n");
   });
 
   it("strings: quotes, backslashes and control characters escaped as JSON.stringify escapes them; the rest as it is", () => {

@@ -30,7 +30,9 @@ function jsonNonDefault(c: FileContext, f: FieldModel): string {
     case FieldType.String: return `v != null && v !== ""`;
     case FieldType.Bytes: return `v != null && v.length !== 0`;
     case FieldType.Bool: return `v != null && v !== false`;
-    default: return numberKinds[f.type]?.ts === "bigint" ? "v != null && $jsonWrite.nonZero64(v)" : "v != null && !Object.is(v, 0)";
+    // -0 is a value of its own only for floating point (protobuf writes it); an integer field's -0 is 0
+    case FieldType.Double: case FieldType.Float: return "v != null && !Object.is(v, 0)";
+    default: return numberKinds[f.type]?.ts === "bigint" ? "v != null && $jsonWrite.nonZero64(v)" : "v != null && v !== 0";
   }
 }
 

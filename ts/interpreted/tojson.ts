@@ -39,7 +39,8 @@ function valueWriter(def: SchemaDef, f: FieldInfo, key: (opts: JsonWriteOptions)
     case FieldType.Float: return (x) => jsonOut.float(x as number);
     case FieldType.Bytes: return (x) => jsonOut.bytes(x as Uint8Array);
   }
-  return isInt64(f.type) ? (x) => String(x) : (x) => x;
+  // an integer's -0 is 0 (JSON text has no -0 for integers; only doubles and floats keep it)
+  return isInt64(f.type) ? (x) => String(x) : (x) => (x === 0 ? 0 : x);
 }
 
 /** An implicit-presence value that differs from its type's default is written (unless emitDefaults). */
@@ -48,8 +49,9 @@ function nonDefault(f: FieldInfo): (v: unknown) => boolean {
     case FieldType.String: return (v) => v != null && v !== "";
     case FieldType.Bytes: return (v) => v != null && (v as Uint8Array).length !== 0;
     case FieldType.Bool: return (v) => v != null && v !== false;
+    case FieldType.Double: case FieldType.Float: return (v) => v != null && !Object.is(v, 0); // -0.0 is written
   }
-  return isInt64(f.type) ? (v) => v != null && jsonOut.nonZero64(v as bigint) : (v) => v != null && !Object.is(v, 0);
+  return isInt64(f.type) ? (v) => v != null && jsonOut.nonZero64(v as bigint) : (v) => v != null && v !== 0;
 }
 
 function fieldWriter(def: SchemaDef, f: FieldInfo, oneofProp: string | undefined): Field {

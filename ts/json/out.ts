@@ -14,7 +14,7 @@ export const float = (v: number): Json => floatToJson(shortestFloat32(v));
 export const bytes = base64Encode;
 
 /** 64-bit integers are bigint, or strings or numbers from code generated with --int64. */
-export const nonZero64 = (v: bigint | string | number): boolean => (typeof v === "bigint" ? v !== 0n : typeof v === "string" ? v !== "0" : !Object.is(v, 0));
+export const nonZero64 = (v: bigint | string | number): boolean => (typeof v === "bigint" ? v !== 0n : typeof v === "string" ? v !== "0" : v !== 0);
 
 const enumNames = new WeakMap<object, Map<number, string>>();
 

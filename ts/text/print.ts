@@ -113,14 +113,15 @@ function textName(def: SchemaDef, f: FieldInfo): string {
   return type.toLowerCase() === f.name ? type : f.name;
 }
 
-/** An implicit-presence field is printed when it is not its type's zero (-0.0 is printed). */
+/** An implicit-presence field is printed when it is not its type's zero (-0.0 is printed; an integer's -0 is 0). */
 function isSet(f: FieldInfo, v: unknown): boolean {
   switch (f.type) {
     case FieldType.String: return v !== "";
     case FieldType.Bytes: return (v as Uint8Array).length > 0;
     case FieldType.Bool: return v !== false;
+    case FieldType.Double: case FieldType.Float: return !Object.is(v, 0);
   }
-  return isInt64(f.type) ? BigInt(v as bigint) !== 0n : !Object.is(v, 0);
+  return isInt64(f.type) ? BigInt(v as bigint) !== 0n : v !== 0;
 }
 
 /** Map keys in the order protoc prints them: numbers by value, false before true, strings by code unit. */
