@@ -107,7 +107,7 @@ describe("plain objects of generated types", () => {
 
   it("strings around the codec's threshold with an escape at each place: JSON.stringify's text", () => {
     const specials = ["", '"', "\\", "\u0001", "\u001f", "\u007f", "é", "\u2028", "😀"];
-    for (let length = 56; length <= 140; length++) {
+    for (let length = 120; length <= 136; length++) {
       for (const special of specials) {
         for (const at of [0, 7, 8, 31, length - 1]) {
           const s = "y".repeat(at) + special + "z".repeat(length - at);
