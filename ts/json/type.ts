@@ -13,7 +13,6 @@ import { messageFromJson, type JsonReadOptions } from "./read.js";
 import { FALLBACK, throughCodec } from "./in.js";
 import { interpretedFromJson } from "../interpreted/fromjson.js";
 import type { BinaryInput } from "../input.js";
-import { FieldType, Label } from "../schema.js";
 import type { Registry } from "../registry.js";
 
 /** A double or float the codec's text leaves to JS: Number#toString's shortest text that reads back. */
