@@ -278,7 +278,9 @@ export class Runtime {
 
   /**
    * A well-formed string as a JSON string literal, escaped by the codec as JSON.stringify escapes;
-   * undefined when this module has no JSON writer (hppproto/decode) or the text is too large.
+   * undefined when this module has no JSON writer (hppproto/decode) or the text is too large. The
+   * string is staged in the copy staging buffer, whose records are always read out before any JS
+   * writer runs, so nothing still reads the bytes this overwrites.
    */
   jsonQuote(text: string): string | undefined {
     const quote = this.exports.hp_json_quote;
