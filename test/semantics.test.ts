@@ -190,6 +190,13 @@ describe("values", () => {
     T.clear(m, "repeatedInt32");
     expect(m).toEqual(T.create());
     expect(() => T.isSet(m, "optional_int32")).toThrow(TypeError);
+    // -0: set exactly when encode() writes it (an integer's -0 is its zero; a double's is a value)
+    for (const f of ["optionalInt32", "optionalUint64", "optionalDouble", "optionalFloat"] as const) {
+      const zero = { [f]: -0 } as Parameters<typeof T.encode>[0];
+      expect(T.isSet(zero as never, f), f).toBe(T.encode(zero).length > 0);
+    }
+    expect(T.isSet({ optionalInt32: -0 } as never, "optionalInt32")).toBe(false);
+    expect(T.isSet({ optionalDouble: -0 } as never, "optionalDouble")).toBe(true);
     expect(() => T.clear(m, "nope")).toThrow(TypeError);
     // a view of another type is refused, not read with this type's layout
     const other = conf2.TestAllTypesProto2.view(conf2.TestAllTypesProto2.encode({ optionalString: "x" }));

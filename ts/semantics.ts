@@ -6,7 +6,7 @@
 // followed by the source's gives.
 import { concatBytes } from "./copy.js";
 import { FieldType, isInt64, Label, numberKind, type FieldInfo, type SchemaDef } from "./schema.js";
-import { isMessage } from "./interpreted/values.js";
+import { isMessage, isZero } from "./interpreted/values.js";
 
 type Plain = Record<string, unknown>;
 type Oneof = { case?: string; value?: unknown } | undefined;
@@ -24,15 +24,7 @@ export function fieldIsSet(f: FieldInfo, o: Plain): boolean {
   switch (f.label) {
     case Label.Repeated: return (v as ArrayLike<unknown>).length > 0;
     case Label.Map: return hasEntries(v);
-    case Label.Implicit:
-      if (isMessage(f)) return true;
-      switch (f.type) {
-        case FieldType.String: return v !== "";
-        case FieldType.Bytes: return (v as Uint8Array).length > 0;
-        case FieldType.Bool: return v !== false;
-      }
-      if (isInt64(f.type)) return typeof v === "bigint" ? v !== 0n : typeof v === "string" ? v !== "0" : !Object.is(v, 0);
-      return !Object.is(v, 0);
+    case Label.Implicit: return isMessage(f) || !isZero(f.type, v);
     default: return true;
   }
 }

@@ -5,7 +5,7 @@ import { hasSpecialJson } from "../json/common.js";
 import * as jsonOut from "../json/out.js";
 import type { JsonWriteOptions } from "../json/print.js";
 import { FieldType, isInt64, Label, type FieldInfo, type SchemaDef } from "../schema.js";
-import { isMessage, zeroOf } from "./values.js";
+import { isMessage, isZero, zeroOf } from "./values.js";
 
 type Plain = Record<string, unknown>;
 export type ToJson = (o: Plain, opts: JsonWriteOptions) => unknown;
@@ -43,15 +43,10 @@ function valueWriter(def: SchemaDef, f: FieldInfo, key: (opts: JsonWriteOptions)
   return isInt64(f.type) ? (x) => String(x) : (x) => (x === 0 ? 0 : x);
 }
 
-/** An implicit-presence value that differs from its type's default is written (unless emitDefaults). */
+/** An implicit-presence value that differs from its type's zero is written (unless emitDefaults). */
 function nonDefault(f: FieldInfo): (v: unknown) => boolean {
-  switch (f.type) {
-    case FieldType.String: return (v) => v != null && v !== "";
-    case FieldType.Bytes: return (v) => v != null && (v as Uint8Array).length !== 0;
-    case FieldType.Bool: return (v) => v != null && v !== false;
-    case FieldType.Double: case FieldType.Float: return (v) => v != null && !Object.is(v, 0); // -0.0 is written
-  }
-  return isInt64(f.type) ? (v) => v != null && jsonOut.nonZero64(v as bigint) : (v) => v != null && v !== 0;
+  const { type } = f;
+  return (v) => v != null && !isZero(type, v);
 }
 
 function fieldWriter(def: SchemaDef, f: FieldInfo, oneofProp: string | undefined): Field {

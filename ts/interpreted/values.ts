@@ -63,6 +63,23 @@ export function zeroOf(f: FieldInfo): unknown {
   return 0;
 }
 
+/**
+ * Whether an implicit-presence value is its type's zero, which is not written: "", no bytes, false,
+ * 0 (an integer's -0 too; a double's or float's -0 is a value of its own, as protobuf writes it).
+ */
+export function isZero(type: FieldType, v: unknown): boolean {
+  switch (type) {
+    case FieldType.String: return v === "";
+    case FieldType.Bytes: return (v as Uint8Array).length === 0;
+    case FieldType.Bool: return v === false;
+    case FieldType.Double: case FieldType.Float: return Object.is(v, 0);
+  }
+  return isInt64(type) ? isZero64(v) : v === 0;
+}
+
+/** A 64-bit integer's zero, in any of its JS forms (bigint, or string or number under --int64). */
+export const isZero64 = (v: unknown): boolean => (typeof v === "bigint" ? v === 0n : typeof v === "string" ? v === "0" : v === 0);
+
 /** The map key of plain objects (always a string) from an entry record at e. */
 export function mapKeyReader(key: FieldInfo): (m: Memory, e: number) => string {
   const off = key.offset;

@@ -3,6 +3,7 @@
 // messages (the happy path carries none). Generated code writes text instead (write.ts).
 import type { Registry } from "../registry.js";
 import type { SchemaDef } from "../schema.js";
+import { isZero64 } from "../interpreted/values.js";
 import { base64Encode, within } from "./common.js";
 import { define, floatToJson, messageToJson, shortestFloat32, type JsonWriteOptions } from "./print.js";
 
@@ -14,7 +15,7 @@ export const float = (v: number): Json => floatToJson(shortestFloat32(v));
 export const bytes = base64Encode;
 
 /** 64-bit integers are bigint, or strings or numbers from code generated with --int64. */
-export const nonZero64 = (v: bigint | string | number): boolean => (typeof v === "bigint" ? v !== 0n : typeof v === "string" ? v !== "0" : v !== 0);
+export const nonZero64 = (v: bigint | string | number): boolean => !isZero64(v);
 
 const enumNames = new WeakMap<object, Map<number, string>>();
 

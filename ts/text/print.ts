@@ -2,7 +2,7 @@
 // printer writes it: one field per line, two spaces per level, fields by number, map entries by
 // key, group-like fields by their type's name, extensions and known Any contents as `[name]`.
 import { JsonError, resolveAny, type TypeRef, type Types } from "../json/common.js";
-import { isMessage } from "../interpreted/values.js";
+import { isMessage, isZero } from "../interpreted/values.js";
 import type { Registry } from "../registry.js";
 import { FieldType, isInt64, Label, type FieldInfo, type SchemaDef } from "../schema.js";
 import { TextError } from "./error.js";
@@ -67,7 +67,7 @@ class TextWriter {
       }
     } else if (f.label === Label.Repeated) {
       for (const x of v as Iterable<unknown>) this.value(def, f, name, x, indent, depth);
-    } else if (f.label !== Label.Implicit || isSet(f, v)) this.value(def, f, name, v, indent, depth);
+    } else if (f.label !== Label.Implicit || !isZero(f.type, v)) this.value(def, f, name, v, indent, depth);
     this.path.pop();
   }
 
@@ -111,17 +111,6 @@ function textName(def: SchemaDef, f: FieldInfo): string {
   const full = def.messages[f.ref]!.name;
   const type = full.slice(full.lastIndexOf(".") + 1);
   return type.toLowerCase() === f.name ? type : f.name;
-}
-
-/** An implicit-presence field is printed when it is not its type's zero (-0.0 is printed; an integer's -0 is 0). */
-function isSet(f: FieldInfo, v: unknown): boolean {
-  switch (f.type) {
-    case FieldType.String: return v !== "";
-    case FieldType.Bytes: return (v as Uint8Array).length > 0;
-    case FieldType.Bool: return v !== false;
-    case FieldType.Double: case FieldType.Float: return !Object.is(v, 0);
-  }
-  return isInt64(f.type) ? BigInt(v as bigint) !== 0n : v !== 0;
 }
 
 /** Map keys in the order protoc prints them: numbers by value, false before true, strings by code unit. */
