@@ -7,6 +7,7 @@ import { EncodeError } from "./errors.js";
 import { DETACHED_ALIAS, type Memory } from "./memory.js";
 import { MAX_BLOCK, type Runtime } from "./runtime.js";
 import type { SchemaDef } from "./schema.js";
+import { isWellFormed } from "./utf16.js";
 
 /** Fills the record at p from a plain object. */
 export type Fill<T> = (w: RecordWriter, o: T, p: number) => void;
@@ -483,14 +484,6 @@ export function mapKey(k: string, kind: "i32" | "u32" | "i64" | "u64" | "bool"):
       if (/^-?\d+$/.test(k)) return Number(k);
   }
   throw new EncodeError("INVALID_VALUE", "", `map key ${JSON.stringify(k)} is not a ${kind === "bool" ? "boolean" : "integer"}`);
-}
-
-const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** String.prototype.isWellFormed (ES2024), with a fallback for older engines. */
-export function isWellFormed(s: string): boolean {
-  const native = (s as { isWellFormed?: () => boolean }).isWellFormed;
-  return native ? native.call(s) : !loneSurrogate.test(s);
 }
 
 /** Errors have no path: callers put the field's in front. */

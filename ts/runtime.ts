@@ -229,17 +229,15 @@ export class Runtime {
    * UTF-8 in the copy staging buffer; given a record, the caller ends with mem.clearSource().
    */
   jsonDecode(schema: number, names: number, message: number, arena: number, text: string): number {
-    const need = text.length * 3; // UTF-16 code units to UTF-8: at most 3 bytes each
-    if (need > MAX_INPUT) return 0;
-    const staging = this.copyStaging;
-    if (need > staging.size) this.growStaging(staging, need, () => {});
-    const { written } = utf8Encoder.encodeInto(text, this.mem.u8.subarray(staging.ptr, staging.ptr + need));
+    const written = this.stageText(text);
+    if (written < 0) return 0;
+    const at = this.copyStaging.ptr;
     // ASCII text: the strings the record points to in it can be sliced from it (the caller clears this)
-    if (written === text.length) this.mem.setSource(text, staging.ptr);
+    if (written === text.length) this.mem.setSource(text, at);
     this.enter();
     let rec: number;
     try {
-      rec = this.exports.hp_json_decode!(schema, names, message, arena, staging.ptr, written, 1) >>> 0;
+      rec = this.exports.hp_json_decode!(schema, names, message, arena, at, written, 1) >>> 0;
       this.calling = false;
     } catch (e) {
       this.mem.clearSource();
@@ -284,15 +282,13 @@ export class Runtime {
    */
   jsonQuote(text: string): string | undefined {
     const quote = this.exports.hp_json_quote;
-    const need = text.length * 3; // UTF-16 code units to UTF-8: at most 3 bytes each
-    if (quote === undefined || need > MAX_INPUT) return undefined;
-    const staging = this.copyStaging;
-    if (need > staging.size) this.growStaging(staging, need, () => {});
-    const { written } = utf8Encoder.encodeInto(text, this.mem.u8.subarray(staging.ptr, staging.ptr + need));
+    if (quote === undefined) return undefined;
+    const written = this.stageText(text);
+    if (written < 0) return undefined;
     this.enter();
     let n: number;
     try {
-      n = quote(staging.ptr, written);
+      n = quote(this.copyStaging.ptr, written);
       this.calling = false;
     } catch (e) {
       throw this.trapped(e, () => new EncodeError("DEPTH_LIMIT", "", "messages nested too deep to write"));
@@ -301,6 +297,15 @@ export class Runtime {
     if (n < 0) return undefined;
     // nothing escaped (the text only gained its quotes): the string as it is, not decoded again
     return n === written + 2 ? `"${text}"` : this.mem.str(this.exports.hp_output!() >>> 0, n);
+  }
+
+  /** Text as UTF-8 in the copy staging buffer: its size in bytes, or -1 when it might not fit the input limit. */
+  private stageText(text: string): number {
+    const need = text.length * 3; // UTF-16 code units to UTF-8: at most 3 bytes each
+    if (need > MAX_INPUT) return -1;
+    const staging = this.copyStaging;
+    if (need > staging.size) this.growStaging(staging, need, () => {});
+    return utf8Encoder.encodeInto(text, this.mem.u8.subarray(staging.ptr, staging.ptr + need)).written;
   }
 
   /** Copies a table into memory for `load`, which keeps what it needs of it; returns load's handle. */

@@ -2,7 +2,7 @@
 // hand-rolled or very large messages (the protozero model). No intermediate objects: nested
 // messages are opened with fork() and closed with join(), which back-patches their length.
 import { EncodeError } from "./errors.js";
-import { isWellFormed } from "./fill.js";
+import { isWellFormed } from "./utf16.js";
 import { copyBytes } from "./copy.js";
 
 const utf8 = new TextEncoder();

@@ -9,7 +9,7 @@ import { FieldType as T, type SchemaDef } from "../schema.js";
 import { JsonError, within, type TypeRef } from "./common.js";
 import { DecodeError, EncodeError } from "../errors.js";
 import { isJsonObject, members, type JsonValue } from "./parse.js";
-import { isWellFormed } from "../fill.js";
+import { isWellFormed } from "../utf16.js";
 import { SKIP, describe, enumNumber, integer, messageFromJson, scalarFromJson, type JsonReadOptions } from "./read.js";
 
 export { SKIP };

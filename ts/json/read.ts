@@ -4,7 +4,7 @@
 import { FieldType as T, Label as L, type FieldInfo, type MessageInfo, type SchemaDef } from "../schema.js";
 import { JsonError, base64Decode, hasSpecialJson, fieldMaskFromJson, parseDuration, parseTimestamp, resolveAny, wrapperTypes, type TypeRef, type Types } from "./common.js";
 import { isJsonObject, JsonNumber, members, type JsonObject, type JsonValue } from "./parse.js";
-import { isWellFormed } from "../fill.js";
+import { isWellFormed } from "../utf16.js";
 import { EncodeError } from "../errors.js";
 import type { Extension } from "../extension.js";
 import type { Registry } from "../registry.js";

@@ -4,6 +4,7 @@
 import type { MessageInfo, SchemaDef } from "../schema.js";
 import { base64Encode, within } from "./common.js";
 import { hasRuntime, runtime } from "../runtime.js";
+import { isWellFormed } from "../utf16.js";
 import { messageToJson, shortestFloat32, stringify, type JsonWriteOptions } from "./print.js";
 
 export { nonEmpty, nonZero64 } from "./out.js";
@@ -89,7 +90,7 @@ const CODEC_STRING = 128;
  */
 export function string(v: string): string {
   if (v.length > 32) {
-    const quoted = v.length >= CODEC_STRING && hasRuntime() && wellFormed(v) ? runtime().jsonQuote(v) : undefined;
+    const quoted = v.length >= CODEC_STRING && hasRuntime() && isWellFormed(v) ? runtime().jsonQuote(v) : undefined;
     return quoted ?? JSON.stringify(v);
   }
   for (let i = 0; i < v.length; i++) {
@@ -99,9 +100,6 @@ export function string(v: string): string {
   }
   return `"${v}"`;
 }
-
-/** String#isWellFormed where the engine has it (ES2024); elsewhere long strings are JSON.stringify's. */
-const wellFormed = (v: string): boolean => (v as { isWellFormed?: () => boolean }).isWellFormed?.() === true;
 
 const enumNames = new WeakMap<object, Map<number, string>>();
 
