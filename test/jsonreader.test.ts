@@ -127,10 +127,28 @@ describe("values", () => {
     const runs = ["", ...Array.from({ length: 17 }, (_, n) => "abcdefghijklmnopq".slice(0, n + 1)), "caf\u00e9 d\u00e9j\u00e0", "\u{1f600}\u{1f600}xx"];
     const strings: string[] = [];
     for (const run of runs) for (const e of escapes) strings.push(run + e + run, e + run + e + e, run + e, e.repeat(9) + run);
+    // Two ways through the codec: a string is decoded into the arena's free space as it is read
+    // when the rest of the text fits there (this text is smaller than the arena's 64 KB first
+    // block), else measured first. 4 MB of bytes after the strings: larger than any block this
+    // file's arena has grown to, so every string is measured first.
     const text = JSON.stringify({ repeatedString: strings });
-    expect(T.fromJsonString(text).repeatedString).toEqual(JSON.parse(text).repeatedString);
-    expect(T.decode(T.encodeFromJsonString(text)).repeatedString).toEqual(strings);
-    expect(counts).toEqual({ read: 2, handed: 0 });
+    const measured = JSON.stringify({ repeatedString: strings, optionalBytes: "AAAA".repeat(1 << 20) });
+    for (const t of [text, measured]) {
+      expect(T.fromJsonString(t).repeatedString).toEqual(JSON.parse(t).repeatedString);
+      expect(T.decode(T.encodeFromJsonString(t)).repeatedString).toEqual(strings);
+    }
+    expect(counts).toEqual({ read: 4, handed: 0 });
+  });
+
+  it("strings: a string cut off inside an escape or its run, at any point, is an error and the next text reads whole", () => {
+    const value = String.raw`ab\"cdefghij\u00e9klmnopqr\ud83d\ude00st\n` + "caf\u00e9";
+    for (let cut = 0; cut < value.length; cut++) {
+      for (const rest of ["", "\"", "\\"]) {
+        const text = `{"optionalString": "${value.slice(0, cut)}${rest}`;
+        expect(thrown(() => T.fromJsonString(text), JsonError)[0]).toBe("INVALID_JSON");
+      }
+    }
+    expect(T.fromJsonString(`{"optionalString": "${value}"}`).optionalString).toBe(JSON.parse(`"${value}"`));
   });
 
   it("strings of ASCII text are slices of it; the next binary decode in the same buffer reads its own bytes", () => {

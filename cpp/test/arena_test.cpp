@@ -28,6 +28,23 @@ TEST(Arena, ResetKeepsOneBlockAndBumpsTheGeneration) {
   EXPECT_NE(a.allocate(10), nullptr);
 }
 
+TEST(Arena, FreeSpaceIsWhatKeepAllocates) {
+  Arena a(Arena::default_limit, 64);
+  size_t room = 1;
+  EXPECT_EQ(a.free_space(room), nullptr);  // no block yet
+  EXPECT_EQ(room, 0u);
+  uint8_t* first = a.allocate(8);
+  uint8_t* p = a.free_space(room);
+  EXPECT_EQ(p, first + 8);
+  EXPECT_EQ(room, 56u);
+  a.keep(13);  // rounded up, as allocate() rounds
+  EXPECT_EQ(a.allocate(1), p + 16);
+  a.free_space(room);
+  a.keep(room);  // the whole block: the next allocation takes a new one
+  uint8_t* next = a.allocate(8);
+  EXPECT_TRUE(next < first || next >= first + 64);
+}
+
 TEST(Arena, LimitFailsCleanly) {
   Arena a(100000);
   EXPECT_NE(a.allocate(1000), nullptr);

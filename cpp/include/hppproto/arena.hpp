@@ -34,6 +34,18 @@ class Arena {
     return allocate_slow(size);
   }
 
+  // The current block's free bytes, for a writer that learns its size as it writes: it writes at
+  // most `room` bytes there, then keep(n) allocates the first n of them.
+  uint8_t* free_space(size_t& room) const noexcept {
+    room = static_cast<size_t>(end_ - cur_);
+    return cur_;
+  }
+  void keep(size_t n) noexcept {
+    const size_t room = static_cast<size_t>(end_ - cur_);
+    n = (n + alignment - 1) & ~(alignment - 1);
+    cur_ += n < room ? n : room;
+  }
+
   [[gnu::always_inline]] uint8_t* allocate_zeroed(size_t size) noexcept {
     uint8_t* p = allocate(size);
     if (p) zero(p, size);
