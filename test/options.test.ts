@@ -192,10 +192,10 @@ describe("--facades", () => {
     expect(() => builders.decode(new Uint8Array(0))).toThrow("without plain objects");
   });
 
-  it("what is left out is not in the bundle: a views-only decode carries no JSON, plain-object or builder code", async () => {
-    const bundle = async (variant: string) => {
+  it("what is left out is not in the bundle: a views-only decode carries no JSON, plain-object or builder code; a plain-only decode no view code", async () => {
+    const bundle = async (variant: string, read = "view") => {
       const r = await build({
-        stdin: { contents: `import { Wide } from "./${variant}/wide_pb.ts"; console.log(Wide.view(new Uint8Array(0)).i64);`, resolveDir: genDir, loader: "ts" },
+        stdin: { contents: `import { Wide } from "./${variant}/wide_pb.ts"; console.log(Wide.${read}(new Uint8Array(0)).i64);`, resolveDir: genDir, loader: "ts" },
         bundle: true, minify: true, write: false, format: "esm", platform: "browser",
         alias: { hppproto: `${repoRoot}dist/ts/index.js`, "hppproto/generated": `${repoRoot}dist/ts/generated.js` }, external: ["*.wasm"], logLevel: "silent",
       });
@@ -208,6 +208,10 @@ describe("--facades", () => {
     expect(viewsOnly).not.toContain("Infinity");
     expect(viewsOnly).not.toContain("$clear"); // builders
     expect(viewsOnly.length).toBeLessThan(full.length * 0.7);
+    // message types tell views by a mark, not by instanceof MessageView, which brought the view classes in
+    const plainOnly = await bundle("wide_plain", "decode");
+    expect(full).toContain("$valid");
+    expect(plainOnly).not.toContain("$valid");
   });
 
   it("a bundle that uses one message of a file leaves the file's other messages and the files they import out", async () => {

@@ -9,7 +9,8 @@ import { unknown as unknownOf } from "./plain.js";
 import { runtime } from "./runtime.js";
 import { eachField } from "./wirefields.js";
 import type { FieldInfo } from "./schema.js";
-import { MessageView } from "./view.js";
+import type { MessageView } from "./view.js";
+import { isView } from "./viewmark.js";
 
 type Plain = Record<string, unknown>;
 
@@ -80,12 +81,12 @@ export function extension<E, V>(extendee: () => AnyMessageType, number: number):
 
 /** Whether message has the extension as a property: it is of the extension's run (or a view or builder of it). */
 function holdsField<E, V>(message: object, ext: Extension<E, V>): boolean {
-  return message instanceof MessageView ? ext.extendee.is(message) : ext.field.prop in message;
+  return isView(message) ? ext.extendee.is(message) : ext.field.prop in message;
 }
 
 /** The unknown fields of a plain object or view. */
 function unknownBytes(message: object): Uint8Array | undefined {
-  if (message instanceof MessageView) return unknownOf(message.$mem(), message.$ptr);
+  if (isView(message)) return unknownOf(message.$mem(), message.$ptr);
   return (message as Plain).$unknown as Uint8Array | undefined;
 }
 
@@ -110,7 +111,7 @@ export function hasExtension<E, V>(message: NoInfer<E> | MessageView, ext: Exten
  * message of a run without it, its wire bytes in $unknown (replacing any there). Returns message.
  */
 export function setExtension<E, V>(message: NoInfer<E>, ext: Extension<E, V>, value: NoInfer<V>): E {
-  if (message instanceof MessageView && !ext.extendee.is(message)) throw new TypeError(`hppproto: ${ext.typeName}: a view is read-only`);
+  if (isView(message) && !ext.extendee.is(message)) throw new TypeError(`hppproto: ${ext.typeName}: a view is read-only`);
   if (holdsField(message as object, ext)) {
     (message as Plain)[ext.field.prop] = value;
     return message;
@@ -148,7 +149,7 @@ export function hasOption<E, V>(element: OptionsHolder, ext: Extension<E, V>): b
 export function clearExtension<E, V>(message: NoInfer<E>, ext: Extension<E, V>): E {
   const o = message as Plain;
   if (holdsField(message as object, ext)) o[ext.field.prop] = (ext.extendee.emptyPlain() as Plain)[ext.field.prop];
-  if (!(message instanceof MessageView) && o.$unknown instanceof Uint8Array) {
+  if (!isView(message) && o.$unknown instanceof Uint8Array) {
     const rest = withoutField(o.$unknown, ext.number);
     o.$unknown = rest.length > 0 ? rest : undefined;
   }

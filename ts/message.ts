@@ -12,7 +12,8 @@ import { reflectMessage, type FieldReflection, type OneofReflection } from "./re
 import { convert64, type Int64Form } from "./int64.js";
 import type { FieldInfo, Int64As, SchemaDef } from "./schema.js";
 import type { JsonWriteOptions } from "./json/print.js";
-import { MessageView, type ViewClass } from "./view.js";
+import type { MessageView, ViewClass } from "./view.js";
+import { isView } from "./viewmark.js";
 import { bytesOf, describe, isBinaryInput, type BinaryInput } from "./input.js";
 import { copyBytes } from "./copy.js";
 
@@ -188,7 +189,7 @@ export class MessageType<T, V, B extends V = V> {
 
   /** A deep copy as a plain object (of a plain object or a view), unknown fields included. */
   clone(message: T | V): T {
-    if (message instanceof MessageView) return this.plainOf(message) as T; // read out fresh already
+    if (isView(message)) return this.plainOf(message) as T; // read out fresh already
     return mergeMessages(this.schemaDef, this.index, this.emptyPlain() as Plain, this.plainOf(message), emptyOf(this.schemaDef)) as T;
   }
 
@@ -216,7 +217,7 @@ export class MessageType<T, V, B extends V = V> {
    * and oneofs absent or of their type; other properties allowed, as TypeScript allows them).
    */
   is(x: unknown): x is T | V {
-    if (x instanceof MessageView) return this.parts.view !== undefined && x instanceof this.parts.view;
+    if (isView(x)) return this.parts.view !== undefined && x instanceof this.parts.view;
     return isPlainMessage(this.schemaDef, this.index, x);
   }
 
@@ -252,7 +253,7 @@ export class MessageType<T, V, B extends V = V> {
 
   /** @internal A plain object of this type (views are read out; a view of another type is a TypeError). */
   protected plainOf(message: T | V): Plain {
-    if (message instanceof MessageView) {
+    if (isView(message)) {
       // another type's record would be read with this type's layout
       if (this.parts.view === undefined || !(message instanceof this.parts.view)) throw new TypeError(`${this.typeName}: a view of another message type`);
       return this.part("read", "plain objects")(message.$mem(), message.$ptr, runtime()) as Plain;
@@ -276,7 +277,7 @@ export class MessageType<T, V, B extends V = V> {
   builder(from?: BinaryInput | Init<T> | V): B {
     const cls = this.part("builder", "builders") as unknown as ViewClass<B & MessageView>;
     if (from === undefined) return createBuilder(cls, this.schemaDef, this.index, this.recordSize);
-    if (from instanceof MessageView) from = this.encode(from); // its bytes: a record of its own, in the builder's arena
+    if (isView(from)) from = this.encode(from); // its bytes: a record of its own, in the builder's arena
     if (isBinaryInput(from)) {
       const bytes = bytesOf(from, this.typeName, "builder");
       const rt = runtime();
@@ -527,7 +528,7 @@ export class MessageType<T, V, B extends V = V> {
   }
 
   private fillRecord(writer: RecordWriter, message: Init<T> | V): number {
-    if (message instanceof MessageView) {
+    if (isView(message)) {
       const view = this.parts.view;
       if (view === undefined || !(message instanceof view)) {
         throw new EncodeError("INVALID_VALUE", "", `a view of another message type is not a ${this.typeName}`);

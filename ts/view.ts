@@ -9,6 +9,7 @@ import { StaleViewError } from "./errors.js";
 import type { Memory } from "./memory.js";
 import type { Runtime } from "./runtime.js";
 import { bytesView } from "./plain.js";
+import { VIEW_MARK } from "./viewmark.js";
 
 export type ViewClass<V> = new (arena: Arena, ptr: number) => V;
 /** Reads one element (or map key/value) whose slot is at addr. */
@@ -31,6 +32,11 @@ export abstract class MessageView {
     this.$gen = arena.generation;
     this.$ptr = ptr;
     this.$m = arena.rt.mem;
+  }
+
+  /** @internal what isView() looks for: on the prototype, so views carry nothing more */
+  get [VIEW_MARK](): true {
+    return true;
   }
 
   /** False once the arena was reset or released; reading then throws. */

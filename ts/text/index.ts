@@ -2,7 +2,8 @@
 // message types, so that a program which never prints or reads text carries none of this code.
 import { DecodeError, EncodeError } from "../errors.js";
 import type { AnyMessageType, PlainOf, ViewOf } from "../message.js";
-import { MessageView } from "../view.js";
+import type { MessageView } from "../view.js";
+import { isView } from "../viewmark.js";
 import { TextError } from "./error.js";
 import { messageFromText, type TextReadOptions } from "./parse.js";
 import { messageToText, type TextWriteOptions } from "./print.js";
@@ -14,7 +15,7 @@ export type { TextWriteOptions } from "./print.js";
 /** A message (plain object or view) in the protobuf text format: one field per line, as protoc prints it. */
 export function toText<M extends AnyMessageType>(type: M, message: PlainOf<M> | ViewOf<M>, options: TextWriteOptions = {}): string {
   // a view is printed from the plain object it holds
-  const plain = (message as object) instanceof MessageView ? type.decode(type.encode(message)) : message;
+  const plain = isView(message) ? type.decode(type.encode(message)) : message;
   return messageToText(type.schemaDef, type.index, plain as Record<string, unknown>, options, type.typeName);
 }
 
