@@ -83,7 +83,6 @@ class JsonDecoder {
   // which JSON must reject: such text goes to the JS reader.
   template <bool copy>
   [[gnu::always_inline]] bool string_run(uint8_t*& o, const uint8_t* limit) noexcept {
-    constexpr uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
     for (;;) {
       // (the step past the special byte is taken after the loop: inside it, the compiler made the
       // next word's address depend on this word's bytes, serializing the loads: 2x slower)
@@ -92,9 +91,8 @@ class JsonDecoder {
         uint64_t w;
         std::memcpy(&w, p_, 8);
         if constexpr (copy) std::memcpy(o, &w, 8);
-        const uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
         // the lowest byte marked is the first quote, backslash, control character or non-ASCII byte
-        special = (((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | (w - ones * 0x20) | w) & highs;
+        special = json_special_bytes<true>(w);
         if (special) break;
         if constexpr (copy) o += 8;
         p_ += 8;
@@ -117,14 +115,24 @@ class JsonDecoder {
     }
   }
 
-  // A string without escapes (names and keys): its bytes between the quotes. An escaped name is the
-  // JS reader's.
-  [[gnu::always_inline]] bool plain_string(const uint8_t*& start, size_t& size) noexcept {
+  [[gnu::always_inline]] bool skip_run() noexcept {
+    uint8_t* none = nullptr;
+    return string_run<false>(none, end_);
+  }
+
+  // Takes a string's opening quote (its characters begin at start) and moves p_ to its closing
+  // quote or first backslash.
+  [[gnu::always_inline]] bool open_string(const uint8_t*& start) noexcept {
     if (!take('"')) return false;
     start = p_;
     string_ascii_ = true;
-    uint8_t* unused = nullptr;
-    if (!string_run<false>(unused, end_) || *p_ != '"') return false;
+    return skip_run();
+  }
+
+  // A string without escapes (names and keys): its bytes between the quotes. An escaped name is the
+  // JS reader's.
+  [[gnu::always_inline]] bool plain_string(const uint8_t*& start, size_t& size) noexcept {
+    if (!open_string(start) || *p_ != '"') return false;
     size = static_cast<size_t>(p_ - start);
     ++p_;
     return true;
@@ -150,11 +158,8 @@ class JsonDecoder {
   // (Text from JS is always valid UTF-8; other callers' bytes may not be, unless ASCII. Escapes
   // decode to whole, valid sequences, so the value is valid exactly when the text is.)
   [[gnu::always_inline]] bool string(BytesSlot& out) noexcept {
-    if (!take('"')) return false;
-    const uint8_t* start = p_;
-    string_ascii_ = true;
-    uint8_t* unused = nullptr;
-    if (!string_run<false>(unused, end_)) return false;
+    const uint8_t* start;
+    if (!open_string(start)) return false;
     if (*p_ == '\\') return escaped_string(start, out);
     const size_t n = static_cast<size_t>(p_ - start);
     ++p_;
@@ -173,11 +178,10 @@ class JsonDecoder {
     const uint8_t* limit = end_;
     const bool in_free_space = room >= static_cast<size_t>(end_ - start);
     if (!in_free_space) {
-      uint8_t* unused = nullptr;
       do {
         if (end_ - p_ < 2) return false;
         p_ += 2;
-        if (!string_run<false>(unused, end_)) return false;
+        if (!skip_run()) return false;
       } while (*p_ == '\\');
       limit = p_;
       dst = arena_.allocate(static_cast<size_t>(limit - start));

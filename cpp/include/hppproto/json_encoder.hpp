@@ -49,15 +49,12 @@ class JsonText {
   bool string(const uint8_t* s, size_t n) noexcept {
     if (!room(n + 2)) return false;  // grows again only for escapes
     *o_++ = '"';
-    constexpr uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
     size_t run = 0;  // start of the bytes not copied yet
     for (size_t i = 0; i < n;) {
       if (n - i >= 8) {
         uint64_t w;
         std::memcpy(&w, s + i, 8);
-        const uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
-        const uint64_t special = ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | ((w - ones * 0x20) & ~w);
-        if (!(special & highs)) {
+        if (!json_special_bytes(w)) {
           i += 8;
           continue;
         }

@@ -64,6 +64,19 @@ inline size_t json_escaped(uint8_t c, uint8_t* out) noexcept {
   }
 }
 
+// The bytes of a little-endian word that a JSON string cannot hold as they are (quote, backslash,
+// control characters), and with `non_ascii` the bytes above 0x7f too, each marked by its high bit.
+// The lowest mark is exact: the first such byte. (Marks above it may be false, from the borrow of
+// the subtractions.) One expression per variant: the reader's, written as the writer's plus
+// `w & highs`, compiled to a slower loop (measured).
+template <bool non_ascii = false>
+constexpr uint64_t json_special_bytes(uint64_t w) noexcept {
+  constexpr uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+  const uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
+  const uint64_t controls = non_ascii ? (w - ones * 0x20) | w : (w - ones * 0x20) & ~w;
+  return (((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | controls) & highs;
+}
+
 class JsonNames {
  public:
   static constexpr uint32_t not_found = 0xffffffffu;
