@@ -16,7 +16,7 @@ beforeAll(async () => {
 
 /** Counts the texts the codec read itself (jsonDecode returned a record). */
 function countCodecReads(): { read: number; handed: number } {
-  const rt = runtime();
+  const rt = runtime().full!;
   const original = rt.jsonDecode.bind(rt);
   const counts = { read: 0, handed: 0 };
   vi.spyOn(rt, "jsonDecode").mockImplementation((...args: Parameters<typeof rt.jsonDecode>) => {

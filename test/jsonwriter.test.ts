@@ -23,7 +23,7 @@ afterEach(() => {
 
 /** Counts the messages the codec wrote itself (jsonEncode returned text). */
 function countCodecWrites(): { written: number; handed: number } {
-  const rt = runtime();
+  const rt = runtime().full!;
   const original = rt.jsonEncode.bind(rt);
   const counts = { written: 0, handed: 0 };
   vi.spyOn(rt, "jsonEncode").mockImplementation((...args: Parameters<typeof rt.jsonEncode>) => {
@@ -37,7 +37,7 @@ function countCodecWrites(): { written: number; handed: number } {
 
 /** `write` with the codec's writer switched off: the JS writer's text. */
 function inJs<R>(write: () => R): R {
-  const rt = runtime();
+  const rt = runtime().full!;
   const own = Object.getOwnPropertyDescriptor(rt, "jsonEncode"); // a counting spy, say
   rt.jsonEncode = () => undefined;
   try {
@@ -135,7 +135,7 @@ describe("plain objects of generated types", () => {
   });
 
   it("a string past the codec's size limit is JSON.stringify's; the runtime stays usable", () => {
-    const rt = runtime();
+    const rt = runtime().full!;
     const limits = rt.limits;
     const long = "\n".repeat(5000);
     rt.setLimits({ maxMessageSize: 1000 });

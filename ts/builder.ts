@@ -6,7 +6,7 @@
 import { Arena } from "./arena.js";
 import { StaleViewError } from "./errors.js";
 import type { RecordWriter } from "./fill.js";
-import { runtime } from "./runtime.js";
+import { fullRuntime } from "./runtime.js";
 import type { SchemaDef } from "./schema.js";
 import { MessageView, type ViewClass } from "./view.js";
 
@@ -26,7 +26,7 @@ type Builder = MessageView & BuilderState;
 export function create<B extends MessageView>(cls: ViewClass<B>, def: SchemaDef, index: number, size: number, start?: (arena: Arena, writer: RecordWriter) => number): B {
   // a small first block: most builders hold one small message, and many may be alive at once
   const arena = new Arena({ firstBlock: Math.max(1024, size * 4) });
-  const writer = runtime().recordWriter(arena.ptr);
+  const writer = fullRuntime().recordWriter(arena.ptr);
   writer.begin(def, index);
   let rec: number;
   try {

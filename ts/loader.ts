@@ -2,8 +2,8 @@
 // unbundled modules in browsers fetch it from next to this file (a CDN). Bundles use the browser
 // entry (index.browser.ts), which passes the inlined module. A caller may pass the module, its bytes
 // or its URL.
-import { RecordWriter } from "./fill.js";
-import { Runtime, setRuntime, hasRuntime, runtime, type Exports, type Limits, type RecordWriterClass } from "./runtime.js";
+import { FullRuntime } from "./fullruntime.js";
+import { Runtime, setRuntime, hasRuntime, runtime, type Exports, type Limits, type RuntimeClass } from "./runtime.js";
 
 export interface InitOptions {
   /** The module itself, its bytes, or where to fetch it from. */
@@ -53,9 +53,8 @@ async function loadBytes(source: URL | string): Promise<ArrayBuffer | Uint8Array
   return res.arrayBuffer();
 }
 
-function start(instance: WebAssembly.Instance, limits: Partial<Limits> | undefined, writer: RecordWriterClass | undefined): Runtime {
-  const rt = new Runtime(instance.exports as unknown as Exports);
-  rt.writerClass = writer;
+function start(instance: WebAssembly.Instance, limits: Partial<Limits> | undefined, Kind: RuntimeClass): Runtime {
+  const rt = new Kind(instance.exports as unknown as Exports);
   if (limits) rt.setLimits(limits);
   setRuntime(rt);
   return rt;
@@ -65,14 +64,15 @@ let pending: Promise<Runtime> | undefined;
 
 /** Loads the codec once; later calls return the same runtime. */
 export function init(options: InitOptions = {}): Promise<Runtime> {
-  return initPackaged(options, "hppproto.wasm", RecordWriter);
+  return initPackaged(options, "hppproto.wasm", FullRuntime);
 }
 
 /**
- * init() with one of the packaged modules as the default; `writer` fills records for encoding
- * (the decode-only entries give none, and so carry none of that code).
+ * init() with one of the packaged modules as the default, starting a runtime of class `Kind`:
+ * FullRuntime for the whole codec, Runtime for the decode-only entries (whose programs then carry
+ * no encoding code).
  */
-export function initPackaged(options: InitOptions, file: PackagedModule, writer?: RecordWriterClass): Promise<Runtime> {
+export function initPackaged(options: InitOptions, file: PackagedModule, Kind: RuntimeClass): Promise<Runtime> {
   if (hasRuntime()) return Promise.resolve(runtime());
   pending ??= (async () => {
     let rt: Runtime | undefined;
@@ -86,7 +86,7 @@ export function initPackaged(options: InitOptions, file: PackagedModule, writer?
     } else {
       instance = await WebAssembly.instantiate(src as WebAssembly.Module, imp);
     }
-    rt = start(instance, options.limits, writer);
+    rt = start(instance, options.limits, Kind);
     return rt;
   })();
   pending.catch(() => (pending = undefined));
@@ -104,27 +104,27 @@ export interface InitSyncOptions {
 }
 
 export function initSync(options: InitSyncOptions = {}): Runtime {
-  return initPackagedSync(options, "hppproto.wasm", RecordWriter);
+  return initPackagedSync(options, "hppproto.wasm", FullRuntime);
 }
 
-/** initSync() with one of the packaged modules as the default (`writer` as for initPackaged). */
-export function initPackagedSync(options: InitSyncOptions, file: PackagedModule, writer?: RecordWriterClass): Runtime {
+/** initSync() with one of the packaged modules as the default (`Kind` as for initPackaged). */
+export function initPackagedSync(options: InitSyncOptions, file: PackagedModule, Kind: RuntimeClass): Runtime {
   if (hasRuntime()) return runtime();
   let rt: Runtime | undefined;
   const src = options.wasm ?? readPackagedSync(file);
   const mod = ArrayBuffer.isView(src) || src instanceof ArrayBuffer ? new WebAssembly.Module(src as ArrayBuffer) : (src as WebAssembly.Module);
-  rt = start(new WebAssembly.Instance(mod, imports(() => rt?.mem.sync())), options.limits, writer);
+  rt = start(new WebAssembly.Instance(mod, imports(() => rt?.mem.sync())), options.limits, Kind);
   return rt;
 }
 
 /** init() with an inlined module as the default (the browser entries, ts/*.browser.ts). */
-export async function initInlined(options: InitOptions, bytes: () => Promise<Uint8Array>, writer?: RecordWriterClass): Promise<Runtime> {
+export async function initInlined(options: InitOptions, bytes: () => Promise<Uint8Array>, Kind: RuntimeClass): Promise<Runtime> {
   if (hasRuntime()) return runtime(); // before inflating the inlined module again
-  return initPackaged({ ...options, wasm: options.wasm ?? (await bytes()) }, "hppproto.wasm", writer);
+  return initPackaged({ ...options, wasm: options.wasm ?? (await bytes()) }, "hppproto.wasm", Kind);
 }
 
 /** initSync() with an inlined module as the default. */
-export function initInlinedSync(options: InitSyncOptions, bytes: () => Uint8Array, writer?: RecordWriterClass): Runtime {
+export function initInlinedSync(options: InitSyncOptions, bytes: () => Uint8Array, Kind: RuntimeClass): Runtime {
   if (hasRuntime()) return runtime();
-  return initPackagedSync({ ...options, wasm: options.wasm ?? bytes() }, "hppproto.wasm", writer);
+  return initPackagedSync({ ...options, wasm: options.wasm ?? bytes() }, "hppproto.wasm", Kind);
 }

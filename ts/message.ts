@@ -6,7 +6,8 @@ import { DecodeError, EncodeError } from "./errors.js";
 import { create as createBuilder } from "./builder.js";
 import type { Fill, RecordWriter } from "./fill.js";
 import type { Memory } from "./memory.js";
-import { runtime, type Runtime } from "./runtime.js";
+import type { FullRuntime } from "./fullruntime.js";
+import { fullRuntime, runtime, type Runtime } from "./runtime.js";
 import { fieldIsSet, isPlainMessage, mergeMessages, messagesEqual } from "./semantics.js";
 import { reflectMessage, type FieldReflection, type OneofReflection } from "./reflect.js";
 import { convert64, type Int64Form } from "./int64.js";
@@ -92,7 +93,7 @@ const emptyOf = (def: SchemaDef) => (index: number): Plain => {
 export const scratchPlainArena = (rt: Runtime): Arena => scratchArenas(rt).plain;
 
 /** Starts an encode: the emptied encoder of its nesting level. The caller ends it with `s.encoding--`. */
-function enterEncode(rt: Runtime, s: Scratch, typeName: string): Encoder {
+function enterEncode(rt: FullRuntime, s: Scratch, typeName: string): Encoder {
   if (s.encoding >= MAX_NESTED_ENCODES) {
     throw new EncodeError("DEPTH_LIMIT", typeName, `more than ${MAX_NESTED_ENCODES} encodes started inside one another (from getters or toJSON)`);
   }
@@ -426,7 +427,7 @@ export class MessageType<T, V, B extends V = V> {
   /** The message's wire bytes. Takes a plain object (fields may be left out) or a view of this type. */
   encode(message: Init<T> | V): Uint8Array {
     // written out rather than through withRecord(): no closure on the hottest path
-    const rt = runtime();
+    const rt = fullRuntime();
     const handle = rt.schema(this.schemaDef);
     const s = scratchArenas(rt);
     const { writer } = enterEncode(rt, s, this.typeName);
@@ -446,9 +447,9 @@ export class MessageType<T, V, B extends V = V> {
    * @internal `use` of the message's record: a view's own, or the plain object written into the
    * encode's scratch arena. When the object cannot be written, `refused` answers instead if given.
    */
-  protected withRecord<R>(message: Init<T> | V, use: (rt: Runtime, handle: number, rec: number) => R, refused?: () => R): R {
-    const rt = runtime();
-    if (refused !== undefined && rt.writerClass === undefined) return refused(); // the decode-only runtime fills no records
+  protected withRecord<R>(message: Init<T> | V, use: (rt: FullRuntime, handle: number, rec: number) => R, refused?: () => R): R {
+    const rt = refused === undefined ? fullRuntime() : runtime().full;
+    if (rt === undefined) return refused!(); // the decode-only runtime fills no records
     const handle = rt.schema(this.schemaDef);
     const s = scratchArenas(rt);
     const { writer } = enterEncode(rt, s, this.typeName);
@@ -471,7 +472,7 @@ export class MessageType<T, V, B extends V = V> {
    * does not fit, throws BUFFER_TOO_SMALL and leaves target untouched.
    */
   encodeInto(message: Init<T> | V, target: Uint8Array, offset = 0): number {
-    const rt = runtime();
+    const rt = fullRuntime();
     const handle = rt.schema(this.schemaDef);
     const s = scratchArenas(rt);
     const { writer } = enterEncode(rt, s, this.typeName);
@@ -490,7 +491,7 @@ export class MessageType<T, V, B extends V = V> {
 
   /** Many messages in one buffer, each preceded by its length (what viewDelimited() reads). */
   encodeDelimited(messages: Iterable<Init<T> | V>): Uint8Array {
-    const rt = runtime();
+    const rt = fullRuntime();
     const handle = rt.schema(this.schemaDef);
     const list = Array.isArray(messages) ? (messages as (Init<T> | V)[]) : [...messages];
     const s = scratchArenas(rt);

@@ -1,12 +1,13 @@
-// The loaded WASM codec: its exports, linear memory, staging buffer, registered schemas and limits.
-// One runtime per JS realm, created by init() (loader.ts) and used by all generated code.
-import type { RecordWriter } from "./fill.js";
-import { codeName, DecodeError, EncodeError, NotInitializedError, SchemaError, type EncodeErrorCode } from "./errors.js";
+// The loaded WASM codec: its exports, linear memory, staging buffers, registered schemas and limits.
+// One runtime per JS realm, created by init() (loader.ts) and used by all generated code. This class
+// decodes; FullRuntime (fullruntime.ts), which the whole codec's entries start, adds encoding and the
+// codec's ProtoJSON, so that programs started with the decode-only module carry none of that code.
+import { codeName, DecodeError, NotInitializedError, SchemaError } from "./errors.js";
+import type { FullRuntime } from "./fullruntime.js";
 import {
   ABI, LIMITS_ALLOW_PARTIAL, LIMITS_MAX_AMPLIFICATION, LIMITS_MAX_DEPTH, LIMITS_MAX_ELEMENTS, LIMITS_MAX_MESSAGE_SIZE, PATH_ENTRY_FIELD, PATH_ENTRY_INDEX,
   PATH_ENTRY_MESSAGE, PATH_ENTRY_SIZE, STATUS_CODE, STATUS_DETAIL, STATUS_OFFSET, STATUS_PATH, STATUS_PATH_SIZE, STATUS_TRUNCATED,
 } from "./abi.js";
-import { copyBytes } from "./copy.js";
 import { DETACHED_ALIAS, Memory } from "./memory.js";
 import type { SchemaDef } from "./schema.js";
 
@@ -58,21 +59,12 @@ export interface Limits {
   maxAmplification: number;
 }
 
-function decodeOnly(): never {
+export function decodeOnly(): never {
   throw new Error('hppproto: the runtime was started with the decode-only module (init() from "hppproto/decode"), which cannot encode; init() from "hppproto" loads the whole codec');
 }
 
-/** The record writer's class, as the full entries hand it to the runtime. */
-export type RecordWriterClass = new (rt: Runtime, arena: number) => RecordWriter;
-
-const utf8Encoder = new TextEncoder();
-
-/** Where JSON text from the codec's writer takes a double or a float printed by JS (json_encoder.hpp). */
-const NUMBER_MARKERS = /[\x01\x02]/g;
-const FLOAT_MARKER = "\x02";
-
-/** Outputs up to an eighth of this share slabs (takeOutput). */
-const SLAB_SIZE = 64 * 1024;
+/** The runtime class an entry starts: Runtime (decode-only) or FullRuntime. */
+export type RuntimeClass = new (exports: Exports) => Runtime;
 
 /** Largest block the C++ arena hands out (arena.hpp max_block_size, less its header): sizes stay below 2^31, where 32-bit size arithmetic is exact. */
 export const MAX_BLOCK = 0x7fffffc0;
@@ -88,15 +80,13 @@ export class Runtime {
   private readonly statusPtr: number;
   private readonly limitsPtr: number;
   private readonly schemas = new Map<SchemaDef, number>();
-  /** Each schema's ProtoJSON names in WASM (0: not loadable there), loaded by the first JSON read. */
-  private readonly jsonNames = new Map<SchemaDef, number>();
   private lastSchema: SchemaDef | undefined;
   private lastHandle = 0;
   /** Input of decodes into the default view arena: views point into it until the next such decode. */
   private readonly viewStaging = { ptr: 0, size: 0 };
   /** Input of decodes whose results are copied out at once (decode(), decodeDelimited()). */
-  private readonly copyStaging = { ptr: 0, size: 0 };
-  private readonly slotPtr: number; // an ArraySlot the batch decoder writes into
+  protected readonly copyStaging = { ptr: 0, size: 0 };
+  protected readonly slotPtr: number; // an ArraySlot the batch decoder (and the JSON writer) write into
   private zeroPtr = 0;
   private zeroSize = 0;
   /** The WASM stack pointer between calls (the codec never calls back into JS code that calls it). */
@@ -106,11 +96,7 @@ export class Runtime {
    * came back (it trapped, and at the end of the JS stack not even its catch block could run), so the
    * WASM stack pointer is where the trap left it.
    */
-  private calling = false;
-  /** Address of the last encode's bytes (the codec's output buffer). */
-  output = 0;
-  private slab = new Uint8Array(0);
-  private slabUsed = 0;
+  protected calling = false;
 
   constructor(readonly exports: Exports) {
     exports._initialize();
@@ -126,16 +112,9 @@ export class Runtime {
     this.slotPtr = this.malloc(16);
   }
 
-  /**
-   * @internal what fills records from JS objects (encode, builders): given by the entries that load
-   * the whole codec, so that programs started with the decode-only module carry none of it
-   */
-  writerClass?: RecordWriterClass;
-
-  /** @internal a record writer over an arena (encode, builders); the decode-only runtime has none */
-  recordWriter(arena: number): RecordWriter {
-    const W = this.writerClass ?? decodeOnly();
-    return new W(this, arena);
+  /** @internal this runtime if it can encode (FullRuntime), else undefined (the decode-only runtime) */
+  get full(): FullRuntime | undefined {
+    return undefined;
   }
 
   get limits(): Limits {
@@ -206,110 +185,8 @@ export class Runtime {
     return handle;
   }
 
-  /**
-   * The handle of the schema's ProtoJSON names in WASM, sent on first use (`table` builds them), or
-   * 0 when this module has no JSON reader (hppproto/decode).
-   */
-  jsonNamesOf(def: SchemaDef, handle: number, table: (def: SchemaDef) => Uint8Array): number {
-    let names = this.jsonNames.get(def);
-    if (names !== undefined) return names;
-    names = 0;
-    const load = this.exports.hp_json_names_load;
-    if (load !== undefined) {
-      names = this.loadTable(table(def), (p, n) => load(handle, p, n));
-      if (names === 0) throw new SchemaError(`hppproto: the codec refused the ProtoJSON names of ${def.messages[0]?.name ?? "a schema"}'s schema`);
-    }
-    this.jsonNames.set(def, names);
-    return names;
-  }
-
-  /**
-   * Reads ProtoJSON text into a record of the arena (emptied first), or returns 0 when the text is
-   * the JS reader's (a form the codec's reader leaves to it, or an error). The text is staged as
-   * UTF-8 in the copy staging buffer; given a record, the caller ends with mem.clearSource().
-   */
-  jsonDecode(schema: number, names: number, message: number, arena: number, text: string): number {
-    const written = this.stageText(text);
-    if (written < 0) return 0;
-    const at = this.copyStaging.ptr;
-    // ASCII text: the strings the record points to in it can be sliced from it (the caller clears this)
-    if (written === text.length) this.mem.setSource(text, at);
-    this.enter();
-    let rec: number;
-    try {
-      rec = this.exports.hp_json_decode!(schema, names, message, arena, at, written, 1) >>> 0;
-      this.calling = false;
-    } catch (e) {
-      this.mem.clearSource();
-      throw this.trapped(e, () => new DecodeError("DEPTH_LIMIT", 0, ""));
-    }
-    this.mem.sync();
-    if (rec === 0) this.mem.clearSource();
-    return rec;
-  }
-
-  /**
-   * The ProtoJSON text of the record, or undefined when the JS writer writes it (a form the
-   * codec's writer leaves to it). The codec leaves doubles that are not small integers to JS, as
-   * a marker byte each and their values in a list: Number#toString prints the shortest text that
-   * reads back.
-   */
-  jsonEncode(schema: number, names: number, message: number, rec: number, flags: number, printNumber: (v: number, float: boolean) => string): string | undefined {
-    this.enter();
-    let n: number;
-    try {
-      n = this.exports.hp_json_encode!(schema, names, message, rec, flags, this.slotPtr);
-      this.calling = false;
-    } catch (e) {
-      throw this.trapped(e, () => new EncodeError("DEPTH_LIMIT", "", "messages nested too deep to write"));
-    }
-    this.mem.sync();
-    if (n < 0) return undefined;
-    const m = this.mem;
-    const text = m.str(this.exports.hp_output!() >>> 0, n);
-    const count = m.u32[this.slotPtr >>> 2]!;
-    if (count === 0) return text;
-    const f64 = m.f64, at = (this.exports.hp_json_numbers!() >>> 0) >>> 3;
-    let i = 0;
-    return text.replace(NUMBER_MARKERS, (c) => printNumber(f64[at + i++]!, c === FLOAT_MARKER));
-  }
-
-  /**
-   * A well-formed string as a JSON string literal, escaped by the codec as JSON.stringify escapes;
-   * undefined when this module has no JSON writer (hppproto/decode) or the text is too large. The
-   * string is staged in the copy staging buffer, whose records are always read out before any JS
-   * writer runs, so nothing still reads the bytes this overwrites.
-   */
-  jsonQuote(text: string): string | undefined {
-    const quote = this.exports.hp_json_quote;
-    if (quote === undefined) return undefined;
-    const written = this.stageText(text);
-    if (written < 0) return undefined;
-    this.enter();
-    let n: number;
-    try {
-      n = quote(this.copyStaging.ptr, written);
-      this.calling = false;
-    } catch (e) {
-      throw this.trapped(e, () => new EncodeError("DEPTH_LIMIT", "", "messages nested too deep to write"));
-    }
-    this.mem.sync();
-    if (n < 0) return undefined;
-    // nothing escaped (the text only gained its quotes): the string as it is, not decoded again
-    return n === written + 2 ? `"${text}"` : this.mem.str(this.exports.hp_output!() >>> 0, n);
-  }
-
-  /** Text as UTF-8 in the copy staging buffer: its size in bytes, or -1 when it might not fit the input limit. */
-  private stageText(text: string): number {
-    const need = text.length * 3; // UTF-16 code units to UTF-8: at most 3 bytes each
-    if (need > MAX_INPUT) return -1;
-    const staging = this.copyStaging;
-    if (need > staging.size) this.growStaging(staging, need, () => {});
-    return utf8Encoder.encodeInto(text, this.mem.u8.subarray(staging.ptr, staging.ptr + need)).written;
-  }
-
   /** Copies a table into memory for `load`, which keeps what it needs of it; returns load's handle. */
-  private loadTable(bytes: Uint8Array, load: (ptr: number, size: number) => number): number {
+  protected loadTable(bytes: Uint8Array, load: (ptr: number, size: number) => number): number {
     const p = this.malloc(bytes.length);
     this.mem.u8.set(bytes, p);
     const handle = load(p, bytes.length) >>> 0;
@@ -358,7 +235,7 @@ export class Runtime {
   }
 
   /** Replaces a staging buffer by a larger one; `fill` copies into the new one before the old is freed. */
-  private growStaging(staging: { ptr: number; size: number }, need: number, fill: (fresh: number) => void): void {
+  protected growStaging(staging: { ptr: number; size: number }, need: number, fill: (fresh: number) => void): void {
     const size = Math.min(Math.max(need + 8, 4096, staging.size * 2), MAX_INPUT + 8);
     const fresh = this.malloc(size);
     fill(fresh);
@@ -399,59 +276,10 @@ export class Runtime {
     return [this.mem.u32[w]! >>> 0, this.mem.u32[w + 1]!];
   }
 
-  /**
-   * Encodes the record into the codec's output buffer and returns the size; the bytes are at
-   * `output` until the next encode.
-   */
-  encode(schema: number, message: number, rec: number, def: SchemaDef): number {
-    const encode = this.exports.hp_encode ?? decodeOnly();
-    this.enter();
-    let n: number;
-    try {
-      n = encode(schema, message, rec);
-      this.calling = false;
-    } catch (e) {
-      throw this.trapped(e, () => this.stackError(def, message));
-    }
-    return this.finishEncode(n, def, message);
-  }
-
-  encodedSize(schema: number, message: number, rec: number, def: SchemaDef): number {
-    const encodedSize = this.exports.hp_encoded_size ?? decodeOnly();
-    this.enter();
-    let n: number;
-    try {
-      n = encodedSize(schema, message, rec);
-      this.calling = false;
-    } catch (e) {
-      throw this.trapped(e, () => this.stackError(def, message));
-    }
-    if (n < 0) throw this.encodeError(def, message);
-    return n;
-  }
-
-  /** Encodes `count` records whose pointers are at recs, each after its length. */
-  encodeDelimited(schema: number, message: number, recs: number, count: number, def: SchemaDef): number {
-    const encodeDelimited = this.exports.hp_encode_delimited ?? decodeOnly();
-    this.enter();
-    let n: number;
-    try {
-      n = encodeDelimited(schema, message, recs, count);
-      this.calling = false;
-    } catch (e) {
-      throw this.trapped(e, () => this.stackError(def, message));
-    }
-    return this.finishEncode(n, def, message);
-  }
-
   /** Before a call that uses the WASM stack: puts back the stack pointer a trap left where it stopped. */
-  private enter(): void {
+  protected enter(): void {
     if (this.calling) this.exports.stackRestore(this.stackBase);
     this.calling = true;
-  }
-
-  private stackError(def: SchemaDef, message: number): EncodeError {
-    return new EncodeError("DEPTH_LIMIT", def.messages[message]?.name ?? "", "messages nested too deep for the stack left to this call");
   }
 
   /**
@@ -463,7 +291,7 @@ export class Runtime {
    * that, each such trap left 96 bytes and more of the stack in use until a decode ran off its end
    * (found by fuzz/boundary.mjs). Arenas are rewound by their callers.
    */
-  private trapped(e: unknown, overflow: () => Error): unknown {
+  protected trapped(e: unknown, overflow: () => Error): unknown {
     this.exports.stackRestore(this.stackBase); // if this runs out of stack too, the next enter() does it
     this.calling = false;
     this.mem.sync();
@@ -471,34 +299,7 @@ export class Runtime {
     return stack ? overflow() : e;
   }
 
-  /**
-   * A copy of the last encode's n bytes. Small outputs are cut from a shared slab, as Node's
-   * Buffer pool does: allocating an ArrayBuffer per message costs more than encoding it (Node 20:
-   * ~1 µs for 5 KB, against ~0.15 µs to copy it into a slab).
-   */
-  takeOutput(n: number): Uint8Array {
-    const u8 = this.mem.u8;
-    if (n > SLAB_SIZE >>> 3) return u8.slice(this.output, this.output + n);
-    if (n > this.slab.length - this.slabUsed) {
-      this.slab = new Uint8Array(SLAB_SIZE);
-      this.slabUsed = 0;
-    }
-    const out = this.slab.subarray(this.slabUsed, this.slabUsed + n);
-    // encode() allocates its result anyway: the fastest copy, by loop only where that is faster
-    copyBytes(u8, this.output, n, out, 0, 64);
-    this.slabUsed = (this.slabUsed + n + 7) & ~7; // keep outputs 8-byte aligned for typed-array views
-    return out;
-  }
-
-
-  private finishEncode(n: number, def: SchemaDef, message: number): number {
-    this.mem.sync();
-    if (n < 0) throw this.encodeError(def, message);
-    this.output = this.exports.hp_output!() >>> 0;
-    return n;
-  }
-
-  private status() {
+  protected status() {
     const p = this.statusPtr;
     const u32 = this.mem.u32;
     return {
@@ -512,18 +313,8 @@ export class Runtime {
     return new DecodeError(codeName(s.code), s.offset, this.statusPath(def, root));
   }
 
-  private encodeError(def: SchemaDef, root: number): EncodeError {
-    const s = this.status();
-    const code = codeName(s.code);
-    const known: EncodeErrorCode[] = ["MISSING_REQUIRED", "DEPTH_LIMIT", "MESSAGE_TOO_LARGE", "OUT_OF_MEMORY"];
-    const reason = code === "MESSAGE_TOO_LARGE" ? `encoded message is larger than the limit (${s.detail} bytes)`
-      : code === "DEPTH_LIMIT" ? `messages nested deeper than the limit (${s.detail})`
-      : code === "MISSING_REQUIRED" ? "required field is not set" : undefined;
-    return new EncodeError(known.includes(code as EncodeErrorCode) ? (code as EncodeErrorCode) : "INVALID_VALUE", this.statusPath(def, root), reason);
-  }
-
   /** The status's field path, from the root message's name down. */
-  private statusPath(def: SchemaDef, root: number): string {
+  protected statusPath(def: SchemaDef, root: number): string {
     const s = this.status();
     const u32 = this.mem.u32;
     const i32 = this.mem.i32;
@@ -555,6 +346,11 @@ export function setRuntime(rt: Runtime): void {
 export function runtime(): Runtime {
   if (current === undefined) throw new NotInitializedError();
   return current;
+}
+
+/** The initialized runtime for encoding; throws if it is the decode-only one. */
+export function fullRuntime(): FullRuntime {
+  return runtime().full ?? decodeOnly();
 }
 
 export function hasRuntime(): boolean {

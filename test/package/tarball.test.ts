@@ -235,6 +235,11 @@ initSync(); console.log(AddressBook.toJsonString(AddressBook.decode(new Uint8Arr
     // and without the record writer (encoding and builders), which only the whole codec's entries bring
     expect(readFileSync(`${project}/web-whole/main.js`, "utf8")).toContain("a 32-bit unsigned integer");
     expect(readFileSync(`${project}/web-decode/main.js`, "utf8")).not.toContain("a 32-bit unsigned integer");
+    // nor the runtime's encoding and JSON calls into the codec (FullRuntime), which it cannot make
+    for (const message of ["encoded message is larger than the limit", "the codec refused the ProtoJSON names"]) {
+      expect(readFileSync(`${project}/web-whole/main.js`, "utf8")).toContain(message);
+      expect(readFileSync(`${project}/web-decode/main.js`, "utf8")).not.toContain(message);
+    }
   });
 
   it("initSync in Node, without arguments, from the installed package", () => {

@@ -3,7 +3,7 @@
 // (json_decoder.hpp, json_encoder.hpp); the forms it leaves to JS (the well-known types' own, and
 // every error, whose code and path the JS side gives) are read and written from the schema.
 import { MessageType, scratchPlainArena, type Init } from "../message.js";
-import { runtime, type Runtime } from "../runtime.js";
+import { fullRuntime, runtime, type Runtime } from "../runtime.js";
 import { jsonNamesTable } from "./names.js";
 import type { MessageView } from "../view.js";
 import { isView } from "../viewmark.js";
@@ -59,10 +59,11 @@ export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B>
 
   /** The text of a record written by the codec, or undefined when the JS writer writes it. */
   private jsonText(rt: Runtime, handle: number, rec: number, options: JsonWriteOptions): string | undefined {
-    const names = rt.jsonNamesOf(this.schemaDef, handle, jsonNamesTable);
-    if (names === 0) return undefined; // the decode-only module has no JSON writer
+    const full = rt.full;
+    const names = full?.jsonNamesOf(this.schemaDef, handle, jsonNamesTable) ?? 0;
+    if (full === undefined || names === 0) return undefined; // the decode-only module has no JSON writer
     const flags = (options.useProtoNames ? 1 : 0) | (options.enumsAsInts ? 2 : 0) | (options.emitDefaults ? 4 : 0);
-    return rt.jsonEncode(handle, names, this.index, rec, flags, printNumber);
+    return full.jsonEncode(handle, names, this.index, rec, flags, printNumber);
   }
 
   /**
@@ -139,7 +140,7 @@ export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B>
    * codec leaves to the JS reader, such as a well-known type's own form, goes through a plain object.)
    */
   encodeFromJsonString(text: string, options: JsonReadOptions = {}): Uint8Array {
-    const rt = runtime();
+    const rt = fullRuntime();
     const rec = this.jsonRecord(rt, text);
     if (rec === 0) return this.encode(this.fromJsonStringInJs(text, options) as never);
     rt.mem.clearSource();
@@ -148,12 +149,13 @@ export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B>
 
   /** The record the codec reads the text into (in decode()'s scratch arena), or 0 when the JS reader reads it. */
   private jsonRecord(rt: Runtime, text: string): number {
+    const full = rt.full;
     const handle = rt.schema(this.schemaDef);
-    const names = rt.jsonNamesOf(this.schemaDef, handle, jsonNamesTable);
-    if (names === 0) return 0; // the decode-only module has no JSON reader
+    const names = full?.jsonNamesOf(this.schemaDef, handle, jsonNamesTable) ?? 0;
+    if (full === undefined || names === 0) return 0; // the decode-only module has no JSON reader
     const arena = scratchPlainArena(rt);
     arena.generation++;
-    return rt.jsonDecode(handle, names, this.index, arena.ptr, text);
+    return full.jsonDecode(handle, names, this.index, arena.ptr, text);
   }
 
   private fromJsonValue(value: JsonValue, options: JsonReadOptions): T {

@@ -90,7 +90,7 @@ const CODEC_STRING = 128;
  */
 export function string(v: string): string {
   if (v.length > 32) {
-    const quoted = v.length >= CODEC_STRING && hasRuntime() && isWellFormed(v) ? runtime().jsonQuote(v) : undefined;
+    const quoted = v.length >= CODEC_STRING && hasRuntime() && isWellFormed(v) ? runtime().full?.jsonQuote(v) : undefined;
     return quoted ?? JSON.stringify(v);
   }
   for (let i = 0; i < v.length; i++) {
