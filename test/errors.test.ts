@@ -1,6 +1,7 @@
 // Bad input at the JS boundary: every case is a DecodeError (or SchemaError) with code, byte offset
 // and field path, and the runtime keeps working afterwards.
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Arena, DecodeError, EncodeError, init, MessageType, MessageView, runtime, SchemaError, type SchemaDef } from "hppproto";
 import { defineSchema } from "hppproto/generated";
@@ -310,6 +311,15 @@ describe("before init()", () => {
       initSync();
       console.log(String(Wide.decode(Wide.encode({ i64: 7n })).i64));`);
     expect(out).toBe("7");
+  });
+
+  it("the inlined modules are the shipped ones: DecompressionStream (init) and fflate (initSync) both inflate them to wasm/dist's bytes", async () => {
+    for (const [inline, file] of [["wasm-inline", "hppproto"], ["wasm-inline-decode", "hppproto-decode"]]) {
+      const { wasmBytes, wasmBytesSync } = await import(`../dist/ts/${inline}.js`);
+      const shipped = new Uint8Array(readFileSync(`${repoRoot}wasm/dist/${file}.wasm`));
+      expect(await wasmBytes()).toEqual(shipped);
+      expect(wasmBytesSync()).toEqual(shipped);
+    }
   });
 });
 
