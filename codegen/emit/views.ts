@@ -32,7 +32,7 @@ export function viewGetter(c: FileContext, f: FieldModel): [string, string] {
     case Label.Repeated: {
       if (isMessage(f)) {
         return [`$ListView<${c.ref(f.message!, "view")}>`,
-          `return this.$list(${o}, ${c.value(f.message!, "list")});`];
+          `return new ${c.value(f.message!, "list")}(this, this.$mem(), this.$ptr + ${o});`];
       }
       if (f.type === FieldType.String) return ["$ListView<string>", `return this.$strings(${o});`];
       if (f.type === FieldType.Bytes) return ["$ListView<Uint8Array>", `return this.$bytesList(${o});`];

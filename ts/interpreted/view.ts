@@ -16,7 +16,7 @@ import { defaultOf, fieldPath, isMessage, scalarReader } from "./values.js";
 export interface ClassSource {
   readonly def: SchemaDef;
   view(index: number): ViewClass<MessageView>;
-  list(index: number): new (owner: MessageView, data: number, length: number) => MessageList<MessageView>;
+  list(index: number): new (owner: MessageView, m: Memory, slot: number) => MessageList<MessageView>;
   builder(index: number): ViewClass<MessageView>;
   reader(index: number): Materializer<unknown>;
   filler(index: number): Fill<never>;
@@ -28,7 +28,6 @@ type Getter = (this: MessageView) => unknown;
 interface Readers {
   $msg(off: number, cls: ViewClass<MessageView>): MessageView | undefined;
   $plain(read: Materializer<unknown>): unknown;
-  $list(off: number, cls: new (owner: MessageView, data: number, length: number) => MessageList<MessageView>): MessageList<MessageView>;
   $i32s(off: number): Int32Array; $u32s(off: number): Uint32Array; $f32s(off: number): Float32Array;
   $f64s(off: number): Float64Array; $i64s(off: number): BigInt64Array; $u64s(off: number): BigUint64Array;
   $bools(off: number): boolean[]; $strings(off: number): unknown; $bytesList(off: number): unknown;
@@ -78,7 +77,7 @@ function fieldGetter(src: ClassSource, message: number, f: FieldInfo): Getter {
     case Label.Repeated: {
       if (isMessage(f)) {
         const ref = f.ref;
-        return function (this: MessageView) { return r(this).$list(off, src.list(ref)); };
+        return function (this: MessageView) { return new (src.list(ref))(this, this.$mem(), this.$ptr + off); };
       }
       switch (f.type) {
         case FieldType.String: return function (this: MessageView) { return r(this).$strings(off); };
@@ -143,7 +142,7 @@ export function viewClass(src: ClassSource, index: number): ViewClass<MessageVie
 }
 
 /** The list class of repeated fields of a message type. */
-export function listClass(src: ClassSource, index: number): new (owner: MessageView, data: number, length: number) => MessageList<MessageView> {
+export function listClass(src: ClassSource, index: number): new (owner: MessageView, m: Memory, slot: number) => MessageList<MessageView> {
   return class extends MessageList<MessageView> {
     get(i: number): MessageView {
       const o = this.owner;
