@@ -8,14 +8,14 @@ import type { Memory } from "../memory.js";
 import * as plain from "../plain.js";
 import type { Runtime } from "../runtime.js";
 import type { SchemaDef } from "../schema.js";
-import type { MessageList, MessageView, ViewClass } from "../view.js";
+import type { ListClass, MessageView, ViewClass } from "../view.js";
 import { messageFiller, messageReader } from "./plain.js";
 import { builderClass, listClass, viewClass, type ClassSource } from "./view.js";
 
 /** What generated code uses of another message: the same parts as generated code's, interpreted. */
 export interface InterpretedParts<T, V, B> {
   readonly view: ViewClass<V>;
-  readonly list: new (owner: MessageView, m: Memory, slot: number) => MessageList<V>;
+  readonly list: ListClass<V>;
   readonly read: Materializer<T>;
   readonly readAll: (m: Memory, addr: number, rt: Runtime) => T[];
   readonly fill: Fill<Init<T>>;
@@ -28,7 +28,7 @@ const sources = new WeakMap<SchemaDef, ClassSource & { parts(index: number): Int
 function classSource(def: SchemaDef) {
   let src = sources.get(def);
   if (src !== undefined) return src;
-  const views: ViewClass<MessageView>[] = [], lists: (new (o: MessageView, m: Memory, slot: number) => MessageList<MessageView>)[] = [];
+  const views: ViewClass<MessageView>[] = [], lists: ListClass<MessageView>[] = [];
   const builders: ViewClass<MessageView>[] = [], readers: Materializer<unknown>[] = [], fillers: Fill<never>[] = [];
   const parts: InterpretedParts<unknown, unknown, unknown>[] = [];
   // sub-messages are reached through calls that look their part up when first called, so recursive schemas need no ordering

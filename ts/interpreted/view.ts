@@ -8,7 +8,7 @@ import type { Materializer } from "../message.js";
 import type { Memory } from "../memory.js";
 import { bytesView } from "../plain.js";
 import { FieldType, Label, numberKind, type FieldInfo, type SchemaDef } from "../schema.js";
-import { MessageList, MessageView, type ViewClass } from "../view.js";
+import { MessageList, MessageView, type ListClass, type ViewClass } from "../view.js";
 import { fieldWriter, oneofWriter } from "./plain.js";
 import { defaultOf, fieldPath, isMessage, scalarReader } from "./values.js";
 
@@ -16,7 +16,7 @@ import { defaultOf, fieldPath, isMessage, scalarReader } from "./values.js";
 export interface ClassSource {
   readonly def: SchemaDef;
   view(index: number): ViewClass<MessageView>;
-  list(index: number): new (owner: MessageView, m: Memory, slot: number) => MessageList<MessageView>;
+  list(index: number): ListClass<MessageView>;
   builder(index: number): ViewClass<MessageView>;
   reader(index: number): Materializer<unknown>;
   filler(index: number): Fill<never>;
@@ -142,7 +142,7 @@ export function viewClass(src: ClassSource, index: number): ViewClass<MessageVie
 }
 
 /** The list class of repeated fields of a message type. */
-export function listClass(src: ClassSource, index: number): new (owner: MessageView, m: Memory, slot: number) => MessageList<MessageView> {
+export function listClass(src: ClassSource, index: number): ListClass<MessageView> {
   return class extends MessageList<MessageView> {
     get(i: number): MessageView {
       const o = this.owner;
