@@ -12,6 +12,7 @@ import { clearExtension, DecodeError, Extension, fromText, getExtension, hasExte
 import { loadSchema } from "../dist/codegen/dynamic.js";
 import * as conf2 from "./gen/conformance/google/protobuf/test_messages_proto2_pb.js";
 import { repoRoot } from "./support/paths.js";
+import { needProtoc } from "./support/protoc.js";
 
 beforeAll(async () => {
   await init();
@@ -159,6 +160,7 @@ describe("extensions a run does not know, resolved through a registry", () => {
   });
 
   it("the text format prints them as protoc does and reads them back", () => {
+    needProtoc();
     const bytes = holderBytes();
     const protoc = spawnSync("protoc", [`-I${dir}`, "--decode=x.Holder", "base.proto", "more.proto"], { cwd: dir, input: bytes, encoding: "utf8" });
     expect(protoc.status).toBe(0);
