@@ -468,21 +468,23 @@ export class MessageType<T, V, B extends V = V> {
   }
 
   /**
-   * Encodes into `target` at `offset` and returns the number of bytes written. When the message
-   * does not fit, throws BUFFER_TOO_SMALL and leaves target untouched.
+   * Encodes into `target` (a Uint8Array, ArrayBuffer, SharedArrayBuffer or other ArrayBufferView)
+   * at byte `offset` and returns the number of bytes written. When the message does not fit,
+   * throws BUFFER_TOO_SMALL and leaves target untouched.
    */
-  encodeInto(message: Init<T> | V, target: Uint8Array, offset = 0): number {
+  encodeInto(message: Init<T> | V, target: BinaryInput, offset = 0): number {
+    const into = bytesOf(target, this.typeName, "encodeInto");
     const rt = fullRuntime();
     const handle = rt.schema(this.schemaDef);
     const s = scratchArenas(rt);
     const { writer } = enterEncode(rt, s, this.typeName);
     try {
       const n = rt.encode(handle, this.index, this.record(writer, message), this.schemaDef);
-      if (!(offset >= 0 && offset <= target.length && n <= target.length - offset)) {
+      if (!(offset >= 0 && offset <= into.length && n <= into.length - offset)) {
         throw new EncodeError("BUFFER_TOO_SMALL", this.typeName,
-          `${n} bytes do not fit at offset ${offset} of a ${target.length}-byte buffer`);
+          `${n} bytes do not fit at offset ${offset} of a ${into.length}-byte buffer`);
       }
-      copyBytes(rt.mem.u8, rt.output, n, target, offset);
+      copyBytes(rt.mem.u8, rt.output, n, into, offset);
       return n;
     } finally {
       s.encoding--;
