@@ -198,6 +198,11 @@ describe("values", () => {
     expect(T.isSet({ optionalInt32: -0 } as never, "optionalInt32")).toBe(false);
     expect(T.isSet({ optionalDouble: -0 } as never, "optionalDouble")).toBe(true);
     expect(() => T.clear(m, "nope")).toThrow(TypeError);
+    // a oneof by its own name: set when a member is, cleared whole
+    const o = T.create({ oneofField: { case: "oneofString", value: "" } });
+    expect([T.isSet(o, "oneofField"), T.isSet(T.create(), "oneofField"), T.isSet(T.view(T.encode(o)), "oneofField")]).toEqual([true, false, true]);
+    expect(T.clear(o, "oneofField").oneofField).toBeUndefined();
+    expect(T.encode(o)).toEqual(new Uint8Array(0));
     // a view of another type is refused, not read with this type's layout
     const other = conf2.TestAllTypesProto2.view(conf2.TestAllTypesProto2.encode({ optionalString: "x" }));
     expect(() => T.equals(other as never, m)).toThrow(/a view of another message type/);

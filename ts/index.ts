@@ -23,6 +23,9 @@ export type { JsonReadOptions } from "./json/read.js";
 export { toText, fromText, TextError, type TextErrorCode, type TextReadOptions, type TextWriteOptions } from "./text/index.js";
 export {
   timestampFromMs, timestampMs, timestampFromDate, timestampDate, timestampNow, durationFromMs, durationMs,
-  valueFromJson, valueToJson, structFromJson, structToJson, fieldMaskToString, fieldMaskFromString, fieldMaskApply, anyPack, anyIs, anyUnpack,
+  valueFromJson, valueToJson, structFromJson, structToJson, anyPack, anyIs, anyUnpack,
   type SecondsAndNanos, type Timestamp, type Duration, type JsonData, type Value, type Struct, type ListValue, type Any,
 } from "./wkt.js";
+export {
+  fieldMaskToString, fieldMaskFromString, fieldMaskApply, fieldMaskMerge, fieldMaskUnion, fieldMaskIntersect, type FieldMaskMergeOptions,
+} from "./fieldmask.js";

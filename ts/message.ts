@@ -81,6 +81,7 @@ function scratchArenas(rt: Runtime): Scratch {
 }
 
 type Plain = Record<string, unknown>;
+type Oneof = { case?: string; value?: unknown } | undefined;
 
 /** Empty plain objects of a schema's messages, by index, through their message types. */
 const emptyOf = (def: SchemaDef) => (index: number): Plain => {
@@ -222,33 +223,39 @@ export class MessageType<T, V, B extends V = V> {
     return isPlainMessage(this.schemaDef, this.index, x);
   }
 
-  /** Whether a field (by its property name, a oneof's member too) is set in a plain object or view. */
+  /**
+   * Whether a field (by its property name: a oneof's member, or a oneof, set when one of its
+   * members is) is set in a plain object or view.
+   */
   isSet(message: T | V, field: string): boolean {
-    const info = this.schemaDef.messages[this.index]!;
     const o = this.plainOf(message);
     const f = this.fieldNamed(field);
+    if (typeof f === "string") return (o[f] as Oneof)?.case !== undefined && (o[f] as Oneof)!.value != null;
     if (f.oneof < 0) return fieldIsSet(f, o);
-    const c = o[info.oneofs[f.oneof]!.prop] as { case?: string; value?: unknown } | undefined;
+    const c = o[this.schemaDef.messages[this.index]!.oneofs[f.oneof]!.prop] as Oneof;
     return c?.case === f.prop && c.value != null;
   }
 
-  /** Clears a field of a plain object in place (to its default, or absent), a oneof's member too; returns the object. */
+  /** Clears a field of a plain object in place (to its default, or absent), a oneof's member or a whole oneof too; returns the object. */
   clear(message: T, field: string): T {
-    const info = this.schemaDef.messages[this.index]!;
     const f = this.fieldNamed(field);
     const o = message as Plain;
-    if (f.oneof >= 0) {
-      const prop = info.oneofs[f.oneof]!.prop;
-      if ((o[prop] as { case?: string } | undefined)?.case === f.prop) o[prop] = undefined;
+    if (typeof f === "string") {
+      o[f] = undefined;
+    } else if (f.oneof >= 0) {
+      const prop = this.schemaDef.messages[this.index]!.oneofs[f.oneof]!.prop;
+      if ((o[prop] as Oneof)?.case === f.prop) o[prop] = undefined;
     } else {
       o[f.prop] = (this.emptyPlain() as Plain)[f.prop];
     }
     return message;
   }
 
-  private fieldNamed(prop: string): FieldInfo {
-    const f = this.schemaDef.messages[this.index]!.fields.find((x) => x.prop === prop);
-    if (f === undefined) throw new TypeError(`${this.typeName} has no field ${prop}`);
+  /** The field of that property name, or the property of the oneof of that name. */
+  private fieldNamed(prop: string): FieldInfo | string {
+    const info = this.schemaDef.messages[this.index]!;
+    const f = info.fields.find((x) => x.prop === prop) ?? info.oneofs.find((x) => x.prop === prop)?.prop;
+    if (f === undefined) throw new TypeError(`${this.typeName} has no field or oneof ${prop}`);
     return f;
   }
 
