@@ -450,14 +450,17 @@ export class RecordWriter {
   /** Fills record rec from plain object o: its fields by `fill`, then its unknown fields. */
   fill(fill: Fill<never>, o: object, rec: number): void {
     fill(this, o as never, rec);
-    this.unknown(rec, (o as { $unknown?: unknown }).$unknown);
+    const v = (o as { $unknown?: unknown }).$unknown;
+    if (v !== undefined && v !== null) this.unknown(rec, v);
   }
 
-  /** The record's unknown fields from a plain object's $unknown bytes. */
-  private unknown(rec: number, v: unknown): void {
-    if (v === undefined || v === null) return;
+  /** Sets the unknown fields of record rec (a new or empty record, or a builder's, replacing them) to wire bytes v. */
+  unknown(rec: number, v: unknown): void {
     if (!(v instanceof Uint8Array)) throw invalid(v, "a Uint8Array", "$unknown");
-    if (v.length === 0) return;
+    if (v.length === 0) {
+      this.arraySlot(rec + UNKNOWN_FIELDS, 0, 0);
+      return;
+    }
     const ranges = this.array(rec + UNKNOWN_FIELDS, 1, BYTES_SLOT_SIZE);
     this.bytes(ranges, v, "$unknown");
   }
