@@ -2,6 +2,7 @@
 // message type, cross-checked with @bufbuild/protobuf's create/clone/merge/equals/isFieldSet on
 // random messages of the unittest and conformance schemas (its descriptors built by buf from the
 // same files), and merge with protobuf's own definition: decoding one message's bytes after the other's.
+import { deepStrictEqual, notDeepStrictEqual } from "node:assert";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as es from "@bufbuild/protobuf";
 import { init } from "hppproto";
@@ -180,6 +181,15 @@ describe("values", () => {
     expect(T.is(T.view(T.encode(ok)))).toBe(true);
     expect(T.is(conf2.TestAllTypesProto2.view(conf2.TestAllTypesProto2.encode({ optionalString: "x" })))).toBe(false);
     expect(T.is(T.builder())).toBe(true);
+  });
+
+  it("the README's round trip: deepStrictEqual holds for an object with every field (create() makes one), not for a literal leaving one out", () => {
+    const P2 = conf2.TestAllTypesProto2;
+    const full = P2.create({ optionalInt32: 1, optionalNestedMessage: { a: 2 }, repeatedString: ["x"], mapInt32Int32: { 1: 2 } });
+    deepStrictEqual(P2.decode(P2.encode(full)), full);
+    const literal = { optionalInt32: 1 };
+    notDeepStrictEqual(P2.decode(P2.encode(literal)), literal); // decode() makes the absent fields own properties
+    deepStrictEqual(P2.decode(P2.encode(literal)), P2.create(literal));
   });
 
   it("isSet and clear, by property name; an unknown name is a TypeError", () => {

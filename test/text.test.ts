@@ -34,6 +34,15 @@ describe.each(Object.entries(sets))("every message of the %s schemas", (_name, l
 });
 
 describe("printing", () => {
+  it("a partial plain object, as encode() takes it: what is absent is not printed", () => {
+    const T = conf3.TestAllTypesProto3;
+    expect(toText(T, { optionalInt64: 5n, optionalNestedMessage: { corecursive: { optionalBool: true } } })).toBe(
+      toText(T, T.decode(T.encode({ optionalInt64: 5n, optionalNestedMessage: { corecursive: { optionalBool: true } } }))));
+    expect(toText(T, { optionalInt64: 5n, optionalNestedMessage: {} })).toBe("optional_int64: 5\noptional_nested_message {\n}\n");
+    const m = T.create({ optionalInt32: 1 });
+    T.merge(m, { optionalNestedMessage: { a: 2 }, repeatedInt32: [3] });
+    expect(m).toEqual(T.create({ optionalInt32: 1, optionalNestedMessage: { a: 2 }, repeatedInt32: [3] }));
+  });
   it("one field per line by number, nested messages indented, strings and bytes escaped, enums by name", () => {
     const T = p3.TestAllTypes;
     const msg = T.fromJson({

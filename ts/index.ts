@@ -3,7 +3,7 @@
 export { init, initSync, type InitOptions, type InitSyncOptions } from "./loader.js";
 export { runtime, type Runtime, type Limits } from "./runtime.js";
 export { Arena, type ArenaOptions } from "./arena.js";
-export { MessageType, type AnyMessageType, type PlainOf, type ViewOf, type Init } from "./message.js";
+export { MessageType, type AnyMessageType, type PlainOf, type ViewOf, type Init, type PartialMessage } from "./message.js";
 export type { Int64Form } from "./int64.js";
 export { Registry } from "./registry.js";
 export { Extension, getExtension, setExtension, hasExtension, clearExtension, getOption, hasOption, type OptionsHolder } from "./extension.js";

@@ -29,6 +29,16 @@ export type Init<T> = T extends bigint ? bigint | number | string // 64-bit: als
   : T extends object ? { [K in keyof T]?: Init<T[K]> | null }
   : T;
 
+/**
+ * The plain object with every field optional, at every level, of the types T holds (what create(),
+ * merge() and toText() take). Absent (undefined or null) fields count as not set.
+ */
+export type PartialMessage<T> = T extends Uint8Array | bigint | number | string | boolean ? T
+  : T extends readonly (infer E)[] ? readonly PartialMessage<E>[]
+  : T extends { case: infer C; value: infer X } ? { case: C; value: PartialMessage<X> } // a oneof: case stays required
+  : T extends object ? { [K in keyof T]?: PartialMessage<T[K]> | null }
+  : T;
+
 /** Builds a plain object from the record at ptr. */
 export type Materializer<T> = (m: Memory, ptr: number, rt: Runtime) => T;
 
@@ -184,7 +194,7 @@ export class MessageType<T, V, B extends V = V> {
    * absent (a proto2 `[default = …]` there would make the field set; views read it), with the
    * fields `init` sets merged in.
    */
-  create(init?: Partial<T>): T {
+  create(init?: PartialMessage<T>): T {
     const empty = this.emptyPlain();
     return init === undefined ? empty : (mergeMessages(this.schemaDef, this.index, empty as Plain, init as Plain, emptyOf(this.schemaDef)) as T);
   }
@@ -200,8 +210,8 @@ export class MessageType<T, V, B extends V = V> {
    * and then the source's gives): set scalars replace, messages merge, repeated fields append, map
    * entries replace by key, oneof members replace, unknown fields append. Returns target.
    */
-  merge(target: T, source: T | V): T {
-    return mergeMessages(this.schemaDef, this.index, target as Plain, this.plainOf(source), emptyOf(this.schemaDef)) as T;
+  merge(target: T, source: PartialMessage<T> | V): T {
+    return mergeMessages(this.schemaDef, this.index, target as Plain, this.plainOf(source as T | V), emptyOf(this.schemaDef)) as T;
   }
 
   /**

@@ -1,6 +1,9 @@
 // Type-checked, not run (codegen.test.ts runs tsc on it): the public functions that take a message
 // type and its messages infer their types from generated types; @ts-expect-error lines must fail.
-import { anyIs, anyPack, anyUnpack, clearExtension, fieldMaskApply, fromText, getExtension, hasExtension, Registry, setExtension, timestampFromDate, toText } from "hppproto";
+import {
+  anyIs, anyPack, anyUnpack, clearExtension, decodeStream, DelimitedReader, fieldMaskApply, fieldMaskMerge, fromText, getExtension, hasExtension, Registry,
+  setExtension, timestampFromDate, toText,
+} from "hppproto";
 import * as conf2 from "../gen/conformance/google/protobuf/test_messages_proto2_pb.js";
 import { TestAllTypesProto3 } from "../gen/conformance/google/protobuf/test_messages_proto3_pb.js";
 import { Timestamp } from "../gen/conformance/google/protobuf/timestamp_pb.js";
@@ -37,4 +40,23 @@ const n: number = TestAllTypesProto3.decode(new Uint8Array(0), { int64: "number"
 // @ts-expect-error the default form is bigint
 const wrong: string = TestAllTypesProto3.decode(new Uint8Array(0)).optionalInt64;
 
-export { seconds, unknownType, masked, back, level, group, s, list, n, wrong };
+// streams over a message with enums, 64-bit integers, oneofs and maps
+const reader = new DelimitedReader(T);
+const pushed: conf2.TestAllTypesProto2[] = reader.push(new Uint8Array(0));
+const pushedViews: conf2.TestAllTypesProto2View[] = reader.pushViews(new Uint8Array(0));
+// @ts-expect-error push() gives plain objects, not views
+const notViews: conf2.TestAllTypesProto2View[] = reader.push(new Uint8Array(0));
+async function streamed(source: AsyncIterable<Uint8Array>): Promise<bigint | undefined> {
+  for await (const x of decodeStream(TestAllTypesProto3, source)) return x.optionalInt64;
+  return undefined;
+}
+
+// what encode() takes partially, merge(), create() and toText() take partially too (nested included)
+T.merge(m, { optionalInt32: 1, optionalNestedMessage: { a: 2 } });
+T.create({ optionalNestedMessage: { a: 2 }, oneofField: { case: "oneofUint32", value: 1 } });
+toText(T, { optionalInt64: 5n, optionalNestedMessage: {} });
+fieldMaskMerge(T, { paths: ["optional_int32"] }, m, m);
+// @ts-expect-error a oneof's case stays required
+T.merge(m, { oneofField: { value: 1 } });
+
+export { seconds, unknownType, masked, back, level, group, s, list, n, wrong, pushed, pushedViews, notViews, streamed };

@@ -1,7 +1,7 @@
 // The protobuf text format for generated message types. Functions rather than methods of the
 // message types, so that a program which never prints or reads text carries none of this code.
 import { DecodeError, EncodeError } from "../errors.js";
-import type { AnyMessageType, PlainOf, ViewOf } from "../message.js";
+import type { AnyMessageType, PartialMessage, PlainOf, ViewOf } from "../message.js";
 import type { MessageView } from "../view.js";
 import { isView } from "../viewmark.js";
 import { TextError } from "./error.js";
@@ -13,7 +13,7 @@ export type { TextReadOptions } from "./parse.js";
 export type { TextWriteOptions } from "./print.js";
 
 /** A message (plain object or view) in the protobuf text format: one field per line, as protoc prints it. */
-export function toText<M extends AnyMessageType>(type: M, message: PlainOf<M> | ViewOf<M>, options: TextWriteOptions = {}): string {
+export function toText<M extends AnyMessageType>(type: M, message: PartialMessage<PlainOf<M>> | ViewOf<M>, options: TextWriteOptions = {}): string {
   // a view is printed from the plain object it holds
   const plain = isView(message) ? type.decode(type.encode(message)) : message;
   return messageToText(type.schemaDef, type.index, plain as Record<string, unknown>, options, type.typeName);
