@@ -10,7 +10,7 @@ import type { FullRuntime } from "./fullruntime.js";
 import { fullRuntime, runtime, type Runtime } from "./runtime.js";
 import { fieldIsSet, isPlainMessage, mergeMessages, messagesEqual } from "./semantics.js";
 import { reflectMessage, type FieldReflection, type OneofReflection } from "./reflect.js";
-import { convert64, type Int64Form } from "./int64.js";
+import { convert64, type Int64Forms } from "./int64.js";
 import type { FieldInfo, Int64As, SchemaDef } from "./schema.js";
 import type { JsonWriteOptions } from "./json/print.js";
 import type { MessageView, ViewClass } from "./view.js";
@@ -134,17 +134,22 @@ export interface MessageParts<T, V, B> {
 
 /** A message type of any message (its plain-object, view and builder types erased), for what holds many kinds. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyMessageType = MessageType<any, any, any>;
+export type AnyMessageType = MessageType<any, any, any, any>;
 
 /** The plain-object type of a message type M (read off a declared-only property: inferring it from M's methods goes wrong). */
 export type PlainOf<M extends AnyMessageType> = NonNullable<M["$types"]>["plain"];
 /** The view type of a message type M. */
 export type ViewOf<M extends AnyMessageType> = NonNullable<M["$types"]>["view"];
 
-export class MessageType<T, V, B extends V = V> {
+/**
+ * A message type: T its plain objects, V its views, B its builders, F its plain objects with their
+ * 64-bit integers in each form (for decode()'s int64 option; generated code gives it for messages
+ * that hold 64-bit integers).
+ */
+export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, unknown, unknown> = Int64Forms<T, T, T>> {
   /** @internal */ protected readonly parts: MessageParts<T, V, B>;
-  /** Never set: the plain-object and view types, for PlainOf and ViewOf. */
-  declare readonly $types?: { plain: T; view: V };
+  /** Never set: the plain-object and view types, for PlainOf, ViewOf and Int64Form. */
+  declare readonly $types?: { plain: T; view: V; forms: F };
   /** Fully qualified protobuf name. */
   readonly typeName: string;
   /** @internal bytes of this message's record */
@@ -335,7 +340,7 @@ export class MessageType<T, V, B extends V = V> {
    * that JS form instead of the generated one (the result's type assumes the default bigint).
    */
   // (this order: type inference reads a method's last signature, which names T plainly)
-  decode<X extends Int64As>(input: BinaryInput, options: { int64: X }): Int64Form<T, X>;
+  decode<X extends Int64As>(input: BinaryInput, options: { int64: X }): F[X];
   decode(input: BinaryInput): T;
   decode(input: BinaryInput, options?: { int64?: Int64As }): unknown {
     const read = this.part("read", "plain objects");

@@ -7,6 +7,8 @@ import {
 import * as conf2 from "../gen/conformance/google/protobuf/test_messages_proto2_pb.js";
 import { TestAllTypesProto3 } from "../gen/conformance/google/protobuf/test_messages_proto3_pb.js";
 import { Timestamp } from "../gen/conformance/google/protobuf/timestamp_pb.js";
+import { Wide as WideAsStrings } from "../gen/wide_string/wide_pb.js";
+import { Wide } from "../gen/wide/wide_pb.js";
 
 const T = conf2.TestAllTypesProto2;
 const registry = new Registry(T, [conf2.ForeignMessageProto2], Timestamp);
@@ -39,6 +41,14 @@ const list: string[] = asStrings.repeatedUint64;
 const n: number = TestAllTypesProto3.decode(new Uint8Array(0), { int64: "number" }).optionalInt64;
 // @ts-expect-error the default form is bigint
 const wrong: string = TestAllTypesProto3.decode(new Uint8Array(0)).optionalInt64;
+// every 64-bit field takes the asked form, whatever its generated one (--int64 string, jstype), at any depth
+const asked = Wide.decode(new Uint8Array(0), { int64: "number" });
+const numbers: [number | undefined, number | undefined, number | undefined, number[], number | undefined] = [asked.i64, asked.asString, asked.asNumber, asked.stringsList, asked.sub?.id];
+const fromStrings = WideAsStrings.decode(new Uint8Array(0), { int64: "bigint" });
+const bigints: [bigint | undefined, bigint | undefined, bigint[]] = [fromStrings.i64, fromStrings.asString, fromStrings.packedI64];
+// @ts-expect-error asked for bigints, a jstype = JS_STRING field holds one too
+const notString: string | undefined = fromStrings.asString;
+const generated: [string | undefined, string | undefined, number | undefined] = [WideAsStrings.decode(new Uint8Array(0)).i64, Wide.decode(new Uint8Array(0)).asString, Wide.decode(new Uint8Array(0)).asNumber];
 
 // streams over a message with enums, 64-bit integers, oneofs and maps
 const reader = new DelimitedReader(T);
@@ -59,4 +69,4 @@ fieldMaskMerge(T, { paths: ["optional_int32"] }, m, m);
 // @ts-expect-error a oneof's case stays required
 T.merge(m, { oneofField: { value: 1 } });
 
-export { seconds, unknownType, masked, back, level, group, s, list, n, wrong, pushed, pushedViews, notViews, streamed };
+export { seconds, unknownType, masked, back, level, group, s, list, n, wrong, numbers, bigints, notString, generated, pushed, pushedViews, notViews, streamed };

@@ -3,6 +3,7 @@
 // (json_decoder.hpp, json_encoder.hpp); the forms it leaves to JS (the well-known types' own, and
 // every error, whose code and path the JS side gives) are read and written from the schema.
 import { MessageType, scratchPlainArena, type Init } from "../message.js";
+import type { Int64Forms } from "../int64.js";
 import { fullRuntime, runtime, type Runtime } from "../runtime.js";
 import { jsonNamesTable } from "./names.js";
 import type { MessageView } from "../view.js";
@@ -22,7 +23,7 @@ const printNumber = (v: number, isFloat: boolean): string => String(isFloat ? sh
 /** Whether the options' registry has extensions, which only the schema-driven writer finds in unknown fields. */
 const printsExtensions = (options: JsonWriteOptions): boolean => (options.registry as Registry | undefined)?.hasExtensions === true;
 
-export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B> {
+export class JsonMessageType<T, V, B extends V = V, F extends Int64Forms<unknown, unknown, unknown> = Int64Forms<T, T, T>> extends MessageType<T, V, B, F> {
   /** The message as a ProtoJSON value (objects, arrays, strings, numbers, booleans, null). */
   toJson(message: T | V, options: JsonWriteOptions = {}): unknown {
     // the text read back: one writer, and the same value whichever is asked for
