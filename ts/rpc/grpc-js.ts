@@ -2,6 +2,7 @@
 // ServiceDefinition for `server.addService()` and `makeGenericClientConstructor()` (grpcClient()
 // calls that), with hppproto encoding and decoding every message.
 import { makeGenericClientConstructor, type CallOptions, type ChannelCredentials, type ChannelOptions, type Client, type ClientDuplexStream, type ClientReadableStream, type ClientUnaryCall, type ClientWritableStream, type handleBidiStreamingCall, type handleClientStreamingCall, type handleServerStreamingCall, type handleUnaryCall, type Metadata, type requestCallback, type ServiceDefinition } from "@grpc/grpc-js";
+import { safeProperty } from "../schema.js";
 import { streamsRequests, streamsResponses, type Method, type ServiceType } from "../service.js";
 import { decoder, encoder, type Receive, type Received, type RpcOptions, type Sent } from "./codec.js";
 
@@ -12,7 +13,8 @@ type Methods<S extends ServiceType> = S["methods"];
 /** grpc-js's MethodDefinition, with what is sent and what is received typed apart. */
 export interface GrpcMethodDefinition<Q, QOut, A, AOut> {
   path: string;
-  originalName: string;
+  /** The method's .proto name, which grpc-js also gives clients (`client.SayHello`) and looks handlers up by. */
+  originalName?: string;
   requestStream: boolean;
   responseStream: boolean;
   requestSerialize(value: Q): Buffer;
@@ -73,8 +75,11 @@ export function grpcService<S extends ServiceType, R extends Receive = "plain">(
   const out: Record<string, GrpcMethodDefinition<unknown, unknown, unknown, unknown>> = {};
   for (const m of Object.values(service.methods)) {
     const encodeRequest = encoder(m.input), encodeResponse = encoder(m.output);
+    // the .proto name as a second name only where it is no method's property (rpc Foo and rpc foo)
+    // and breaks nothing: an rpc `then` would make clients thenables, `toString` take Object's as its handler
+    const alias = Object.hasOwn(service.methods, m.name) || safeProperty(m.name) !== m.name ? undefined : m.name;
     out[m.property] = {
-      path: m.path, originalName: m.name,
+      path: m.path, ...(alias !== undefined && { originalName: alias }),
       requestStream: streamsRequests(m.kind), responseStream: streamsResponses(m.kind),
       requestSerialize: (v) => asBuffer(encodeRequest(v as never)), requestDeserialize: decoder(m.input, options?.receive),
       responseSerialize: (v) => asBuffer(encodeResponse(v as never)), responseDeserialize: decoder(m.output, options?.receive),
