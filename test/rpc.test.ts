@@ -8,13 +8,14 @@ import { Code, type ConnectRouter } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { createChannel, createClient, createServer, Metadata as NiceMetadata, ServerError, Status, type CallContext } from "nice-grpc";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { Arena, DecodeError, getOption, init, MessageView, StaleViewError } from "hppproto";
+import { Arena, DecodeError, getOption, init, MessageView, ServiceType, StaleViewError } from "hppproto";
 import { connectService } from "hppproto/connect";
-import { grpcClient, grpcServe, type GrpcClient, type GrpcImplementation } from "hppproto/grpc-js";
+import { grpcClient, grpcServe, grpcService, type GrpcClient, type GrpcImplementation } from "hppproto/grpc-js";
 import { niceGrpcServe, niceGrpcService } from "hppproto/nice-grpc";
 import { decoder, VIEW_RING } from "../dist/ts/rpc/codec.js";
 import { MalformedRequestError } from "../dist/ts/rpc/requests.js";
 import { Subscribe, Summary, Tick, Ticker, type Subscribe as SubscribePlain, type Summary as SummaryPlain, type Tick as TickPlain } from "./gen/rpc/rpc_pb.js";
+import { Object$, Prototype, Word as WordType, type Word } from "./gen/names/names_rpc_pb.js";
 import { echoed, summarize, summarizer, tick } from "./support/ticker.js";
 
 beforeAll(async () => {
@@ -536,5 +537,82 @@ describe("service and method options through reflection", () => {
     expect(o.Catalogue.methods.lookup.idempotency).toBe("no_side_effects");
     expect(getOption(o.Catalogue.methods.watch, o.cost)).toBeUndefined();
     expect(o.Catalogue.methods.watch.kind).toBe("bidi_streaming");
+  });
+});
+
+describe("methods named after Object.prototype members and then (names_rpc.proto): called by their $ properties, never by a prototype's", () => {
+  const answer = (tag: string) => (request: Word): Word => ({ ...request, text: `${tag}:${request.text}` });
+  const unaries = [["__proto__$", "__proto__"], ["then$", "then"], ["then$$", "Then"], ["constructor$", "constructor"], ["__defineGetter__$", "__defineGetter__"]] as const;
+  // every method but toString, left out: it must answer UNIMPLEMENTED, not run Object.prototype.toString
+  const grpcImplementation: Partial<GrpcImplementation<typeof Prototype>> = {
+    ...Object.fromEntries(unaries.map(([property, name]) => [property, (call: grpc.ServerUnaryCall<Word, Word>, done: grpc.sendUnaryData<Word>) => done(null, answer(name)(call.request))])),
+    hasOwnProperty$: (call) => call.on("data", (w: Word) => call.write(answer("hasOwnProperty")(w))).on("end", () => call.end()),
+  };
+  const server = new grpc.Server();
+  let address = "";
+  // a guard against a handler that never answers (what Object.prototype.toString would be), not a timing
+  const guard = () => ({ deadline: Date.now() + 20_000 });
+  const call = (client: GrpcClient<typeof Prototype>, property: (typeof unaries)[number][0] | "toString$") =>
+    unary<Word>((done) => client[property]({ text: "x" }, new grpc.Metadata(), guard(), done)).catch((e: grpc.ServiceError) => e.code);
+  beforeAll(async () => {
+    server.addService(...grpcServe(Prototype, grpcImplementation));
+    address = await listen(server);
+  });
+  afterAll(() => server.forceShutdown());
+
+  it("the generated service lists every method, __proto__ included; a ServiceType made by hand cannot take such a property", () => {
+    expect(Object.values(Prototype.methods).map((m) => m.name)).toEqual(["__proto__", "then", "Then", "constructor", "toString", "hasOwnProperty", "__defineGetter__"]);
+    for (const property of ["constructor", "then", "__proto__"]) {
+      expect(() => new ServiceType("x.S", Object.fromEntries([[property, [property, WordType, WordType, 0]]]))).toThrow(`x.S: a method's property cannot be "${property}" (generated code names it "${property}$")`);
+    }
+  });
+
+  it("grpc-js: the client is no thenable and keeps Object's toString; each method answers; one left out is UNIMPLEMENTED", async () => {
+    const client = grpcClient(Prototype, address, grpc.credentials.createInsecure());
+    try {
+      expect("then" in client).toBe(false);
+      expect(await client).toBe(client); // would have sent an RPC
+      expect(String(client)).toBe("[object Object]");
+      for (const [property, name] of unaries) expect(await call(client, property)).toEqual({ text: `${name}:x`, kind: 0, kinds: [], byName: {} });
+      expect(await call(client, "toString$")).toBe(grpc.status.UNIMPLEMENTED);
+      const echoed: string[] = [];
+      await new Promise<void>((ok, fail) => {
+        const stream = client.hasOwnProperty$(new grpc.Metadata(), guard()).on("data", (w: Word) => echoed.push(w.text)).on("end", ok).on("error", fail);
+        stream.write({ text: "a" });
+        stream.end();
+      });
+      expect(echoed).toEqual(["hasOwnProperty:a"]);
+    } finally {
+      client.close();
+    }
+  });
+
+  it("nice-grpc: the client is no thenable; each method answers", async () => {
+    const channel = createChannel(address);
+    try {
+      const client = createClient(niceGrpcService(Prototype), channel);
+      expect("then" in client).toBe(false);
+      for (const [property, name] of unaries) expect((await client[property]({ text: "n" })).text).toBe(`${name}:n`);
+    } finally {
+      channel.close();
+    }
+  });
+
+  it("Connect-ES (hppproto/connect): each method answers; one left out is UNIMPLEMENTED, not Object's constructor echoing the request", async () => {
+    const connect = http2.createServer(connectNodeAdapter({
+      routes: (router) => router.service(...connectService(Object$, { then$: answer("then"), toString$: answer("toString") })),
+    }));
+    await new Promise<void>((ok) => connect.listen(0, "127.0.0.1", ok));
+    const client = grpcClient(Object$, `127.0.0.1:${(connect.address() as { port: number }).port}`, grpc.credentials.createInsecure());
+    const call = (property: keyof typeof Object$.methods) =>
+      unary<Word>((done) => client[property]({ text: "x" }, new grpc.Metadata(), guard(), done)).catch((e: grpc.ServiceError) => e.code);
+    try {
+      expect((await call("then$") as Word).text).toBe("then:x");
+      expect((await call("toString$") as Word).text).toBe("toString:x");
+      expect(await call("constructor$")).toBe(grpc.status.UNIMPLEMENTED);
+    } finally {
+      client.close();
+      connect.close();
+    }
   });
 });

@@ -8,6 +8,7 @@ import { connectService } from "hppproto/connect";
 import { grpcClient, grpcServe, grpcService, type GrpcImplementation } from "hppproto/grpc-js";
 import { niceGrpcServe, niceGrpcService } from "hppproto/nice-grpc";
 import { Ticker, type Tick } from "../gen/rpc/rpc_pb.js";
+import { Prototype } from "../gen/names/names_rpc_pb.js";
 
 const implementation: GrpcImplementation<typeof Ticker> = {
   quote: (call, done) => done(null, { symbol: call.request.symbol, seq: 1n }),
@@ -80,3 +81,14 @@ niceGrpcServe(Ticker, {
 (router: ConnectRouter) => router.service(...connectService(Ticker, { quote: (request) => ({ symbol: request.symbol }) }));
 // @ts-expect-error quote answers a Tick, whose symbol is a string
 connectService(Ticker, { quote: () => ({ symbol: 5 }) });
+
+// methods named after Object.prototype members or then: under their $ properties only
+const prototypeClient = grpcClient(Prototype, "127.0.0.1:1", grpc.credentials.createInsecure());
+prototypeClient.then$({ text: "a" }, (_e, w) => w?.text);
+prototypeClient.constructor$({ text: "a" }, () => {});
+// @ts-expect-error no method is named then
+prototypeClient.then({ text: "a" }, () => {});
+const prototypeNice = createClient(niceGrpcService(Prototype), createChannel("127.0.0.1:1"));
+const word: Promise<{ text: string }> = prototypeNice.__proto__$({ text: "a" });
+void word;
+connectService(Prototype, { toString$: (request) => ({ text: request.text }) });

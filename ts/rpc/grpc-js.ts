@@ -3,6 +3,7 @@
 // calls that), with hppproto encoding and decoding every message.
 import { makeGenericClientConstructor, type CallOptions, type ChannelCredentials, type ChannelOptions, type Client, type ClientDuplexStream, type ClientReadableStream, type ClientUnaryCall, type ClientWritableStream, type handleBidiStreamingCall, type handleClientStreamingCall, type handleServerStreamingCall, type handleUnaryCall, type Metadata, type requestCallback, type ServiceDefinition, type UntypedHandleCall, type UntypedServiceImplementation } from "@grpc/grpc-js";
 import type { AnyMessageType } from "../message.js";
+import { safeProperty } from "../schema.js";
 import { streamsRequests, streamsResponses, type Method, type ServiceType } from "../service.js";
 import { decoder, encoder, type Receive, type Received, type RpcOptions, type Sent } from "./codec.js";
 import { replyEncoder, ServerMethod, type ServerCall } from "./requests.js";
@@ -14,7 +15,8 @@ type Methods<S extends ServiceType> = S["methods"];
 /** grpc-js's MethodDefinition, with what is sent and what is received typed apart. */
 export interface GrpcMethodDefinition<Q, QOut, A, AOut> {
   path: string;
-  originalName: string;
+  /** The method's .proto name, which grpc-js also gives clients (`client.SayHello`) and looks handlers up by. */
+  originalName?: string;
   requestStream: boolean;
   responseStream: boolean;
   requestSerialize(value: Q): Buffer;
@@ -77,15 +79,24 @@ export function grpcService<S extends ServiceType, R extends Receive = "plain">(
   const out: Record<string, GrpcMethodDefinition<unknown, unknown, unknown, unknown>> = {};
   for (const m of Object.values(service.methods)) {
     const encodeResponse = encoder(m.output);
-    out[m.property] = definition(m, decoder(m.input, undefined), (v) => asBuffer(encodeResponse(v as never)), decoder(m.output, options?.receive));
+    out[m.property] = definition(m, originalName(service, m), decoder(m.input, undefined), (v) => asBuffer(encodeResponse(v as never)), decoder(m.output, options?.receive));
   }
   return out as GrpcDefinition<S, R> & ServiceDefinition;
 }
 
-function definition(m: Method, requestDeserialize: (bytes: Buffer) => unknown, responseSerialize: (value: unknown) => Buffer, responseDeserialize: (bytes: Buffer) => unknown): GrpcMethodDefinition<unknown, unknown, unknown, unknown> {
+/**
+ * The .proto name grpc-js also gives a client's method: only where it is no method's property
+ * (rpc Foo and rpc foo) and breaks nothing (an rpc `then` would make clients thenables, `toString`
+ * take Object's as its handler).
+ */
+function originalName(service: ServiceType, m: Method): string | undefined {
+  return Object.hasOwn(service.methods, m.name) || safeProperty(m.name) !== m.name ? undefined : m.name;
+}
+
+function definition(m: Method, alias: string | undefined, requestDeserialize: (bytes: Buffer) => unknown, responseSerialize: (value: unknown) => Buffer, responseDeserialize: (bytes: Buffer) => unknown): GrpcMethodDefinition<unknown, unknown, unknown, unknown> {
   const encodeRequest = encoder(m.input);
   return {
-    path: m.path, originalName: m.name,
+    path: m.path, ...(alias !== undefined && { originalName: alias }),
     requestStream: streamsRequests(m.kind), responseStream: streamsResponses(m.kind),
     requestSerialize: (v) => asBuffer(encodeRequest(v as never)), requestDeserialize, responseSerialize, responseDeserialize,
   };
@@ -109,7 +120,7 @@ export function grpcServe<S extends ServiceType, R extends Receive = "plain">(
   for (const m of Object.values(service.methods) as Method[]) {
     const encodeResponse = encoder(m.output);
     // requests are decoded by the handler, which knows the call
-    out[m.property] = definition(m, (bytes) => bytes, replyEncoder((v) => asBuffer(encodeResponse(v as never))), decoder(m.output, undefined));
+    out[m.property] = definition(m, originalName(service, m), (bytes) => bytes, replyEncoder((v) => asBuffer(encodeResponse(v as never))), decoder(m.output, undefined));
     const own = (implementation as Record<string, GrpcHandler | undefined>)[m.property];
     if (own !== undefined) handlers[m.property] = served(new ServerMethod(m.input as AnyMessageType, options?.receive), m, own.bind(implementation)) as unknown as UntypedHandleCall;
   }
