@@ -39,10 +39,15 @@ export function place(file: string, pattern: RegExp | undefined, line?: number, 
   const from = line === undefined ? 0 : line - 1;
   const global = pattern && new RegExp(pattern.source, pattern.flags.replace("g", "") + "g");
   let seen = 0;
-  for (let i = from; global && i < (line === undefined ? lines.length : from + 1); i++) {
-    for (const m of (lines[i] ?? "").matchAll(global)) {
-      if (++seen === nth) return `${name}:${i + 1}:${m.index + 1}`;
+  try {
+    for (let i = from; global && i < (line === undefined ? lines.length : from + 1); i++) {
+      for (const m of (lines[i] ?? "").matchAll(global)) {
+        if (++seen === nth) return `${name}:${i + 1}:${m.index + 1}`;
+      }
     }
+  } catch (e) {
+    // a pattern made of a name of (say) a megabyte is too large to compile: the place is not found
+    if (!(e instanceof SyntaxError)) throw e;
   }
   return line === undefined ? name : `${name}:${line}:1`;
 }

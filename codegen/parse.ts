@@ -5,6 +5,7 @@ import protobuf from "protobufjs";
 import { checkDeclarations } from "./check.js";
 import { unescapeBytes } from "./descriptor.js";
 import { at, escape, fieldDeclaration, ProtoLoadError, rememberSource, sourceText, withoutComments } from "./located.js";
+import { excerpt } from "../ts/excerpt.js";
 
 export { ProtoLoadError };
 
@@ -141,8 +142,17 @@ function defaultLiteral(f: protobuf.Field): string | undefined {
   if (!file || sourceText(file) === undefined) return undefined;
   const source = sourceOf(file);
   const literal = String.raw`(-?\s*(?:0[xX][0-9a-fA-F]+|\d+)|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')`;
-  const declaration = new RegExp(String.raw`\b${escape(realName(f.name))}\s*=\s*${f.id}\s*\[[^\]]*?\bdefault\s*=\s*` + literal).exec(source);
-  return declaration?.[1];
+  // the name found by indexOf, the rest by a pattern: a pattern holding a name of (say) a megabyte
+  // would be too large to compile
+  const name = realName(f.name);
+  const rest = new RegExp(String.raw`\s*=\s*${f.id}\s*\[[^\]]*?\bdefault\s*=\s*` + literal, "y");
+  for (let i = source.indexOf(name); i >= 0; i = source.indexOf(name, i + 1)) {
+    if (i > 0 && /\w/.test(source[i - 1]!)) continue; // the name, not the end of a longer one
+    rest.lastIndex = i + name.length;
+    const declaration = rest.exec(source);
+    if (declaration) return declaration[1];
+  }
+  return undefined;
 }
 
 /**
@@ -250,6 +260,9 @@ export function parseProtos(files: readonly string[], host: ProtoHost): LoadedFi
   return { root, importNames, wellKnown };
 }
 
+/** protobufjs's reason with what it quotes ('name') excerpted: a token may be a megabyte long. */
+const shownReason = (reason: string): string => reason.replace(/'([^']*)'/g, (_, quoted: string) => `'${excerpt(quoted)}'`);
+
 /** protobufjs's errors, placed in their file: syntax errors carry a line; unresolved types are found by name. */
 function placed(e: Error, root: protobuf.Root): ProtoLoadError {
   const message = realName(e.message);
@@ -258,7 +271,7 @@ function placed(e: Error, root: protobuf.Root): ProtoLoadError {
   const file = syntax?.[2] ?? parsingFile;
   if (syntax && file !== null) {
     const token = /'([^']*)'/.exec(syntax[1]!)?.[1];
-    return at(file, token ? new RegExp(escape(token)) : undefined, syntax[1]!, Number(syntax[3]));
+    return at(file, token ? new RegExp(escape(token)) : undefined, shownReason(syntax[1]!), Number(syntax[3]));
   }
   if (parsingFile !== null) {
     // protobufjs finds these while parsing parsingFile, and names neither file nor place
@@ -266,20 +279,20 @@ function placed(e: Error, root: protobuf.Root): ProtoLoadError {
     if (duplicateName) {
       const [, name, owner] = duplicateName as unknown as [string, string, string];
       const declared = new RegExp(`${fieldDeclaration(escape(name), "-?\\w+").source}|\\b(?:message|enum|service|oneof)\\s+${escape(name)}\\b`);
-      return at(parsingFile, declared, `"${name}" is already defined in "${owner}"`, undefined, 2);
+      return at(parsingFile, declared, `"${excerpt(name)}" is already defined in "${excerpt(owner)}"`, undefined, 2);
     }
     const duplicateId = /^duplicate id (\d+) in Type \.?(.*)$/.exec(message);
     if (duplicateId) {
       const [, id, owner] = duplicateId as unknown as [string, string, string];
-      return at(parsingFile, fieldDeclaration("\\w+", id), `field number ${id} has already been used in "${owner}"`, undefined, 2);
+      return at(parsingFile, fieldDeclaration("\\w+", id), `field number ${id} has already been used in "${excerpt(owner)}"`, undefined, 2);
     }
     const reservedId = /^id (\d+) is reserved in Type \.?(.*)$/.exec(message);
-    if (reservedId) return at(parsingFile, fieldDeclaration("\\w+", reservedId[1]!), `field number ${reservedId[1]} is reserved in "${reservedId[2]}"`);
+    if (reservedId) return at(parsingFile, fieldDeclaration("\\w+", reservedId[1]!), `field number ${reservedId[1]} is reserved in "${excerpt(reservedId[2]!)}"`);
     const reservedName = /^name '([^']+)' is reserved in Type \.?(.*)$/.exec(message);
-    if (reservedName) return at(parsingFile, fieldDeclaration(escape(reservedName[1]!), "\\d+"), `field name "${reservedName[1]}" is reserved in "${reservedName[2]}"`);
+    if (reservedName) return at(parsingFile, fieldDeclaration(escape(reservedName[1]!), "\\d+"), `field name "${excerpt(reservedName[1]!)}" is reserved in "${excerpt(reservedName[2]!)}"`);
     const syntaxName = /^Unknown edition: (.*)$/.exec(message);
     if (syntaxName) {
-      return at(parsingFile, /\bsyntax\b/, `unknown syntax "${syntaxName[1]}": hppproto-gen reads proto2, proto3 and editions (edition = "2023")`);
+      return at(parsingFile, /\bsyntax\b/, `unknown syntax "${excerpt(syntaxName[1]!)}": hppproto-gen reads proto2, proto3 and editions (edition = "2023")`);
     }
   }
   const unresolved = /^no such Type or Enum '([^']+)' in (?:Type|Namespace) \.?(.*)$/.exec(e.message);
@@ -288,9 +301,9 @@ function placed(e: Error, root: protobuf.Root): ProtoLoadError {
     const file = owner ? declaringFile(owner) : undefined;
     if (file) {
       const reference = escape(unresolved[1]!).replace(/^\\\./, "\\.?");
-      return at(file, new RegExp(`(?<![\\w.])${reference}(?![\\w])`), `unknown type ${realName(unresolved[1]!)}`);
+      return at(file, new RegExp(`(?<![\\w.])${reference}(?![\\w])`), `unknown type ${excerpt(realName(unresolved[1]!))}`);
     }
   }
-  return new ProtoLoadError(message);
+  return new ProtoLoadError(shownReason(message));
 }
 

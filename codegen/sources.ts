@@ -5,6 +5,7 @@ import { describeFiles } from "./describe.js";
 import { schemaFromDescriptors, type DynamicSchema } from "./descriptorset.js";
 import { at, escape, ProtoLoadError } from "./located.js";
 import { parseProtos } from "./parse.js";
+import { excerpt } from "../ts/excerpt.js";
 
 /**
  * Parses .proto sources, each under its import name (`{ "shop/order.proto": "syntax = ..." }`),
@@ -18,7 +19,7 @@ export function schemaFromSources(sources: Readonly<Record<string, string>>, fil
   const loaded = parseProtos(files, {
     resolve(target, origin) {
       if (Object.hasOwn(sources, target)) return target;
-      throw at(origin, new RegExp(`"${escape(target)}"`), `import "${target}" is not among the sources`);
+      throw at(origin, new RegExp(`"${escape(target)}"`), `import "${excerpt(target)}" is not among the sources`);
     },
     read: (file) => sources[file]!,
     importName: (file) => file,

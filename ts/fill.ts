@@ -4,6 +4,7 @@
 import { ARENA_CUR, BYTES_SLOT_SIZE, UNKNOWN_FIELDS } from "./abi.js";
 import { blockBytes, bump } from "./arena.js";
 import { EncodeError } from "./errors.js";
+import { quote } from "./excerpt.js";
 import { DETACHED_ALIAS, type Memory } from "./memory.js";
 import { MAX_BLOCK, type Runtime } from "./runtime.js";
 import type { SchemaDef } from "./schema.js";
@@ -437,7 +438,7 @@ export class RecordWriter {
       try {
         entry(e, k, (v as Record<string, unknown>)[k]);
       } catch (err) {
-        throw within(err, `${this.name(field)}[${JSON.stringify(k)}]`);
+        throw within(err, `${this.name(field)}[${quote(k)}]`);
       }
     }
   }
@@ -486,7 +487,7 @@ export function mapKey(k: string, kind: "i32" | "u32" | "i64" | "u64" | "bool"):
     default:
       if (/^-?\d+$/.test(k)) return Number(k);
   }
-  throw new EncodeError("INVALID_VALUE", "", `map key ${JSON.stringify(k)} is not a ${kind === "bool" ? "boolean" : "integer"}`);
+  throw new EncodeError("INVALID_VALUE", "", `map key ${quote(k)} is not a ${kind === "bool" ? "boolean" : "integer"}`);
 }
 
 /** Errors have no path: callers put the field's in front. */
@@ -513,7 +514,7 @@ function toBigInt(v: unknown): bigint {
 }
 
 function describe(v: unknown): string {
-  if (typeof v === "string") return JSON.stringify(v.length > 40 ? v.slice(0, 40) + "…" : v);
+  if (typeof v === "string") return quote(v);
   if (typeof v === "bigint") return `${v}n`;
   if (v === null || typeof v !== "object") return String(v);
   return Array.isArray(v) ? "an array" : v instanceof Uint8Array ? "a Uint8Array" : "an object";

@@ -14,7 +14,7 @@ import { indentJson, messageToJson, shortestFloat32, stringify, type JsonWriteOp
 import { messageFromJson, type JsonReadOptions } from "./read.js";
 import { FALLBACK, throughCodec } from "./in.js";
 import { interpretedFromJson } from "../interpreted/fromjson.js";
-import type { BinaryInput } from "../input.js";
+import { textOf, type BinaryInput } from "../input.js";
 import type { Registry } from "../registry.js";
 
 /** A double or float the codec's text leaves to JS: Number#toString's shortest text that reads back. */
@@ -104,6 +104,7 @@ export class JsonMessageType<T, V, B extends V = V, F extends Int64Forms<unknown
 
   /** A plain object from ProtoJSON text. Duplicate keys and large integers are handled exactly. */
   fromJsonString(text: string, options: JsonReadOptions = {}): T {
+    textOf(text, this.typeName, "fromJsonString");
     // the codec reads the forms serializers write straight into a record, read out as decode() does;
     // it hands anything else (and every error) to the reader below
     const read = this.parts.read;
@@ -128,7 +129,7 @@ export class JsonMessageType<T, V, B extends V = V, F extends Int64Forms<unknown
       try {
         value = parseJson(text);
       } catch (e) {
-        if (e instanceof JsonSyntaxError) throw new JsonError("INVALID_JSON", this.typeName, e.message);
+        if (e instanceof JsonSyntaxError) throw new JsonError("INVALID_JSON", this.typeName + e.path, e.message);
         throw e;
       }
     }
@@ -141,6 +142,7 @@ export class JsonMessageType<T, V, B extends V = V, F extends Int64Forms<unknown
    * codec leaves to the JS reader, such as a well-known type's own form, goes through a plain object.)
    */
   encodeFromJsonString(text: string, options: JsonReadOptions = {}): Uint8Array {
+    textOf(text, this.typeName, "encodeFromJsonString");
     const rt = fullRuntime();
     const rec = this.jsonRecord(rt, text);
     if (rec === 0) return this.encode(this.fromJsonStringInJs(text, options) as never);
