@@ -3,10 +3,12 @@
 // start other encodes and decodes, arena resets and releases, dropped builders, and calls that run
 // out of stack inside WASM. After every step each live view must read exactly its message or throw
 // StaleViewError, never another message's data, and a canary decode must work. Exits 1 on the
-// first violation (the seed replays it).
+// first violation (the seed replays it). First, a scaling check: maps whose keys collide in the
+// codec's hash must cost about what maps of random keys cost, on every JSON path.
 // Usage: node --expose-gc fuzz/boundary.mjs [SECONDS] [SEED]   (after npm run build)
 import { Arena, DecodeError, DelimitedReader, EncodeError, init, runtime, StaleViewError } from "hppproto";
 import { prepare, genDir } from "../test/conformance/prepare.mjs";
+import { collidingKeys, randomKeys } from "../test/support/collisions.mjs";
 
 const seconds = Number(process.argv[2] ?? 30);
 const seed = Number(process.argv[3] ?? Date.now() % 1_000_000);
@@ -119,6 +121,52 @@ const steps = [
     dive();
   },
 ];
+
+/**
+ * Map keys crafted to collide against random keys of the same length, 4,096 and 32,768 of each, on
+ * each JSON path over a map<string, string> (best of 3 runs). A duplicate-key check quadratic on
+ * colliding keys takes 80 times as long for them at 32,768 (2.6 s against 30 ms, before
+ * map_keys.hpp fell back to sorting them), a ratio 8 times that at 4,096; a bounded one
+ * (O(n log n)) stays within a small factor of random keys at both sizes.
+ */
+function mapKeyScaling() {
+  const paths = {
+    fromJsonString: (text) => T.fromJsonString(text),
+    encodeFromJsonString: (text) => T.encodeFromJsonString(text),
+    decodeToJsonString: (_text, bytes) => T.decodeToJsonString(bytes),
+  };
+  const problems = [];
+  const times = {}; // by path: [colliding, random] per size
+  for (const rounds of [12, 15]) {
+    const inputs = [collidingKeys(rounds), randomKeys(rounds)].map((keys) => {
+      const map = Object.fromEntries(keys.map((k) => [k, "v"]));
+      return [JSON.stringify({ mapStringString: map }), T.encode({ mapStringString: map })];
+    });
+    for (const [name, run] of Object.entries(paths)) {
+      const [colliding, randomly] = inputs.map(([text, bytes]) => {
+        let best = Infinity;
+        for (let i = 0; i < 3; i++) {
+          const start = performance.now();
+          run(text, bytes);
+          best = Math.min(best, performance.now() - start);
+        }
+        return best;
+      });
+      console.log(`map keys: ${2 ** rounds} colliding keys ${colliding.toFixed(1)} ms, random ${randomly.toFixed(1)} ms (${name})`);
+      (times[name] ??= []).push([colliding, randomly]);
+    }
+  }
+  // (the ratios with 5 ms added: a collection or another process may land in a short run)
+  for (const [name, [[small, smallRandom], [large, largeRandom]]] of Object.entries(times)) {
+    const [before, after] = [(small + 5) / (smallRandom + 5), (large + 5) / (largeRandom + 5)];
+    if (after > 12 || after > 3 * before) problems.push(`${name}: colliding keys took ${before.toFixed(1)}x the time of random ones at 4,096, ${after.toFixed(1)}x at 32,768`);
+  }
+  if (problems.length > 0) {
+    console.log(`VIOLATION: maps of colliding keys cost more than a bounded check allows:\n  ${problems.join("\n  ")}`);
+    process.exit(1);
+  }
+}
+mapKeyScaling();
 
 const canary = T.encode({ optionalInt32: 42, optionalString: "canary" });
 const deadline = Date.now() + seconds * 1000;

@@ -1,9 +1,10 @@
 // Differential fuzzing of the decoder against @bufbuild/protobuf: random bytes, schema-aware random
 // messages of the conformance test types (most fields with their own wire type, some not, nested messages,
-// groups, maps, packed runs, unknown fields, bad UTF-8) and mutations of them (bit flips, cuts,
-// splices, inserted varints and lengths). Both libraries decode every input; they must agree on
-// accept or reject, unless a rule below names the difference, and accepted messages must print
-// the same ProtoJSON. Prints inputs tried per outcome; exits 1 on the first unexplained difference
+// groups, maps, some with runs of keys crafted to collide in the codec's hash, packed runs, unknown
+// fields, bad UTF-8) and mutations of them (bit flips, cuts, splices, inserted varints and lengths).
+// Both libraries decode every input; they must agree on accept or reject, unless a rule below names
+// the difference, and accepted messages must print the same ProtoJSON, which the codec's own writer
+// (decodeToJsonString) and reader (fromJsonString) must also give. Prints inputs tried per outcome; exits 1 on the first unexplained difference
 // (saved under build/fuzz/differential/).
 // Usage: node fuzz/differential.mjs [SECONDS] [SEED]   (after npm run build)
 import { execFileSync } from "node:child_process";
@@ -14,6 +15,7 @@ import { createFileRegistry, fromBinary, toJson } from "@bufbuild/protobuf";
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
 import { DecodeError, init } from "hppproto";
 import { prepare, genDir } from "../test/conformance/prepare.mjs";
+import { collidingKeys } from "../test/support/collisions.mjs";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 const protoPath = path.join(root, "testdata/protos/conformance");
@@ -151,16 +153,28 @@ function writeField(w, f, depth) {
       return;
     }
     case "map": {
-      const entry = new Bytes();
-      if (rand() < 0.9) scalarValue(entry.tag(1, wireOf(f.mapKey)), f.mapKey);
-      if (rand() < 0.9) {
-        if (f.mapKind === "message") entry.tag(2, 2).delimited(randomMessage(f.message, depth + 1));
-        else if (f.mapKind === "enum") enumValue(entry.tag(2, 0), f.enum);
-        else scalarValue(entry.tag(2, wireOf(f.scalar)), f.scalar);
+      // string keys: sometimes a run of keys that collide in the codec's hash, a few given twice
+      if (f.mapKey === 9 && rand() < 0.1) {
+        for (let n = 17 + below(200); n > 0; n--) writeMapEntry(w, f, depth, (entry) => entry.delimited(pick(collidingPool)));
+        return;
       }
-      return w.tag(f.number, 2).delimited(entry.finish());
+      return writeMapEntry(w, f, depth, (entry) => scalarValue(entry, f.mapKey));
     }
   }
+}
+
+/** Map keys of one FNV-1a hash, the codec's (cpp/include/hppproto/map_keys.hpp). */
+const collidingPool = collidingKeys(9).map((k) => utf8.encode(k));
+
+function writeMapEntry(w, f, depth, key) {
+  const entry = new Bytes();
+  if (rand() < 0.9) key(entry.tag(1, wireOf(f.mapKey)));
+  if (rand() < 0.9) {
+    if (f.mapKind === "message") entry.tag(2, 2).delimited(randomMessage(f.message, depth + 1));
+    else if (f.mapKind === "enum") enumValue(entry.tag(2, 0), f.enum);
+    else scalarValue(entry.tag(2, wireOf(f.scalar)), f.scalar);
+  }
+  w.tag(f.number, 2).delimited(entry.finish());
 }
 
 function mutate(b, corpus) {
@@ -331,6 +345,9 @@ function check(typeName, bytes) {
     if (!same) {
       return `accepted by both, but the JSON differs:\n  hppproto: ${a.value ?? a.error}\n  bufbuild: ${b.value ?? b.error}`;
     }
+    // the codec's writer and reader (map keys: its duplicate-key check) give the same message
+    const c = json(() => type.toJson(type.fromJsonString(type.decodeToJsonString(bytes))));
+    if (a.ok && (!c.ok || c.value !== a.value)) return `decodeToJsonString read back by fromJsonString differs:\n  toJson: ${a.value}\n  codec:  ${c.value ?? c.error}`;
     return undefined;
   }
   if (!mine.ok && !theirs.ok) {
