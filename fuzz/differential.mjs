@@ -1,7 +1,7 @@
 // Differential fuzzing of the decoder against @bufbuild/protobuf: random bytes, schema-aware random
 // messages of the conformance test types (most fields with their own wire type, some not, nested messages,
 // groups, maps, some with runs of keys crafted to collide in the codec's hash, packed runs, unknown
-// fields, bad UTF-8) and mutations of them (bit flips, cuts, splices, inserted varints and lengths).
+// fields, bad UTF-8, Any in Any about as deep as ProtoJSON's limit) and mutations of them (bit flips, cuts, splices, inserted varints and lengths).
 // Both libraries decode every input; they must agree on accept or reject, unless a rule below names
 // the difference, and accepted messages must print the same ProtoJSON, which the codec's own writer
 // (decodeToJsonString) and reader (fromJsonString) must also give. Prints inputs tried per outcome; exits 1 on the first unexplained difference
@@ -175,6 +175,20 @@ function writeMapEntry(w, f, depth, key) {
     else scalarValue(entry.tag(2, wireOf(f.scalar)), f.scalar);
   }
   w.tag(f.number, 2).delimited(entry.finish());
+}
+
+/**
+ * A message whose google.protobuf.Any field holds `levels` Anys, one in the other, the last one a
+ * small message of the type: its JSON nests an object per Any, so levels near 200 try the
+ * writers' and readers' limit (200 objects and arrays), which hppproto's writers and readers share.
+ */
+function nestedAny(desc, anyField, levels) {
+  const any = (url, value) => new Bytes().tag(1, 2).delimited(utf8.encode(`type.googleapis.com/${url}`)).tag(2, 2).delimited(value).finish();
+  // innermost, optional_int32 (field 1 of every type here): well-formed, which bufbuild, reading an
+  // Any's bytes only to print them, would otherwise not always agree with
+  let value = any(desc.typeName, new Bytes().tag(1, 0).varint(below(1000)).finish());
+  for (let i = 1; i < levels; i++) value = any("google.protobuf.Any", value);
+  return new Bytes().tag(anyField.number, 2).delimited(value).finish();
 }
 
 function mutate(b, corpus) {
@@ -376,7 +390,10 @@ while (Date.now() < deadline) {
     const typeName = pick(typeNames);
     const desc = registry.getMessage(typeName);
     const dice = rand();
-    const bytes = dice < 0.05 ? randomBytes(below(64)) : corpus.length > 50 && dice < 0.6 ? mutate(pick(corpus), corpus) : randomMessage(desc, 0);
+    const anyField = desc.fields.find((f) => f.message?.typeName === "google.protobuf.Any");
+    const bytes = dice < 0.05 ? randomBytes(below(64))
+      : anyField && dice < 0.07 ? nestedAny(desc, anyField, pick([1, 2, 198, 199, 200, 201, 1 + below(400)]))
+      : corpus.length > 50 && dice < 0.6 ? mutate(pick(corpus), corpus) : randomMessage(desc, 0);
     const accepted = stats.bothAccepted;
     const problem = check(typeName, bytes);
     if (stats.bothAccepted > accepted) { // mutations start from messages both libraries accept

@@ -2,6 +2,7 @@
 // written as numbers must be exact) and keeps only the last of duplicate keys (which ProtoJSON
 // rejects): its value is taken when a check over it proves neither happened (parseFast), and
 // otherwise the text is read by the strict parser here, which keeps numbers as their text.
+import { MAX_JSON_DEPTH } from "../abi.js";
 
 /** A JSON number, kept as its source text until the field's type says how to read it. */
 export class JsonNumber {
@@ -47,14 +48,14 @@ function colonsIn(s: string): number {
   return n;
 }
 
-/** Keys plus the ":" in keys and strings; NaN for a rounded integer or nesting past MAX_DEPTH. */
+/** Keys plus the ":" in keys and strings; NaN for a rounded integer or nesting past MAX_JSON_DEPTH. */
 function colonsAndKeys(v: JsonValue, depth: number): number {
   if (typeof v !== "object") {
     if (typeof v === "string") return v.indexOf(":") < 0 ? 0 : colonsIn(v);
     return typeof v === "number" && (v > Number.MAX_SAFE_INTEGER || v < -Number.MAX_SAFE_INTEGER) ? NaN : 0;
   }
   if (v === null) return 0;
-  if (depth > MAX_DEPTH) return NaN;
+  if (depth >= MAX_JSON_DEPTH) return NaN;
   let n = 0;
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) n += colonsAndKeys(v[i]!, depth + 1);
@@ -76,8 +77,6 @@ export class JsonSyntaxError extends Error {
     super(`invalid JSON at offset ${offset}: ${reason}`);
   }
 }
-
-const MAX_DEPTH = 200;
 
 const plainRun = /[^"\\\x00-\x1f]*/y;
 
@@ -147,10 +146,11 @@ export function parseJson(text: string): JsonValue {
     i += m[0].length;
     return new JsonNumber(m[0]);
   };
+  // depth: the objects and arrays around the value; one more may open (MAX_JSON_DEPTH counts the top-level one)
   const value = (depth: number): JsonValue => {
-    if (depth > MAX_DEPTH) fail(`nested deeper than ${MAX_DEPTH}`);
     ws();
     const c = text.charAt(i);
+    if ((c === "{" || c === "[") && depth >= MAX_JSON_DEPTH) fail(`nested deeper than ${MAX_JSON_DEPTH}`);
     switch (c) {
       case "{": {
         i++;
@@ -216,7 +216,7 @@ export function fromJs(v: unknown, depth = 0): JsonValue {
   // NaN, Infinity: their JSON strings
   if (typeof v === "number") return Number.isFinite(v) ? v : String(v);
   if (typeof v === "bigint") return new JsonNumber(String(v));
-  if (typeof v === "object" && depth > MAX_DEPTH) throw new TypeError(`nested deeper than ${MAX_DEPTH} (or a cycle)`);
+  if (typeof v === "object" && depth >= MAX_JSON_DEPTH) throw new TypeError(`nested deeper than ${MAX_JSON_DEPTH} (or a cycle)`);
   if (Array.isArray(v)) return v.map((e) => fromJs(e, depth + 1));
   if (typeof v === "object") {
     const o = Object.create(null) as Record<string, JsonValue>;

@@ -27,6 +27,7 @@ export function fromText<M extends AnyMessageType>(type: M, text: string, option
     return type.decode(type.encode(init as never));
   } catch (e) {
     if (!(e instanceof EncodeError || e instanceof DecodeError)) throw e;
-    throw new TextError("INVALID_VALUE", e.path ?? "", e instanceof EncodeError ? e.reason : e.message);
+    const code = e instanceof DecodeError && e.code === "MEMORY_BUDGET" ? "MEMORY_BUDGET" : "INVALID_VALUE";
+    throw new TextError(code, e.path ?? "", e instanceof EncodeError ? e.reason : e.message);
   }
 }

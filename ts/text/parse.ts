@@ -13,6 +13,8 @@ import { concatBytes } from "../copy.js";
 import { EncodeError } from "../errors.js";
 import type { Extension } from "../extension.js";
 import type { Registry } from "../registry.js";
+import { MEMORY_BUDGET_REASON, ReadBudget, utf8Size } from "../budget.js";
+import { valueSize } from "../layout.js";
 
 export interface TextReadOptions {
   /** Message types an `Any` may hold, besides those of the same generated code. */
@@ -183,7 +185,7 @@ export function messageFromText(def: SchemaDef, index: number, text: string, opt
   const path: string[] = [];
   const where = () => typeName + path.join("");
   const tokens = new Tokens(text, where);
-  return new TextReader(tokens, opts, path, where).message(def, index, null, 0);
+  return new TextReader(tokens, opts, path, where, new ReadBudget(() => utf8Size(text))).message(def, index, null, 0);
 }
 
 class TextReader {
@@ -193,7 +195,14 @@ class TextReader {
     /** The fields being read, from the top-level message: ".a", ".b". */
     private readonly path: string[],
     private readonly where: () => string,
+    /** What the read may build: the binary decode's budget (ts/budget.ts). */
+    private readonly budget: ReadBudget,
   ) {}
+
+  /** Takes bytes from the budget; past it, MEMORY_BUDGET at the current token. */
+  private spend(bytes: number): void {
+    if (!this.budget.take(bytes)) this.fail("MEMORY_BUDGET", MEMORY_BUDGET_REASON);
+  }
 
   private fail(code: TextErrorCode, reason: string, at = this.t.start): never {
     return this.t.fail(code, reason, at);
@@ -204,6 +213,7 @@ class TextReader {
     if (depth > MAX_DEPTH) this.fail("INVALID_TEXT", `messages nested deeper than ${MAX_DEPTH}`);
     const t = this.t;
     const info = def.messages[index]!;
+    this.spend(info.recordSize);
     const o: Plain = {};
     const seen = new Set<FieldInfo>();
     for (;;) {
@@ -268,8 +278,10 @@ class TextReader {
     try {
       if (f.label === Label.Repeated || f.label === Label.Map) {
         const list = (o[f.prop] ??= f.label === Label.Map ? {} : []) as unknown[] | Plain;
-        // one element: its index in the path while it is read
+        // one element: its index in the path while it is read; its slot from the budget (a map
+        // entry's record is its message's)
         const add = () => {
+          this.spend(valueSize(f.type));
           if (f.label === Label.Map) return this.putEntry(def, f, list as Plain, this.value(def, f, depth) as Plain);
           this.path.push(`[${(list as unknown[]).length}]`);
           (list as unknown[]).push(this.value(def, f, depth));
