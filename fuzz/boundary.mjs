@@ -1,17 +1,20 @@
 // Stateful fuzzing of the JS/WASM boundary: random sequences of views (default arena and own
 // arenas, some with small limits), plain decodes, batches, stream pushes, encodes whose getters
-// start other encodes and decodes, arena resets and releases, dropped builders, and calls that run
-// out of stack inside WASM. After every step each live view must read exactly its message or throw
+// start other encodes and decodes, arena resets and releases, dropped builders, calls that run
+// out of stack inside WASM, and ProtoJSON of Any in Any near and far past its depth limit. After every step each live view must read exactly its message or throw
 // StaleViewError, never another message's data, and a canary decode must work. Exits 1 on the
-// first violation (the seed replays it).
+// first violation (the seed replays it). First, a scaling check: maps whose keys collide in the
+// codec's hash must cost about what maps of random keys cost, on every JSON path.
 // Usage: node --expose-gc fuzz/boundary.mjs [SECONDS] [SEED]   (after npm run build)
-import { Arena, DecodeError, DelimitedReader, EncodeError, init, runtime, StaleViewError } from "hppproto";
+import { Arena, DecodeError, DelimitedReader, EncodeError, init, JsonError, runtime, StaleViewError } from "hppproto";
 import { prepare, genDir } from "../test/conformance/prepare.mjs";
+import { collidingKeys, randomKeys } from "../test/support/collisions.mjs";
 
 const seconds = Number(process.argv[2] ?? 30);
 const seed = Number(process.argv[3] ?? Date.now() % 1_000_000);
 prepare();
 const { TestAllTypesProto3: T } = await import(`${genDir}/google/protobuf/test_messages_proto3_pb.js`);
+const Any = T.schemaDef.types[T.schemaDef.messages.findIndex((m) => m.name === "google.protobuf.Any")];
 await init();
 
 let state = seed;
@@ -37,7 +40,7 @@ function expectView(v, m, path = "") {
 
 const live = []; // { view, message }: every view made, with the message it must show while valid
 const arenas = [];
-const stats = { steps: 0, stale: 0, refused: 0, traps: 0 };
+const stats = { steps: 0, stale: 0, refused: 0, traps: 0, tooDeep: 0 };
 
 function checkLive() {
   for (const { view, message: m } of live) {
@@ -118,7 +121,71 @@ const steps = [
     };
     dive();
   },
+  // Any in Any, around ProtoJSON's depth limit and far past it: text that reads back, or a JsonError,
+  // never a RangeError (each level's bytes are decoded afresh, out of reach of maxDepth)
+  () => {
+    const levels = random() < 0.2 ? 6000 : 190 + int(20);
+    // (innermost a flat message, merged into the last Any's object: the text nests levels + 1 objects)
+    let any = { typeUrl: `type.googleapis.com/${T.typeName}`, value: T.encode({ optionalInt32: int(1000), optionalString: "inner" }) };
+    for (let i = 1; i < levels; i++) any = { typeUrl: "type.googleapis.com/google.protobuf.Any", value: Any.encode(any) };
+    const bytes = T.encode({ optionalAny: any });
+    for (const write of [() => T.decodeToJsonString(bytes), () => T.toJsonString(T.view(bytes)), () => T.toJsonString(T.decode(bytes))]) {
+      try {
+        const text = write();
+        if (levels >= 200 || T.encode(T.fromJsonString(text)).length !== bytes.length) throw new Error(`Any nested ${levels} deep written as text that does not read back`);
+      } catch (e) {
+        if (!(e instanceof JsonError && levels >= 200)) throw e;
+        stats.tooDeep++;
+      }
+    }
+  },
 ];
+
+/**
+ * Map keys crafted to collide against random keys of the same length, 4,096 and 32,768 of each, on
+ * each JSON path over a map<string, string> (best of 3 runs). A duplicate-key check quadratic on
+ * colliding keys takes 80 times as long for them at 32,768 (2.6 s against 30 ms, before
+ * map_keys.hpp fell back to sorting them: 140-350 times, measured with this check); a bounded one
+ * (O(n log n)) stays within a small factor of random keys (2-7 times).
+ */
+function mapKeyScaling() {
+  const paths = {
+    fromJsonString: (text) => T.fromJsonString(text),
+    encodeFromJsonString: (text) => T.encodeFromJsonString(text),
+    decodeToJsonString: (_text, bytes) => T.decodeToJsonString(bytes),
+  };
+  const problems = [];
+  const times = {}; // by path: [colliding, random] per size
+  for (const rounds of [12, 15]) {
+    const inputs = [collidingKeys(rounds), randomKeys(rounds)].map((keys) => {
+      const map = Object.fromEntries(keys.map((k) => [k, "v"]));
+      return [JSON.stringify({ mapStringString: map }), T.encode({ mapStringString: map })];
+    });
+    for (const [name, run] of Object.entries(paths)) {
+      const [colliding, randomly] = inputs.map(([text, bytes]) => {
+        let best = Infinity;
+        for (let i = 0; i < 3; i++) {
+          const start = performance.now();
+          run(text, bytes);
+          best = Math.min(best, performance.now() - start);
+        }
+        return best;
+      });
+      console.log(`map keys: ${2 ** rounds} colliding keys ${colliding.toFixed(1)} ms, random ${randomly.toFixed(1)} ms (${name})`);
+      (times[name] ??= []).push([colliding, randomly]);
+    }
+  }
+  // (the ratios with 5 ms added: a collection or another process may land in a short run)
+  for (const [name, [[small, smallRandom], [large, largeRandom]]] of Object.entries(times)) {
+    const [before, after] = [(small + 5) / (smallRandom + 5), (large + 5) / (largeRandom + 5)];
+    if (after > 15) problems.push(`${name}: colliding keys took ${before.toFixed(1)}x the time of random ones at 4,096, ${after.toFixed(1)}x at 32,768`);
+  }
+  if (problems.length > 0) {
+    console.log(`VIOLATION: maps of colliding keys cost more than a bounded check allows:\n  ${problems.join("\n  ")}`);
+    process.exit(1);
+  }
+}
+mapKeyScaling();
 
 const canary = T.encode({ optionalInt32: 42, optionalString: "canary" });
 const deadline = Date.now() + seconds * 1000;
@@ -139,4 +206,4 @@ try {
   process.exit(1);
 }
 for (const a of arenas) a.release();
-console.log(`${stats.steps} steps, ${stats.stale} stale reads refused, ${stats.refused} decodes over an arena limit refused, ${stats.traps} stack overflows in WASM recovered; limits ${JSON.stringify(runtime().limits)}`);
+console.log(`${stats.steps} steps, ${stats.stale} stale reads refused, ${stats.refused} decodes over an arena limit refused, ${stats.traps} stack overflows in WASM recovered, ${stats.tooDeep} Anys nested past ProtoJSON's depth refused; limits ${JSON.stringify(runtime().limits)}`);

@@ -1,9 +1,10 @@
 // Differential fuzzing of the decoder against @bufbuild/protobuf: random bytes, schema-aware random
 // messages of the conformance test types (most fields with their own wire type, some not, nested messages,
-// groups, maps, packed runs, unknown fields, bad UTF-8) and mutations of them (bit flips, cuts,
-// splices, inserted varints and lengths). Both libraries decode every input; they must agree on
-// accept or reject, unless a rule below names the difference, and accepted messages must print
-// the same ProtoJSON. Prints inputs tried per outcome; exits 1 on the first unexplained difference
+// groups, maps, some with runs of keys crafted to collide in the codec's hash, packed runs, unknown
+// fields, bad UTF-8, Any in Any about as deep as ProtoJSON's limit) and mutations of them (bit flips, cuts, splices, inserted varints and lengths).
+// Both libraries decode every input; they must agree on accept or reject, unless a rule below names
+// the difference, and accepted messages must print the same ProtoJSON, which the codec's own writer
+// (decodeToJsonString) and reader (fromJsonString) must also give. Prints inputs tried per outcome; exits 1 on the first unexplained difference
 // (saved under build/fuzz/differential/).
 // Usage: node fuzz/differential.mjs [SECONDS] [SEED]   (after npm run build)
 import { execFileSync } from "node:child_process";
@@ -15,6 +16,7 @@ import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
 import { DecodeError, init } from "hppproto";
 import { prepare, genDir } from "../test/conformance/prepare.mjs";
 import { randomSource } from "./random.mjs";
+import { collidingKeys } from "../test/support/collisions.mjs";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 const protoPath = path.join(root, "testdata/protos/conformance");
@@ -145,16 +147,42 @@ function writeField(w, f, depth) {
       return;
     }
     case "map": {
-      const entry = new Bytes();
-      if (rand() < 0.9) scalarValue(entry.tag(1, wireOf(f.mapKey)), f.mapKey);
-      if (rand() < 0.9) {
-        if (f.mapKind === "message") entry.tag(2, 2).delimited(randomMessage(f.message, depth + 1));
-        else if (f.mapKind === "enum") enumValue(entry.tag(2, 0), f.enum);
-        else scalarValue(entry.tag(2, wireOf(f.scalar)), f.scalar);
+      // string keys: sometimes a run of keys that collide in the codec's hash, a few given twice
+      if (f.mapKey === 9 && rand() < 0.1) {
+        for (let n = 17 + below(200); n > 0; n--) writeMapEntry(w, f, depth, (entry) => entry.delimited(pick(collidingPool)));
+        return;
       }
-      return w.tag(f.number, 2).delimited(entry.finish());
+      return writeMapEntry(w, f, depth, (entry) => scalarValue(entry, f.mapKey));
     }
   }
+}
+
+/** Map keys of one FNV-1a hash, the codec's (cpp/include/hppproto/map_keys.hpp). */
+const collidingPool = collidingKeys(9).map((k) => utf8.encode(k));
+
+function writeMapEntry(w, f, depth, key) {
+  const entry = new Bytes();
+  if (rand() < 0.9) key(entry.tag(1, wireOf(f.mapKey)));
+  if (rand() < 0.9) {
+    if (f.mapKind === "message") entry.tag(2, 2).delimited(randomMessage(f.message, depth + 1));
+    else if (f.mapKind === "enum") enumValue(entry.tag(2, 0), f.enum);
+    else scalarValue(entry.tag(2, wireOf(f.scalar)), f.scalar);
+  }
+  w.tag(f.number, 2).delimited(entry.finish());
+}
+
+/**
+ * A message whose google.protobuf.Any field holds `levels` Anys, one in the other, the last one a
+ * small message of the type: its JSON nests an object per Any, so levels near 200 try the
+ * writers' and readers' limit (200 objects and arrays), which hppproto's writers and readers share.
+ */
+function nestedAny(desc, anyField, levels) {
+  const any = (url, value) => new Bytes().tag(1, 2).delimited(utf8.encode(`type.googleapis.com/${url}`)).tag(2, 2).delimited(value).finish();
+  // innermost, optional_int32 (field 1 of every type here): well-formed, which bufbuild, reading an
+  // Any's bytes only to print them, would otherwise not always agree with
+  let value = any(desc.typeName, new Bytes().tag(1, 0).varint(below(1000)).finish());
+  for (let i = 1; i < levels; i++) value = any("google.protobuf.Any", value);
+  return new Bytes().tag(anyField.number, 2).delimited(value).finish();
 }
 
 function mutate(b, corpus) {
@@ -325,6 +353,9 @@ function check(typeName, bytes) {
     if (!same) {
       return `accepted by both, but the JSON differs:\n  hppproto: ${a.value ?? a.error}\n  bufbuild: ${b.value ?? b.error}`;
     }
+    // the codec's writer and reader (map keys: its duplicate-key check) give the same message
+    const c = json(() => type.toJson(type.fromJsonString(type.decodeToJsonString(bytes))));
+    if (a.ok && (!c.ok || c.value !== a.value)) return `decodeToJsonString read back by fromJsonString differs:\n  toJson: ${a.value}\n  codec:  ${c.value ?? c.error}`;
     return undefined;
   }
   if (!mine.ok && !theirs.ok) {
@@ -353,7 +384,10 @@ while (Date.now() < deadline) {
     const typeName = pick(typeNames);
     const desc = registry.getMessage(typeName);
     const dice = rand();
-    const bytes = dice < 0.05 ? randomBytes(below(64)) : corpus.length > 50 && dice < 0.6 ? mutate(pick(corpus), corpus) : randomMessage(desc, 0);
+    const anyField = desc.fields.find((f) => f.message?.typeName === "google.protobuf.Any");
+    const bytes = dice < 0.05 ? randomBytes(below(64))
+      : anyField && dice < 0.07 ? nestedAny(desc, anyField, pick([1, 2, 198, 199, 200, 201, 1 + below(400)]))
+      : corpus.length > 50 && dice < 0.6 ? mutate(pick(corpus), corpus) : randomMessage(desc, 0);
     const accepted = stats.bothAccepted;
     const problem = check(typeName, bytes);
     if (stats.bothAccepted > accepted) { // mutations start from messages both libraries accept

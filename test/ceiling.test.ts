@@ -1,8 +1,9 @@
 // The WASM memory ceiling (4 GiB of linear memory on wasm32). In a file of its own: the memory the
 // test grows stays with this worker, not with the other suites.
 import { beforeAll, expect, it } from "vitest";
-import { Arena, DecodeError, init, runtime } from "hppproto";
-import { Node } from "./gen/names/limits_pb.js";
+import { Arena, DecodeError, fromText, init, runtime } from "hppproto";
+import { interpretedJsonType } from "../dist/ts/interpreted/json.js";
+import { Node, Wide200List } from "./gen/names/limits_pb.js";
 import { Wire } from "./support/wire.js";
 
 beforeAll(async () => {
@@ -78,4 +79,44 @@ it("amplification: 1 MB of empty sub-messages is MEMORY_BUDGET by default (not a
     arena.release();
   }
   expect(Gen.decode(new Uint8Array([0x0a, 0x00])).field1).toHaveLength(1);
+});
+
+it("amplification of JSON and text: 100,000 empty 200-field messages are MEMORY_BUDGET on every reader, as their binary is; the runtime keeps working", () => {
+  const Gen = Wide200List;
+  const n = 100_000; // each a 1,612-byte record
+  const json = `{"items":[${"{},".repeat(n - 1)}{}]}`; // 300 KB
+  const text = `items: [${"{},".repeat(n - 1)}{}]`;
+  const budgetError = expect.objectContaining({ code: "MEMORY_BUDGET" });
+  const binary = new Uint8Array(2 * n);
+  for (let i = 0; i < n; i++) binary[2 * i] = 0x0a; // items, empty: 0a 00
+  expect(() => Gen.decode(binary)).toThrow(budgetError);
+  const before = runtime().mem.buffer.byteLength;
+  const readers = {
+    "fromJsonString (the codec's reader)": () => Gen.fromJsonString(json),
+    "encodeFromJsonString (the codec's reader)": () => Gen.encodeFromJsonString(json),
+    // an unknown key, which only the JS reader skips: the JS reader reads the rest
+    "fromJsonString (the JS reader)": () => Gen.fromJsonString(`{"unknown":0,${json.slice(1)}`, { ignoreUnknownFields: true }),
+    "encodeFromJsonString (the JS reader)": () => Gen.encodeFromJsonString(`{"unknown":0,${json.slice(1)}`, { ignoreUnknownFields: true }),
+    "fromJson (a JSON value)": () => Gen.fromJson(JSON.parse(json)),
+    "fromJson of a runtime schema's type": () => interpretedJsonType(Gen.schemaDef, Gen.index).fromJson(JSON.parse(json)),
+    "fromText": () => fromText(Gen, text),
+  };
+  for (const [name, read] of Object.entries(readers)) expect(read, name).toThrow(budgetError);
+  // where: the codec's reader gives the offset in the text, the JS readers the field, the text reader line:column
+  expect(() => Gen.fromJsonString(json)).toThrow(/refused at offset \d+ of the text \(limits\.Wide200List\)/);
+  expect(() => Gen.fromJson(JSON.parse(json))).toThrow(/\(limits\.Wide200List\.items\[\d+\]\)/);
+  expect(() => fromText(Gen, text)).toThrow(/^1:\d+: .*\(limits\.Wide200List\.items\[\d+\]\) \[MEMORY_BUDGET\]$/);
+  // linear memory did not grow to hold them (400,000 grew it to 916 MB), and reads go on
+  expect(runtime().mem.buffer.byteLength - before).toBeLessThan(100 * 2 ** 20);
+  const few = `{"items":[{},{}]}`;
+  expect(Gen.fromJsonString(few).items).toHaveLength(2);
+  expect(Gen.fromJson(JSON.parse(few)).items).toHaveLength(2);
+  expect(fromText(Gen, "items {} items {}").items).toHaveLength(2);
+  // a raised budget lets them through, as for binary input
+  try {
+    runtime().setLimits({ maxAmplification: 2000 });
+    expect(Gen.fromJsonString(`{"items":[${"{},".repeat(9_999)}{}]}`).items).toHaveLength(10_000);
+  } finally {
+    runtime().setLimits({ maxAmplification: 256 });
+  }
 });

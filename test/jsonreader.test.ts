@@ -7,6 +7,7 @@ import { init, JsonError } from "hppproto";
 import { runtime } from "../dist/ts/runtime.js";
 import { encodeWithProtobufjs, loadSet, randomObject, requiresItself, rng } from "./support/protos.js";
 import { thrown } from "./support/thrown.js";
+import { collidingKeys } from "./support/collisions.mjs";
 import * as conf3 from "./gen/conformance/google/protobuf/test_messages_proto3_pb.js";
 import * as conf2 from "./gen/conformance/google/protobuf/test_messages_proto2_pb.js";
 
@@ -211,5 +212,32 @@ describe("values", () => {
     expect(thrown(() => T.fromJsonString('{"optionalInt32": 1, "optionalInt32": 2}'), JsonError)[0]).toBe("INVALID_JSON");
     expect(T.fromJsonString('{"optionalInt32": 3}').optionalInt32).toBe(3);
     expect(counts).toEqual({ read: 1, handed: 1 });
+  });
+});
+
+describe("map keys crafted to collide in the codec's duplicate-key check (test/support/collisions.mjs)", () => {
+  const T = conf3.TestAllTypesProto3;
+  const keys: string[] = collidingKeys(10); // 1,024 distinct keys of one FNV-1a hash
+  const map = Object.fromEntries(keys.map((k, i) => [k, String(i)]));
+  const text = JSON.stringify({ mapStringString: map });
+
+  it("are distinct keys to the codec's reader and writer; one of them given twice is a duplicate", () => {
+    const counts = countCodecReads();
+    expect(T.fromJsonString(text).mapStringString).toEqual(map);
+    expect(T.decode(T.encodeFromJsonString(text)).mapStringString).toEqual(map);
+    expect(counts).toEqual({ read: 2, handed: 0 }); // no duplicate seen where there is none
+    const bytes = T.encode({ mapStringString: map });
+    const written = vi.spyOn(runtime().full!, "jsonEncode");
+    expect(JSON.parse(T.decodeToJsonString(bytes))).toEqual({ mapStringString: map });
+    expect(typeof written.mock.results[0]!.value).toBe("string"); // the codec wrote it
+
+    for (const [from, to] of [[3, 1000], [1023, 0], [500, 501]] as const) {
+      const twice = text.replace(`"${keys[to]!}"`, `"${keys[from]!}"`);
+      expect(thrown(() => T.fromJsonString(twice), JsonError)[0]).toBe("INVALID_JSON");
+      expect(thrown(() => T.encodeFromJsonString(twice), JsonError)[0]).toBe("INVALID_JSON");
+    }
+    // a key repeated on the wire: the later value, as for any map (the codec leaves it to the JS writer)
+    const again = new Uint8Array([...bytes, ...T.encode({ mapStringString: { [keys[3]!]: "again" } })]);
+    expect(JSON.parse(T.decodeToJsonString(again)).mapStringString).toEqual({ ...map, [keys[3]!]: "again" });
   });
 });

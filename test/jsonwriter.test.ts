@@ -297,3 +297,48 @@ describe("values", () => {
     expect(T.decodeToJsonString(T.encode({ optionalInt32: 2 }))).toBe('{"optionalInt32":2}');
   });
 });
+
+describe("Any in Any: the writers nest JSON as deeply as the readers read it (200 objects and arrays), and no deeper", () => {
+  const T = conf3.TestAllTypesProto3;
+  const I = interpretedJsonType((T as any).schemaDef, (T as any).index) as unknown as typeof T;
+  const def = (T as any).schemaDef;
+  const Any = def.types[def.messages.findIndex((m: { name: string }) => m.name === "google.protobuf.Any")];
+  /** A message whose optionalAny holds `levels` Anys, one in the other, the last one a message. */
+  const nested = (levels: number): Uint8Array => {
+    let any = { typeUrl: `type.googleapis.com/${T.typeName}`, value: T.encode({ optionalInt32: 7 }) };
+    for (let i = 1; i < levels; i++) any = { typeUrl: "type.googleapis.com/google.protobuf.Any", value: Any.encode(any) };
+    return T.encode({ optionalAny: any });
+  };
+  /** How deeply a JSON value's objects and arrays nest. */
+  const depthOf = (v: unknown): number =>
+    typeof v === "object" && v !== null ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0;
+  const writers: Record<string, (bytes: Uint8Array) => string> = {
+    "decodeToJsonString (the codec's writer first)": (bytes) => T.decodeToJsonString(bytes),
+    "toJsonString of a plain object (the generated writer)": (bytes) => T.toJsonString(T.decode(bytes)),
+    "toJsonString of a view": (bytes) => T.toJsonString(T.view(bytes)),
+    "toJson": (bytes) => JSON.stringify(T.toJson(T.decode(bytes))),
+    "toJsonString of a runtime schema's type (the interpreted writer)": (bytes) => I.toJsonString(I.decode(bytes)),
+  };
+
+  it.each(Object.entries(writers))("%s: 199 Anys (200 objects) are written and read back; 200 Anys and 6,000 are a JsonError naming the field", (_name, write) => {
+    const atLimit = nested(199);
+    const text = write(atLimit);
+    expect(depthOf(JSON.parse(text))).toBe(200); // the message, then an object per Any
+    expect(T.encode(T.fromJsonString(text))).toEqual(atLimit);
+    expect(T.encode(T.fromJson(JSON.parse(text)))).toEqual(atLimit);
+    for (const levels of [200, 6000]) {
+      const error = thrown(() => write(nested(levels)), JsonError);
+      expect(error).toEqual(["INVALID_VALUE", "protobuf_test_messages.proto3.TestAllTypesProto3.optionalAny"]);
+    }
+    expect(write(T.encode({ optionalInt32: 3 }))).toBe('{"optionalInt32":3}'); // and the runtime writes on
+  });
+
+  it("the readers refuse the 201 objects of 200 Anys; toText refuses Anys past its own nesting limit (100 messages) with a TextError", () => {
+    const text = `${'{"optionalAny":'}${'{"@type":"type.googleapis.com/google.protobuf.Any","value":'.repeat(199)}{"@type":"type.googleapis.com/${T.typeName}"}${"}".repeat(200)}`;
+    expect(depthOf(JSON.parse(text))).toBe(201);
+    expect(thrown(() => T.fromJsonString(text), JsonError)[0]).toBe("INVALID_JSON");
+    expect(thrown(() => T.fromJson(JSON.parse(text)), JsonError)[0]).toBe("INVALID_JSON");
+    expect(toText(T, T.decode(nested(99)))).toContain("optional_int32: 7");
+    for (const levels of [100, 6000]) expect(() => toText(T, T.decode(nested(levels)))).toThrow(/messages nested deeper than 100 \(protobuf_test_messages\.proto3\.TestAllTypesProto3\.optional_any\) \[INVALID_VALUE\]/);
+  });
+});

@@ -197,6 +197,28 @@ describe("reading", () => {
     expect(fromText(T, "optional_int32: 1").optionalInt32).toBe(1);
   });
 
+  it("text whose own budget holds but whose messages the binary budget refuses (much text, few wire bytes) is placed at its line:column too", () => {
+    const rt = runtime();
+    const limits = rt.limits;
+    rt.setLimits({ maxAmplification: 1 });
+    try {
+      // per element two records and 4 wire bytes, but text padded to twice the records' size:
+      // the text's budget (its own size) holds, the wire bytes' does not
+      const nested = T.schemaDef.messages[T.index]!.fields.find((f) => f.name === "repeated_nested_message")!;
+      const size = T.schemaDef.messages[nested.ref]!.recordSize + T.recordSize;
+      const text = "optional_int32: 1\n" + `repeated_nested_message { corecursive {} }${" ".repeat(2 * size)}\n`.repeat(1000);
+      const e = (() => { try { fromText(T, text); } catch (x) { return x; } })() as TextError;
+      expect(e).toBeInstanceOf(TextError);
+      expect(e.code).toBe("MEMORY_BUDGET");
+      expect(e.message).not.toMatch(/at byte/);
+      const element = /\.repeated_nested_message\[(\d+)\]/.exec(e.path);
+      expect(element, e.message).not.toBeNull();
+      expect(e.line).toBe(Number(element![1]) + 2);
+    } finally {
+      rt.setLimits(limits);
+    }
+  });
+
   it("a required field left out is an error, as protoc's parser has it", () => {
     expect(error(p2.TestRequired as never, "a: 1")).toEqual(["MISSING_REQUIRED", "1:5", "protobuf_unittest.TestRequired"]);
   });

@@ -26,6 +26,14 @@ export const LIMITS_MAX_ELEMENTS = 8;
 export const LIMITS_MAX_AMPLIFICATION = 12;
 export const LIMITS_ALLOW_PARTIAL = 16;
 
+/**
+ * hppproto::Limits' constants: the memory any decode may take beyond maxAmplification per input byte
+ * (JSON and text readers keep the same budget: ts/budget.ts), and how deeply ProtoJSON's objects and
+ * arrays may nest, the top-level one included (readers refuse more, writers write no more).
+ */
+export const BUDGET_ALLOWANCE = 1 << 20;
+export const MAX_JSON_DEPTH = 200;
+
 /** Record slots: BytesSlot (data, size), ArraySlot (data, size, capacity), and where every record keeps its unknown fields (an ArraySlot of BytesSlots). */
 export const BYTES_SLOT_SIZE = 8;
 export const ARRAY_SLOT_SIZE = 12;
@@ -38,4 +46,5 @@ export const ABI: readonly number[] = [
   PATH_ENTRY_SIZE, PATH_ENTRY_MESSAGE, PATH_ENTRY_FIELD, PATH_ENTRY_INDEX,
   LIMITS_MAX_DEPTH, LIMITS_MAX_MESSAGE_SIZE, LIMITS_MAX_ELEMENTS, LIMITS_MAX_AMPLIFICATION, LIMITS_ALLOW_PARTIAL,
   BYTES_SLOT_SIZE, ARRAY_SLOT_SIZE, UNKNOWN_FIELDS,
+  BUDGET_ALLOWANCE, MAX_JSON_DEPTH,
 ];

@@ -52,8 +52,10 @@ export class FullRuntime extends Runtime {
 
   /**
    * Reads ProtoJSON text into a record of the arena (emptied first), or returns 0 when the text is
-   * the JS reader's (a form the codec's reader leaves to it, or an error). The text is staged as
-   * UTF-8 in the copy staging buffer; given a record, the caller ends with mem.clearSource().
+   * the JS reader's (a form the codec's reader leaves to it, or an error). Text that would take more
+   * memory than its size allows is a DecodeError MEMORY_BUDGET whose offset is in the string (UTF-16
+   * units). The text is staged as UTF-8 in the copy staging buffer; given a record, the caller ends
+   * with mem.clearSource().
    */
   jsonDecode(schema: number, names: number, message: number, arena: number, text: string): number {
     const written = this.stageText(text);
@@ -71,7 +73,11 @@ export class FullRuntime extends Runtime {
       throw this.trapped(e, () => new DecodeError("DEPTH_LIMIT", 0, ""));
     }
     this.mem.sync();
-    if (rec === 0) this.mem.clearSource();
+    if (rec === 0) {
+      this.mem.clearSource();
+      const s = this.status();
+      if (codeName(s.code) === "MEMORY_BUDGET") throw new DecodeError("MEMORY_BUDGET", this.mem.str(at, s.offset).length, "");
+    }
     return rec;
   }
 

@@ -51,6 +51,7 @@ EMSCRIPTEN_KEEPALIVE const uint32_t* hp_abi() {
       offsetof(Limits, max_depth), offsetof(Limits, max_message_size), offsetof(Limits, max_elements),
       offsetof(Limits, max_amplification), offsetof(Limits, allow_partial),
       sizeof(BytesSlot),        sizeof(ArraySlot),           unknown_fields_offset,
+      Limits::budget_allowance, Limits::json_max_depth,
   };
   return abi;
 }
@@ -172,7 +173,7 @@ EMSCRIPTEN_KEEPALIVE RecordPtr hp_json_decode(const Schema* schema, const JsonNa
                                               Arena* arena, const uint8_t* text, uint32_t size, int reset) {
   if (!check_message_index(schema, message_index)) return nullptr;
   if (reset) arena->reset();
-  return JsonDecoder(*schema, *names, *arena, g_limits, g_json_seen, g_json_keys).decode(message_index, text, size);
+  return JsonDecoder(*schema, *names, *arena, g_limits, g_status, g_json_seen, g_json_keys).decode(message_index, text, size);
 }
 
 // ProtoJSON text of the message at rec into the output buffer (hp_output()): its size, or -1 when the

@@ -27,10 +27,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static ScratchBuffer<uint32_t> sizes;
   static std::vector<uint64_t> seen;
   static std::vector<uint32_t> keys;
+  static Status json_status;
   Arena arena;
   // the text in a buffer of its own size, so that ASan sees any read past its end
   std::vector<uint8_t> text(data + 1, data + size);
-  const RecordPtr rec = JsonDecoder(schema, names, arena, limits, seen, keys).decode(message, text.data(), text.size());
+  const RecordPtr rec = JsonDecoder(schema, names, arena, limits, json_status, seen, keys).decode(message, text.data(), text.size());
   if (!rec) return 0;
   const std::vector<uint8_t> first = fuzz::encode(schema, message, rec, limits, sizes);
   Status status;
@@ -59,7 +60,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (next != numbers.size()) std::abort();
   Arena arena2;
-  const RecordPtr reread = JsonDecoder(schema, names, arena2, limits, seen, keys).decode(message, printed.data(), printed.size());
+  const RecordPtr reread = JsonDecoder(schema, names, arena2, limits, json_status, seen, keys).decode(message, printed.data(), printed.size());
   if (reread && fuzz::encode(schema, message, reread, limits, sizes) != first) std::abort();
   return 0;
 }

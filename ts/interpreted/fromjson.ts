@@ -8,6 +8,7 @@ import * as jsonIn from "../json/in.js";
 import { jsonKeySegment, type JsonValue } from "../json/parse.js";
 import type { JsonReadOptions } from "../json/read.js";
 import { safeNumber } from "../plain.js";
+import { elementSize } from "../budget.js";
 import { FieldFlag, FieldType, isInt64, Label, type FieldInfo, type SchemaDef } from "../schema.js";
 import { interpretedType } from "./index.js";
 import { fieldPath, isMessage } from "./values.js";
@@ -77,15 +78,16 @@ function member(def: SchemaDef, message: number, f: FieldInfo, oneofProp: string
   const nullable = acceptsNull(def, f);
   if (f.label === Label.Map) {
     const [key, value] = def.messages[f.ref]!.fields as [FieldInfo, FieldInfo];
-    const each = valueReader(def, message, value), keyType = key.type, valueNull = acceptsNull(def, value);
+    const each = valueReader(def, message, value), keyType = key.type, valueNull = acceptsNull(def, value), size = elementSize(def, f);
     return (o, v, opts, depth) => {
-      o[prop] = jsonIn.map(v, keyType, (x) => each(x, opts, depth), valueNull);
+      o[prop] = jsonIn.map(v, keyType, (x) => each(x, opts, depth), valueNull, opts, size);
     };
   }
   const read = valueReader(def, message, f);
   if (f.label === Label.Repeated) {
+    const size = elementSize(def, f);
     return (o, v, opts, depth) => {
-      o[prop] = jsonIn.list(v, (x) => read(x, opts, depth) as never, nullable);
+      o[prop] = jsonIn.list(v, (x) => read(x, opts, depth) as never, nullable, opts, size);
     };
   }
   if (oneofProp !== undefined) {
@@ -121,9 +123,10 @@ function messageReader(def: SchemaDef, index: number): FromJson {
   const nullable = new Set(info.fields.filter((f) => acceptsNull(def, f)));
   // every object starts as a copy of one with all the properties, as the plain readers' do
   const { template, fresh, required } = plainTemplate(info);
-  const typeName = info.name;
+  const typeName = info.name, recordSize = info.recordSize;
   return (json, opts, depth) => {
     if (depth > jsonIn.MAX_DEPTH) jsonIn.fallback();
+    jsonIn.spend(opts, recordSize, "");
     const o: Plain = { ...template };
     for (let i = 0; i < fresh.length; i++) o[fresh[i]![0]] = fresh[i]![1]();
     let seen = 0, more: Set<FieldInfo> | undefined; // fields that can be given by two names, given

@@ -1,7 +1,7 @@
 // Plain objects to ProtoJSON values, interpreted from the schema: the value whose text generated
 // toJsonString functions write (codegen/emit/json.ts), as one closure per field built on first use,
 // with the same defaults, names and error paths. CODE_SIZE code and runtime schemas write with it.
-import { hasSpecialJson } from "../json/common.js";
+import { hasSpecialJson, mayOpen } from "../json/common.js";
 import * as jsonOut from "../json/out.js";
 import type { JsonWriteOptions } from "../json/print.js";
 import { FieldType, isInt64, Label, type FieldInfo, type SchemaDef } from "../schema.js";
@@ -112,6 +112,7 @@ function messageWriter(def: SchemaDef, index: number): ToJson {
   const info = def.messages[index]!;
   const fields = info.fields.map((f) => fieldWriter(def, f, f.oneof >= 0 ? info.oneofs[f.oneof]!.prop : undefined));
   return (o, opts) => {
+    mayOpen(1); // its object
     const j: Record<string, unknown> = {};
     for (let i = 0; i < fields.length; i++) fields[i]!(o, j, opts);
     const unknown = o["$unknown"];

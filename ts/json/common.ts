@@ -2,9 +2,10 @@
 // forms (Timestamp, Duration, FieldMask), and finding the type an Any holds.
 import { FieldType as T, type SchemaDef } from "../schema.js";
 import type { Registry } from "../registry.js";
+import { MAX_JSON_DEPTH } from "../abi.js";
 import { excerpt, quote } from "../excerpt.js";
 
-export type JsonErrorCode = "INVALID_JSON" | "INVALID_VALUE" | "VALUE_OUT_OF_RANGE" | "UNKNOWN_FIELD" | "DUPLICATE_FIELD" | "UNKNOWN_TYPE" | "MISSING_REQUIRED";
+export type JsonErrorCode = "INVALID_JSON" | "INVALID_VALUE" | "VALUE_OUT_OF_RANGE" | "UNKNOWN_FIELD" | "DUPLICATE_FIELD" | "UNKNOWN_TYPE" | "MISSING_REQUIRED" | "MEMORY_BUDGET";
 
 /** ProtoJSON that does not fit the message, or a message that has no ProtoJSON form. */
 export class JsonError extends Error {
@@ -22,6 +23,30 @@ export class JsonError extends Error {
   prefix(segment: string): void {
     this.path = segment + this.path;
     this.message = `${this.reason} (${this.path}) [${this.code}]`;
+  }
+}
+
+/**
+ * The objects and arrays open around the value the JS writers are writing: they nest across the
+ * generated, interpreted and schema-driven writers (through well-known types, and Any in Any, whose
+ * bytes each decode starts at depth 0 again). MAX_JSON_DEPTH bounds the text as it bounds the readers.
+ */
+export const writing = { enclosing: 0 };
+
+/** Throws unless `levels` more objects or arrays may open around the value being written. */
+export function mayOpen(levels: number, path = ""): void {
+  if (writing.enclosing + levels > MAX_JSON_DEPTH) {
+    throw new JsonError("INVALID_VALUE", path, `the JSON would nest objects and arrays deeper than ${MAX_JSON_DEPTH}, which no ProtoJSON reader here reads`);
+  }
+}
+
+/** What `write` writes, inside `levels` more objects and arrays. */
+export function inside<R>(levels: number, write: () => R): R {
+  writing.enclosing += levels;
+  try {
+    return write();
+  } finally {
+    writing.enclosing -= levels;
   }
 }
 

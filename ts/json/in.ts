@@ -11,9 +11,10 @@ import { DecodeError, EncodeError } from "../errors.js";
 import { isJsonObject, members, type JsonValue } from "./parse.js";
 import { quote } from "../excerpt.js";
 import { isWellFormed } from "../utf16.js";
-import { SKIP, describe, enumNumber, integer, messageFromJson, scalarFromJson, type JsonReadOptions } from "./read.js";
+import { MEMORY_BUDGET_REASON } from "../budget.js";
+import { SKIP, describe, enumNumber, integer, messageFromJson, scalarFromJson, spend, type JsonReadOptions } from "./read.js";
 
-export { SKIP };
+export { SKIP, spend };
 export const scalar = scalarFromJson;
 
 /** Thrown to hand the whole message to the schema-driven reader. */
@@ -99,13 +100,15 @@ export function throughCodec(type: Codec, init: unknown): unknown {
     const where = e.path ? ` at ${e.path}` : "";
     if (e.code === "DEPTH_LIMIT") throw new JsonError("INVALID_JSON", "", `nested deeper than the runtime's maxDepth as messages${where}`);
     if (e.code === "MISSING_REQUIRED") throw new JsonError("MISSING_REQUIRED", "", `required field is not set${where}`);
+    if (e.code === "MEMORY_BUDGET") throw new JsonError("MEMORY_BUDGET", "", `${MEMORY_BUDGET_REASON}${where}`);
     throw new JsonError("INVALID_VALUE", "", `${e instanceof EncodeError ? e.reason : e.message}${where}`);
   }
 }
 
-/** A repeated field: an array, elements through `each`, SKIP dropped. */
-export function list<X>(v: JsonValue, each: (x: JsonValue) => X | typeof SKIP, acceptsNull = false): X[] {
+/** A repeated field: an array, elements through `each`, SKIP dropped; `size` bytes of the budget each. */
+export function list<X>(v: JsonValue, each: (x: JsonValue) => X | typeof SKIP, acceptsNull: boolean, opts: JsonReadOptions, size: number): X[] {
   if (!Array.isArray(v)) throw new JsonError("INVALID_VALUE", "", `${describe(v)} is not an array`);
+  spend(opts, v.length * size, "");
   const out: X[] = [];
   for (let i = 0; i < v.length; i++) {
     try {
@@ -120,10 +123,15 @@ export function list<X>(v: JsonValue, each: (x: JsonValue) => X | typeof SKIP, a
   return out;
 }
 
-/** A map field: keys checked against the key type and written as decode() writes them; one key written two ways is an error. */
-export function map<X>(v: JsonValue, keyType: T, each: (x: JsonValue) => X | typeof SKIP, acceptsNull = false): { [key: string]: X } {
+/**
+ * A map field: keys checked against the key type and written as decode() writes them; one key
+ * written two ways is an error. `size` bytes of the budget per entry.
+ */
+export function map<X>(v: JsonValue, keyType: T, each: (x: JsonValue) => X | typeof SKIP, acceptsNull: boolean, opts: JsonReadOptions, size: number): { [key: string]: X } {
   const out: { [key: string]: X } = {};
-  for (const [k, x] of object(v)) {
+  const entries = object(v);
+  spend(opts, entries.length * size, "");
+  for (const [k, x] of entries) {
     try {
       const key = mapKey(keyType, k);
       // "7" and "007" name one key: which came last is not kept (JSON objects order integer keys first)

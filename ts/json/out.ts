@@ -4,7 +4,7 @@
 import type { Registry } from "../registry.js";
 import type { SchemaDef } from "../schema.js";
 import { isZero64 } from "../interpreted/values.js";
-import { base64Encode, within } from "./common.js";
+import { base64Encode, inside, mayOpen, within, writing } from "./common.js";
 import { define, floatToJson, messageToJson, shortestFloat32, type JsonWriteOptions } from "./print.js";
 
 type Json = unknown;
@@ -29,10 +29,13 @@ export function enumName(def: SchemaDef, index: number, v: number): Json {
 
 /** A message field written by its writer; errors get the field's key in front of their path. */
 export function sub<T>(toJson: ToJson<T>, v: T, opts: JsonWriteOptions, key: string): Json {
+  writing.enclosing++; // the object of the message it is a field of
   try {
     return toJson(v, opts);
   } catch (e) {
     throw within(e, `.${key}`);
+  } finally {
+    writing.enclosing--;
   }
 }
 
@@ -60,20 +63,28 @@ export function extensions(extendee: string, unknown: Uint8Array, j: Record<stri
 
 /** A repeated field, each element through `each` (or copied as is). */
 export function list<T>(v: readonly T[], each?: (x: T) => Json): Json[] {
+  mayOpen(2); // the message's object, and the array
   return each === undefined ? v.slice() : v.map((x) => each(x));
 }
 
 /** A repeated message field. */
 export function messages<T>(v: readonly T[], toJson: ToJson<T>, opts: JsonWriteOptions, key: string): Json[] {
-  const out = new Array<Json>(v.length);
-  for (let i = 0; i < v.length; i++) {
-    try {
-      out[i] = toJson(v[i]!, opts);
-    } catch (e) {
-      throw within(e, `.${key}[${i}]`);
-    }
+  try {
+    mayOpen(2); // the message's object, and the array
+  } catch (e) {
+    throw within(e, `.${key}`);
   }
-  return out;
+  const out = new Array<Json>(v.length);
+  return inside(2, () => {
+    for (let i = 0; i < v.length; i++) {
+      try {
+        out[i] = toJson(v[i]!, opts);
+      } catch (e) {
+        throw within(e, `.${key}[${i}]`);
+      }
+    }
+    return out;
+  });
 }
 
 export { define };
@@ -86,9 +97,12 @@ export function nonEmpty(v: object): boolean {
 
 /** A map field: keys as they are (plain objects key maps by strings), values through `each`. */
 export function map<T>(v: { readonly [key: string]: T }, each?: (x: T, key: string) => Json): Record<string, Json> {
+  mayOpen(2); // the message's object, and the map's
   const out: Record<string, Json> = {};
-  for (const k of Object.keys(v)) define(out, k, each === undefined ? v[k] : each(v[k]!, k));
-  return out;
+  return inside(2, () => {
+    for (const k of Object.keys(v)) define(out, k, each === undefined ? v[k] : each(v[k]!, k));
+    return out;
+  });
 }
 
 /** A map entry's message value, with the entry's key in the error path. */

@@ -2,6 +2,7 @@
 // written as numbers must be exact) and keeps only the last of duplicate keys (which ProtoJSON
 // rejects): its value is taken when a check over it proves neither happened (parseFast), and
 // otherwise the text is read by the strict parser here, which keeps numbers as their text.
+import { MAX_JSON_DEPTH } from "../abi.js";
 import { quote, SHOWN } from "../excerpt.js";
 
 /** A JSON number, kept as its source text until the field's type says how to read it. */
@@ -67,7 +68,7 @@ function escapedColons(text: string): number {
 /** The ":" in the keys and strings keysIn() went through. */
 let stringColons = 0;
 
-/** The keys of the value (their ":" and its strings' counted in stringColons); NaN for a rounded integer or nesting past MAX_DEPTH. */
+/** The keys of the value (their ":" and its strings' counted in stringColons); NaN for a rounded integer or nesting past MAX_JSON_DEPTH. */
 function keysIn(v: JsonValue, depth: number): number {
   if (typeof v !== "object") {
     if (typeof v === "string") {
@@ -77,7 +78,7 @@ function keysIn(v: JsonValue, depth: number): number {
     return typeof v === "number" && (v > Number.MAX_SAFE_INTEGER || v < -Number.MAX_SAFE_INTEGER) ? NaN : 0;
   }
   if (v === null) return 0;
-  if (depth > MAX_DEPTH) return NaN;
+  if (depth >= MAX_JSON_DEPTH) return NaN;
   let n = 0;
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) n += keysIn(v[i]!, depth + 1);
@@ -116,8 +117,6 @@ function inside(e: unknown, segment: string, depth: number): unknown {
   if (e instanceof JsonSyntaxError) e.path = depth < PATH_LEVELS ? segment + e.path : ".…";
   return e;
 }
-
-const MAX_DEPTH = 200;
 
 const plainRun = /[^"\\\x00-\x1f]*/y;
 
@@ -187,10 +186,11 @@ export function parseJson(text: string): JsonValue {
     i += m[0].length;
     return new JsonNumber(m[0]);
   };
+  // depth: the objects and arrays around the value; one more may open (MAX_JSON_DEPTH counts the top-level one)
   const value = (depth: number): JsonValue => {
-    if (depth > MAX_DEPTH) fail(`nested deeper than ${MAX_DEPTH}`);
     ws();
     const c = text.charAt(i);
+    if ((c === "{" || c === "[") && depth >= MAX_JSON_DEPTH) fail(`nested deeper than ${MAX_JSON_DEPTH}`);
     switch (c) {
       case "{": {
         i++;
@@ -261,7 +261,7 @@ export function fromJs(v: unknown, depth = 0): JsonValue {
   // gives one, as parseFast leaves 1e400 to the strict parser)
   if (v === null || typeof v === "boolean" || typeof v === "string" || typeof v === "number") return v;
   if (typeof v === "bigint") return new JsonNumber(String(v));
-  if (typeof v === "object" && depth > MAX_DEPTH) throw new TypeError(`nested deeper than ${MAX_DEPTH} (or a cycle)`);
+  if (typeof v === "object" && depth >= MAX_JSON_DEPTH) throw new TypeError(`nested deeper than ${MAX_JSON_DEPTH} (or a cycle)`);
   if (Array.isArray(v)) return v.map((e) => fromJs(e, depth + 1));
   if (typeof v === "object") {
     const o = Object.create(null) as Record<string, JsonValue>;

@@ -2,7 +2,7 @@
 // strings, bytes as base64, enum names, non-finite floats as strings, and the well-known types.
 import { FieldType as T, type SchemaDef } from "../schema.js";
 import { interpretedToJson } from "../interpreted/tojson.js";
-import { JsonError, base64Encode, within, hasSpecialJson, fieldMaskToJson, formatDuration, formatTimestamp, resolveAny, wrapperTypes, type TypeRef, type Types } from "./common.js";
+import { JsonError, base64Encode, within, hasSpecialJson, fieldMaskToJson, formatDuration, formatTimestamp, inside, mayOpen, resolveAny, wrapperTypes, type TypeRef, type Types } from "./common.js";
 
 export interface JsonWriteOptions {
   /** Also write fields without presence that hold their default (0, "", false, [], {}). */
@@ -110,14 +110,9 @@ function wellKnownToJson(def: SchemaDef, name: string, obj: Plain, opts: JsonWri
     case "Timestamp": return formatTimestamp(BigInt((obj["seconds"] as bigint | undefined) ?? 0n), (obj["nanos"] as number | undefined) ?? 0, path);
     case "Duration": return formatDuration(BigInt((obj["seconds"] as bigint | undefined) ?? 0n), (obj["nanos"] as number | undefined) ?? 0, path);
     case "FieldMask": return fieldMaskToJson((obj["paths"] as string[] | undefined) ?? [], path);
-    case "Struct": {
-      const out: Record<string, Json> = {};
-      const fields = (obj["fields"] ?? {}) as Record<string, Plain>;
-      for (const k of Object.keys(fields)) define(out, k, valueMessageToJson(fields[k]!, `${path}.${k}`));
-      return out;
-    }
+    case "Struct": return structToJson(obj, path);
     case "Value": return valueMessageToJson(obj, path);
-    case "ListValue": return ((obj["values"] ?? []) as Plain[]).map((x, i) => valueMessageToJson(x, `${path}[${i}]`));
+    case "ListValue": return listToJson(obj, path);
     case "Any": return anyToJson(def, obj, opts, path);
     default: return undefined;
   }
@@ -133,27 +128,43 @@ function valueMessageToJson(v: Plain, path: string): Json {
       return n;
     }
     case "stringValue": case "boolValue": return kind.value;
-    case "structValue": {
-      const out: Record<string, Json> = {};
-      const fields = ((kind.value as Plain)["fields"] ?? {}) as Record<string, Plain>;
-      for (const k of Object.keys(fields)) define(out, k, valueMessageToJson(fields[k]!, `${path}.${k}`));
-      return out;
-    }
-    case "listValue": return (((kind.value as Plain)["values"] ?? []) as Plain[]).map((x, i) => valueMessageToJson(x, `${path}[${i}]`));
+    case "structValue": return structToJson(kind.value as Plain, path);
+    case "listValue": return listToJson(kind.value as Plain, path);
     default: throw new JsonError("INVALID_VALUE", path, "google.protobuf.Value has no kind set");
   }
 }
 
+/** A Struct's object, its values inside it. */
+function structToJson(struct: Plain, path: string): Json {
+  mayOpen(1, path);
+  const out: Record<string, Json> = {};
+  const fields = (struct["fields"] ?? {}) as Record<string, Plain>;
+  return inside(1, () => {
+    for (const k of Object.keys(fields)) define(out, k, valueMessageToJson(fields[k]!, `${path}.${k}`));
+    return out;
+  });
+}
+
+/** A ListValue's array, its values inside it. */
+function listToJson(list: Plain, path: string): Json {
+  mayOpen(1, path);
+  return inside(1, () => ((list["values"] ?? []) as Plain[]).map((x, i) => valueMessageToJson(x, `${path}[${i}]`)));
+}
+
+/**
+ * An Any's object: its message's fields beside "@type", or its message's own JSON form as "value".
+ * The bytes of an Any in an Any are decoded afresh, which no decode depth limit bounds: the writers'
+ * depth (mayOpen) does, one level before each decode.
+ */
 function anyToJson(def: SchemaDef, obj: Plain, opts: JsonWriteOptions, path: string): Json {
   const url = (obj["typeUrl"] as string | undefined) ?? "";
   const value = (obj["value"] as Uint8Array | undefined) ?? new Uint8Array(0);
+  mayOpen(1, path);
   if (url === "" && value.length === 0) return {};
   const target = resolveAny(def, url, opts.registry, path);
-  const inner = target.type.decode(value) as Plain;
-  const json = messageToJson(target.def, target.index, inner, opts, path);
   const innerName = target.def.messages[target.index]!.name;
-  if (hasSpecialJson(innerName)) {
-    return { "@type": url, value: json };
-  }
-  return { "@type": url, ...(json as object) };
+  const special = hasSpecialJson(innerName);
+  const inner = target.type.decode(value) as Plain;
+  if (special) return { "@type": url, value: inside(1, () => messageToJson(target.def, target.index, inner, opts, path)) };
+  return { "@type": url, ...(messageToJson(target.def, target.index, inner, opts, path) as object) };
 }

@@ -7,6 +7,7 @@ import { isJsonObject, JsonNumber, jsonKeySegment, members, type JsonObject, typ
 import { excerpt, quote } from "../excerpt.js";
 import { isWellFormed } from "../utf16.js";
 import { EncodeError } from "../errors.js";
+import { elementSize, MEMORY_BUDGET_REASON, type ReadBudget } from "../budget.js";
 import type { Extension } from "../extension.js";
 import type { Registry } from "../registry.js";
 
@@ -15,6 +16,13 @@ export interface JsonReadOptions {
   ignoreUnknownFields?: boolean;
   /** Message types an `Any` may hold, besides those of the same generated code. */
   registry?: Types;
+  /** @internal what the read may build: JsonMessageType gives each read its own */
+  budget?: ReadBudget;
+}
+
+/** Takes bytes from the read's budget; past it, the read is MEMORY_BUDGET. */
+export function spend(opts: JsonReadOptions, bytes: number, path: string): void {
+  if (opts.budget !== undefined && !opts.budget.take(bytes)) throw new JsonError("MEMORY_BUDGET", path, MEMORY_BUDGET_REASON);
 }
 
 type Plain = Record<string, unknown>;
@@ -46,6 +54,7 @@ export function messageFromJson(def: SchemaDef, mi: number, json: JsonValue, opt
   const special = wellKnownFromJson(def, info.name, json, opts, path);
   if (special !== undefined) return special;
   if (!isJsonObject(json)) throw new JsonError("INVALID_VALUE", path, `${describe(json)} is not an object`);
+  spend(opts, info.recordSize, path);
   const out: Plain = {};
   const fields = fieldByKey(info);
   const seen = new Set<number>();
@@ -71,6 +80,7 @@ export function messageFromJson(def: SchemaDef, mi: number, json: JsonValue, opt
     if (v === null && !acceptsNull(def, f)) continue; // null: the field is absent
     if (label === L.Repeated) {
       if (!Array.isArray(v)) throw new JsonError("INVALID_VALUE", at, `${describe(v)} is not an array`);
+      spend(opts, v.length * elementSize(def, f), at);
       const list: unknown[] = [];
       v.forEach((e, i) => {
         if (e === null && !acceptsNull(def, f)) throw new JsonError("INVALID_VALUE", `${at}[${i}]`, "null is not a valid element");
@@ -83,7 +93,9 @@ export function messageFromJson(def: SchemaDef, mi: number, json: JsonValue, opt
       const [keyField, valueField] = def.messages[ref]!.fields as [FieldInfo, FieldInfo];
       const m: Plain = {};
       const seenKeys = new Set<string>();
-      for (const [k, x] of members(v)) {
+      const entries = members(v);
+      spend(opts, entries.length * elementSize(def, f), at);
+      for (const [k, x] of entries) {
         const kat = `${at}[${quote(k)}]`;
         checkMapKey(keyField.type, k, kat);
         const key = keyField.type === T.String || keyField.type === T.Bool ? k : String(BigInt(k));

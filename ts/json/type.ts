@@ -9,13 +9,15 @@ import { jsonNamesTable } from "./names.js";
 import type { MessageView } from "../view.js";
 import { isView } from "../viewmark.js";
 import { JsonError, within } from "./common.js";
-import { fromJs, JsonSyntaxError, parseFast, parseJson, type JsonValue } from "./parse.js";
+import { fromJs, JsonNumber, JsonSyntaxError, members, parseFast, parseJson, type JsonObject, type JsonValue } from "./parse.js";
 import { indentJson, messageToJson, shortestFloat32, stringify, type JsonWriteOptions } from "./print.js";
 import { messageFromJson, type JsonReadOptions } from "./read.js";
 import { FALLBACK, throughCodec } from "./in.js";
 import { interpretedFromJson } from "../interpreted/fromjson.js";
 import { textOf, type BinaryInput } from "../input.js";
 import type { Registry } from "../registry.js";
+import { DecodeError } from "../errors.js";
+import { MEMORY_BUDGET_REASON, ReadBudget, utf8Size } from "../budget.js";
 
 /** A double or float the codec's text leaves to JS: Number#toString's shortest text that reads back. */
 const printNumber = (v: number, isFloat: boolean): string => String(isFloat ? shortestFloat32(v) : v);
@@ -99,7 +101,7 @@ export class JsonMessageType<T, V, B extends V = V, F extends Int64Forms<unknown
     } catch (e) {
       throw new JsonError("INVALID_JSON", this.typeName, (e as Error).message);
     }
-    return this.fromJsonValue(value, options);
+    return this.fromJsonValue(value, options, () => jsonSize(value));
   }
 
   /** A plain object from ProtoJSON text. Duplicate keys and large integers are handled exactly. */
@@ -133,7 +135,7 @@ export class JsonMessageType<T, V, B extends V = V, F extends Int64Forms<unknown
         throw e;
       }
     }
-    return this.fromJsonValue(value, options);
+    return this.fromJsonValue(value, options, () => utf8Size(text));
   }
 
   /**
@@ -158,22 +160,47 @@ export class JsonMessageType<T, V, B extends V = V, F extends Int64Forms<unknown
     if (full === undefined || names === 0) return 0; // the decode-only module has no JSON reader
     const arena = scratchPlainArena(rt);
     arena.generation++;
-    return full.jsonDecode(handle, names, this.index, arena.ptr, text);
+    try {
+      return full.jsonDecode(handle, names, this.index, arena.ptr, text);
+    } catch (e) {
+      if (!(e instanceof DecodeError && e.code === "MEMORY_BUDGET")) throw e;
+      throw new JsonError("MEMORY_BUDGET", this.typeName, `${MEMORY_BUDGET_REASON}: refused at offset ${e.offset} of the text`);
+    }
   }
 
-  private fromJsonValue(value: JsonValue, options: JsonReadOptions): T {
+  /** The message of a JSON value; `inputSize`: the bytes of its text, for the read's memory budget. */
+  private fromJsonValue(value: JsonValue, options: JsonReadOptions, inputSize: () => number): T {
     try {
-      return interpretedFromJson(this.schemaDef, this.index)(value, options, 0) as T;
+      return interpretedFromJson(this.schemaDef, this.index)(value, { ...options, budget: new ReadBudget(inputSize) }, 0) as T;
     } catch (e) {
       if (e !== FALLBACK) throw within(e, this.typeName);
     }
     // what that reader leaves (a closed enum's unknown number, a missing required field, deep
     // nesting): read the schema-driven way and through the codec
-    const init = messageFromJson(this.schemaDef, this.index, value, options, this.typeName);
+    const init = messageFromJson(this.schemaDef, this.index, value, { ...options, budget: new ReadBudget(inputSize) }, this.typeName);
     try {
       return throughCodec(this, init) as T;
     } catch (e) {
       throw within(e, this.typeName);
     }
   }
+}
+
+/** The size of a JSON value's text (strings as if nothing in them were escaped): the budget's input size for a value. */
+function jsonSize(v: JsonValue): number {
+  if (v === null) return 4;
+  switch (typeof v) {
+    case "boolean": return v ? 4 : 5;
+    case "number": return String(v).length;
+    case "string": return utf8Size(v) + 2;
+  }
+  if (v instanceof JsonNumber) return v.text.length;
+  let n = 2; // the brackets; then a comma between elements
+  if (Array.isArray(v)) {
+    for (const x of v) n += jsonSize(x) + 1;
+    return n - (v.length > 0 ? 1 : 0);
+  }
+  const entries = members(v as JsonObject);
+  for (const [k, x] of entries) n += utf8Size(k) + 3 + jsonSize(x) + 1;
+  return n - (entries.length > 0 ? 1 : 0);
 }

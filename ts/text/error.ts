@@ -1,7 +1,7 @@
 // Errors of the protobuf text format: what went wrong, where in the text (line:column, 1-based),
 // and which field (the path from the top-level message, .proto names).
 export type TextErrorCode =
-  | "INVALID_TEXT" | "INVALID_VALUE" | "VALUE_OUT_OF_RANGE" | "UNKNOWN_FIELD" | "DUPLICATE_FIELD" | "UNKNOWN_TYPE" | "MISSING_REQUIRED";
+  | "INVALID_TEXT" | "INVALID_VALUE" | "VALUE_OUT_OF_RANGE" | "UNKNOWN_FIELD" | "DUPLICATE_FIELD" | "UNKNOWN_TYPE" | "MISSING_REQUIRED" | "MEMORY_BUDGET";
 
 /** Text that does not fit the message, or a message that cannot be printed. */
 export class TextError extends Error {

@@ -31,7 +31,8 @@ export function fromText<M extends AnyMessageType>(type: M, text: string, option
     // what only the codec finds (a memory budget): placed at the field's place in the text, not
     // at a byte of the bytes made in between
     const path = e.path ?? "";
+    const code = e instanceof DecodeError && e.code === "MEMORY_BUDGET" ? "MEMORY_BUDGET" : "INVALID_VALUE";
     const { line, column } = textPosition(type.schemaDef, type.index, text, options, type.typeName, path);
-    throw new TextError("INVALID_VALUE", path, e instanceof EncodeError ? e.reason : describeCode(e.code), line, column);
+    throw new TextError(code, path, e instanceof EncodeError ? e.reason : describeCode(e.code), line, column);
   }
 }

@@ -14,6 +14,8 @@ import { excerpt, quote } from "../excerpt.js";
 import { EncodeError } from "../errors.js";
 import type { Extension } from "../extension.js";
 import type { Registry } from "../registry.js";
+import { MEMORY_BUDGET_REASON, ReadBudget, utf8Size } from "../budget.js";
+import { valueSize } from "../layout.js";
 
 export interface TextReadOptions {
   /** Message types an `Any` may hold, besides those of the same generated code. */
@@ -192,7 +194,7 @@ export function messageFromText(def: SchemaDef, index: number, text: string, opt
 function reader(text: string, opts: TextReadOptions, typeName: string, target?: string): TextReader {
   const path: string[] = [];
   const where = () => typeName + path.join("");
-  return new TextReader(new Tokens(text, where), opts, path, where, target);
+  return new TextReader(new Tokens(text, where), opts, path, where, new ReadBudget(() => utf8Size(text)), target);
 }
 
 /**
@@ -217,9 +219,16 @@ class TextReader {
     /** The fields being read, from the top-level message: ".a", ".b". */
     private readonly path: string[],
     private readonly where: () => string,
+    /** What the read may build: the binary decode's budget (ts/budget.ts). */
+    private readonly budget: ReadBudget,
     /** A path to find (textPosition): the reader throws itself when it reaches it. */
     private readonly target?: string,
   ) {}
+
+  /** Takes bytes from the budget; past it, MEMORY_BUDGET at `at` (the value's start). */
+  private spend(bytes: number, at = this.t.start): void {
+    if (!this.budget.take(bytes)) this.fail("MEMORY_BUDGET", MEMORY_BUDGET_REASON, at);
+  }
 
   /** Where the deepest field on the way to the target starts. */
   reached = 0;
@@ -239,11 +248,12 @@ class TextReader {
     return this.t.fail(code, reason, at);
   }
 
-  /** A message's fields up to `end` ("}" or ">"; null: the end of the text). */
-  message(def: SchemaDef, index: number, end: string | null, depth: number): Plain {
+  /** A message's fields up to `end` ("}" or ">"; null: the end of the text); `at`: where its field starts. */
+  message(def: SchemaDef, index: number, end: string | null, depth: number, at = this.t.start): Plain {
     if (depth > MAX_DEPTH) this.fail("INVALID_TEXT", `messages nested deeper than ${MAX_DEPTH}`);
     const t = this.t;
     const info = def.messages[index]!;
+    this.spend(info.recordSize, at);
     const o: Plain = {};
     const seen = new Set<FieldInfo>();
     for (;;) {
@@ -309,12 +319,15 @@ class TextReader {
     try {
       if (f.label === Label.Repeated || f.label === Label.Map) {
         const list = (o[f.prop] ??= f.label === Label.Map ? {} : []) as unknown[] | Plain;
-        // one element: its index in the path while it is read
+        // one element: its index in the path while it is read; its slot from the budget (a map
+        // entry's record is its message's)
         const add = () => {
-          if (f.label === Label.Map) return this.putEntry(def, f, list as Plain, this.value(def, f, depth) as Plain);
+          const start = t.start;
+          this.spend(valueSize(f.type), start);
+          if (f.label === Label.Map) return this.putEntry(def, f, list as Plain, this.value(def, f, depth, start) as Plain);
           this.path.push(`[${(list as unknown[]).length}]`);
-          this.visit(t.start);
-          (list as unknown[]).push(this.value(def, f, depth));
+          this.visit(start);
+          (list as unknown[]).push(this.value(def, f, depth, start));
           this.path.pop();
         };
         const colon = t.eat(":");
@@ -329,7 +342,7 @@ class TextReader {
         }
       } else {
         if (!t.eat(":") && !isMessage(f)) t.expect(":");
-        const v = this.value(def, f, depth);
+        const v = this.value(def, f, depth, at);
         if (f.oneof >= 0) {
           const oneof = info.oneofs[f.oneof]!;
           const other = o[oneof.prop] as { case: string } | undefined;
@@ -349,12 +362,12 @@ class TextReader {
     }
   }
 
-  /** One value of f's type (a map field's: one entry). */
-  private value(def: SchemaDef, f: FieldInfo, depth: number): unknown {
+  /** One value of f's type (a map field's: one entry); `field`: where its field or element starts. */
+  private value(def: SchemaDef, f: FieldInfo, depth: number, field: number): unknown {
     const t = this.t;
     if (isMessage(f) || f.label === Label.Map) {
       const end = t.eat("{") ? "}" : t.eat("<") ? ">" : this.fail("INVALID_TEXT", `expected "{" or "<", found ${t.describe()}`);
-      return this.message(def, f.ref, end, depth + 1);
+      return this.message(def, f.ref, end, depth + 1, field);
     }
     if (t.kind === "string") {
       if (f.type !== FieldType.String && f.type !== FieldType.Bytes) this.fail("INVALID_VALUE", `a string is not a valid ${FieldType[f.type]!.toLowerCase()} value`);

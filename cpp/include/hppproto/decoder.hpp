@@ -27,6 +27,10 @@ struct Limits {
   // alone, without the fields of the message it extends.
   uint32_t allow_partial = 0;
   static constexpr size_t budget_allowance = size_t{1} << 20;
+  // ProtoJSON objects and arrays nested in one another, the top-level one included: the readers
+  // refuse more and the writers write no more (the JS side checks its own number against this one
+  // when it loads a module: ts/abi.ts).
+  static constexpr uint32_t json_max_depth = 200;
 };
 
 // The arena limit under which a decode of input_size bytes stays within max_amplification: what

@@ -4,6 +4,8 @@
 // as "1e2" for an integer field, an unknown key, a duplicate field, an unknown enum name, an error) is
 // not read here: decode() returns nullptr and the JS runtime reads the text with its own reader,
 // which also names what is wrong. So what this reader accepts it must read exactly as that one.
+// The one error it reports itself is text that would take more memory than its size allows
+// (Error::memory_budget, as for binary input): the JS reader would build that much and more.
 #pragma once
 #include <cmath>
 #include <cstddef>
@@ -29,12 +31,14 @@ class JsonDecoder {
   // Nesting deeper than this is left to the JS reader (whose own limit it is).
   static constexpr uint32_t max_depth = 64;
 
-  JsonDecoder(const Schema& schema, const JsonNames& names, Arena& arena, const Limits& limits,
+  JsonDecoder(const Schema& schema, const JsonNames& names, Arena& arena, const Limits& limits, Status& status,
               std::vector<uint64_t>& seen, std::vector<uint32_t>& keys) noexcept
-      : schema_(schema), names_(names), arena_(arena), limits_(limits), seen_(seen), keys_(keys) {}
+      : schema_(schema), names_(names), arena_(arena), limits_(limits), status_(status), seen_(seen), keys_(keys) {}
 
-  // The message's record, or nullptr (the arena rewound) when the text is not read here.
+  // The message's record, or nullptr (the arena rewound) when the text is not read here; the status
+  // says memory_budget, with the offset reached, when the text is refused instead.
   RecordPtr decode(uint32_t mi, const uint8_t* text, size_t size) noexcept {
+    status_.clear();
     p_ = text;
     end_ = text + size;
     seen_.clear();
@@ -42,16 +46,28 @@ class JsonDecoder {
     // what the text may make of itself is bounded as for binary input (`{}` of a large message)
     const size_t limit = arena_.limit();
     const size_t cap = budget_cap(arena_, limits_, size);
-    if (cap < limit) arena_.set_limit(cap);
+    budget_in_force_ = cap < limit;
+    if (budget_in_force_) arena_.set_limit(cap);
+    over_budget_ = false;
     RecordPtr rec = nullptr;
     const bool read = size <= limits_.max_message_size && message(mi, rec, 0) && (ws(), p_ == end_);
     arena_.set_limit(limit);
     if (read) return rec;
+    if (over_budget_) status_.fail(Error::memory_budget, static_cast<uint32_t>(p_ - text), limits_.max_amplification);
     arena_.rewind(cp);
     return nullptr;
   }
 
  private:
+  // ---- memory ----
+
+  // The arena's allocations, noting one refused by the budget (not by the arena's own limit or malloc).
+  uint8_t* allocate(size_t size, bool zeroed = false) noexcept {
+    uint8_t* p = zeroed ? arena_.allocate_zeroed(size) : arena_.allocate(size);
+    if (!p && budget_in_force_ && arena_.failed_on_limit()) over_budget_ = true;
+    return p;
+  }
+
   // ---- the text ----
 
   void ws() noexcept {
@@ -184,7 +200,7 @@ class JsonDecoder {
         if (!skip_run()) return false;
       } while (*p_ == '\\');
       limit = p_;
-      dst = arena_.allocate(static_cast<size_t>(limit - start));
+      dst = allocate(static_cast<size_t>(limit - start));
       if (!dst) return false;
       p_ = first_escape;
     }
@@ -495,7 +511,7 @@ class JsonDecoder {
     size_t end = n;
     while (end > 0 && s[end - 1] == '=') --end;
     if (n - end > 2 || (n != end && n % 4 != 0) || end % 4 == 1) return false;
-    uint8_t* dst = arena_.allocate(end * 3 / 4 + 1);
+    uint8_t* dst = allocate(end * 3 / 4 + 1);
     if (!dst) return false;
     uint32_t acc = 0;
     int bits = 0;
@@ -525,7 +541,7 @@ class JsonDecoder {
   bool message(uint32_t mi, RecordPtr& out, uint32_t depth) noexcept {
     if (depth >= max_depth || depth >= limits_.max_depth || !names_.readable(mi)) return false;
     const MessageDef& m = schema_.message(mi);
-    RecordPtr rec = arena_.allocate_zeroed(m.record_size);
+    RecordPtr rec = allocate(m.record_size, true);
     if (!rec || !take('{')) return false;
     // which fields were given, for duplicates: a bit per field, on this frame's stack up to 512
     // fields, else on a vector shared by the nesting (indexed each time: a nested message may grow it)
@@ -622,7 +638,7 @@ class JsonDecoder {
       uint32_t cap = a.capacity == 0 ? 4 : a.capacity * 2;
       if (cap > limits_.max_elements || cap < a.capacity) cap = limits_.max_elements;
       if (cap > SIZE_MAX / width) return nullptr;
-      auto* fresh = arena_.allocate(static_cast<size_t>(cap) * width);
+      auto* fresh = allocate(static_cast<size_t>(cap) * width);
       if (!fresh) return nullptr;
       if (a.size) std::memcpy(fresh, a.data, a.size * width);
       a.data = fresh;
@@ -653,7 +669,7 @@ class JsonDecoder {
     const FieldDef& key = kv[0];
     const FieldDef& val = kv[1];
     do {
-      RecordPtr rec = arena_.allocate_zeroed(entry.record_size);
+      RecordPtr rec = allocate(entry.record_size, true);
       auto* slot = reinterpret_cast<RecordPtr*>(append(a, sizeof(RecordPtr)));
       if (!rec || !slot || !map_key(key, rec) || !take(':')) return false;
       *slot = rec;
@@ -691,11 +707,14 @@ class JsonDecoder {
   const JsonNames& names_;
   Arena& arena_;
   const Limits& limits_;
+  Status& status_;
   std::vector<uint64_t>& seen_;
   std::vector<uint32_t>& keys_;
   const uint8_t* p_ = nullptr;
   const uint8_t* end_ = nullptr;
   bool string_ascii_ = true;  // the last string read had no byte above 0x7f
+  bool budget_in_force_ = false;  // the arena's limit is lowered to the text's budget
+  bool over_budget_ = false;      // an allocation went past it
 };
 
 }  // namespace hppproto

@@ -6,8 +6,9 @@
 // as one marker byte (number_marker / float_marker) and their values listed in numbers(): JS prints
 // them (the shortest text that reads back, which Number#toString gives and which would otherwise
 // take a Ryu-sized table here). And messages with a JSON form of their own (well-known types), one
-// name for two fields, duplicate map keys (decoded wire data may repeat a key) and nesting past the
-// depth limit make encode() return false: the JS writer writes those messages.
+// name for two fields, duplicate map keys (decoded wire data may repeat a key) and objects and
+// arrays nested deeper than Limits::json_max_depth (which no reader here reads) make encode() return
+// false: the JS writer writes those messages, or names what is wrong.
 #pragma once
 #include <cmath>
 #include <cstddef>
@@ -194,7 +195,8 @@ class JsonEncoder : JsonText {
     return signed_integer(number, false);
   }
 
-  bool value(uint32_t mi, uint32_t fi, const FieldDef& f, const uint8_t* v, uint32_t depth) noexcept {
+  // `enclosing`: the objects and arrays open around the value.
+  bool value(uint32_t mi, uint32_t fi, const FieldDef& f, const uint8_t* v, uint32_t enclosing) noexcept {
     switch (f.type) {
       case FieldType::double_: return floating(load<double>(v), false);
       case FieldType::float_: return floating(load<float>(v), true);
@@ -211,7 +213,7 @@ class JsonEncoder : JsonText {
         return base64(s.data, s.size);
       }
       case FieldType::enum_: return enum_value(names_.enum_of(mi, fi), load<int32_t>(v));
-      case FieldType::message: case FieldType::group: return message(f.aux, load<RecordPtr>(v), depth + 1);
+      case FieldType::message: case FieldType::group: return message(f.aux, load<RecordPtr>(v), enclosing);
       default: return signed_integer(load<int32_t>(v), false);  // int32, sint32, sfixed32
     }
   }
@@ -240,8 +242,9 @@ class JsonEncoder : JsonText {
     }
   }
 
-  bool message(uint32_t mi, const uint8_t* rec, uint32_t depth) noexcept {
-    if (depth > limits_.max_depth || !names_.readable(mi)) return false;
+  bool message(uint32_t mi, const uint8_t* rec, uint32_t enclosing) noexcept {
+    const uint32_t level = enclosing + 1;  // of its object
+    if (level > Limits::json_max_depth || !names_.readable(mi)) return false;
     if (!put('{')) return false;
     if (!rec) return put('}');  // a oneof member or map value never filled in: empty
     const MessageDef& m = schema_.message(mi);
@@ -260,35 +263,35 @@ class JsonEncoder : JsonText {
       first = false;
       const uint8_t* v = rec + f.offset;
       if (f.label == Label::map) {
-        if (!map(f, load<ArraySlot>(v), depth)) return false;
+        if (!map(f, load<ArraySlot>(v), level)) return false;
       } else if (f.label == Label::repeated) {
-        if (!list(mi, i, f, load<ArraySlot>(v), depth)) return false;
-      } else if (!value(mi, i, f, v, depth)) {
+        if (!list(mi, i, f, load<ArraySlot>(v), level)) return false;
+      } else if (!value(mi, i, f, v, level)) {
         return false;
       }
     }
     return put('}');
   }
 
-  bool list(uint32_t mi, uint32_t fi, const FieldDef& f, const ArraySlot& a, uint32_t depth) noexcept {
-    if (!put('[')) return false;
+  bool list(uint32_t mi, uint32_t fi, const FieldDef& f, const ArraySlot& a, uint32_t enclosing) noexcept {
+    if (enclosing + 1 > Limits::json_max_depth || !put('[')) return false;
     const auto* data = static_cast<const uint8_t*>(a.data);
     const size_t stride = f.type == FieldType::message || f.type == FieldType::group ? sizeof(RecordPtr) : value_size(f.type);
     for (uint32_t k = 0; k < a.size; ++k) {
-      if ((k != 0 && !put(',')) || !value(mi, fi, f, data + k * stride, depth)) return false;
+      if ((k != 0 && !put(',')) || !value(mi, fi, f, data + k * stride, enclosing + 1)) return false;
     }
     return put(']');
   }
 
   // Entries in record order; a key the wire data gave twice is the JS writer's (whose object keeps one).
-  bool map(const FieldDef& f, const ArraySlot& a, uint32_t depth) noexcept {
+  bool map(const FieldDef& f, const ArraySlot& a, uint32_t enclosing) noexcept {
     const MessageDef& entry = schema_.message(f.aux);
     const FieldDef* kv = schema_.fields(entry);
     if (entry.field_count != 2 || !names_.readable(f.aux)) return false;
     const FieldDef& key = kv[0];
     const FieldDef& val = kv[1];
     const auto* recs = static_cast<const RecordPtr*>(a.data);
-    if (!distinct_map_keys(key, recs, a.size, scratch_) || !put('{')) return false;
+    if (enclosing + 1 > Limits::json_max_depth || !distinct_map_keys(key, recs, a.size, scratch_) || !put('{')) return false;
     static constexpr uint8_t zero[sizeof(uint64_t) + sizeof(BytesSlot)] = {};
     for (uint32_t k = 0; k < a.size; ++k) {
       const uint8_t* e = recs[k];
@@ -308,7 +311,7 @@ class JsonEncoder : JsonText {
         default: ok = signed_integer(load<int32_t>(kp), true);
       }
       if (!ok || !put(':')) return false;
-      if (!value(f.aux, 1, val, e ? e + val.offset : zero, depth + 1)) return false;
+      if (!value(f.aux, 1, val, e ? e + val.offset : zero, enclosing + 1)) return false;
     }
     return put('}');
   }
