@@ -1,5 +1,8 @@
 // Errors of the protobuf text format: what went wrong, where in the text (line:column, 1-based),
 // and which field (the path from the top-level message, .proto names).
+/** Messages nested deeper than this are refused by the reader and the printer alike (as protoc's parser). */
+export const MAX_DEPTH = 100;
+
 export type TextErrorCode =
   | "INVALID_TEXT" | "INVALID_VALUE" | "VALUE_OUT_OF_RANGE" | "UNKNOWN_FIELD" | "DUPLICATE_FIELD" | "UNKNOWN_TYPE" | "MISSING_REQUIRED" | "MEMORY_BUDGET";
 

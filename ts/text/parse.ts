@@ -8,7 +8,7 @@ import { JsonError, resolveAny, type TypeRef, type Types } from "../json/common.
 import { isMessage, zeroOf } from "../interpreted/values.js";
 import { safeNumber } from "../plain.js";
 import { FieldFlag, FieldType, isInt64, Label, type FieldInfo, type MessageInfo, type SchemaDef } from "../schema.js";
-import { TextError, type TextErrorCode } from "./error.js";
+import { MAX_DEPTH, TextError, type TextErrorCode } from "./error.js";
 import { concatBytes } from "../copy.js";
 import { excerpt, quote } from "../excerpt.js";
 import { EncodeError } from "../errors.js";
@@ -23,8 +23,6 @@ export interface TextReadOptions {
 }
 
 type Plain = Record<string, unknown>;
-
-const MAX_DEPTH = 100;
 
 type Kind = "ident" | "number" | "string" | "symbol" | "end";
 

@@ -5,7 +5,7 @@ import { JsonError, resolveAny, type TypeRef, type Types } from "../json/common.
 import { isMessage, isZero } from "../interpreted/values.js";
 import type { Registry } from "../registry.js";
 import { FieldType, isInt64, Label, type FieldInfo, type SchemaDef } from "../schema.js";
-import { TextError } from "./error.js";
+import { MAX_DEPTH, TextError } from "./error.js";
 
 export interface TextWriteOptions {
   /** Print the unknown fields a decoded message kept, by number, as protoc does (default: left out). */
@@ -15,8 +15,6 @@ export interface TextWriteOptions {
 }
 
 type Plain = Record<string, unknown>;
-
-const MAX_DEPTH = 100;
 
 export function messageToText(def: SchemaDef, index: number, o: Plain, opts: TextWriteOptions, typeName: string): string {
   const out: string[] = [];
