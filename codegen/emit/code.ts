@@ -33,12 +33,23 @@ export function hasbit(u8: string, p: string, bit: number): string {
 /** An exported function: the declaration file keeps its signature. */
 export function exportedFunction(doc: string | undefined, name: string, params: [string, string][], returns: string, body: string[]): string {
   const head = doc === undefined ? "" : `/** ${comment(doc)} */\n`;
-  return `${head}export ${decl("declare ")}function ${name}${signature(params, returns)}${impl(` {\n${body.join("\n")}\n}`)}${decl(";")}\n`;
+  return `${head}export ${decl("declare ")}function ${name}${signature(usedParams(params, body), returns)}${impl(` {\n${body.join("\n")}\n}`)}${decl(";")}\n`;
 }
 
 /** A function of the module's own, absent from the declaration file. */
 export function moduleFunction(name: string, params: [string, string][], returns: string, body: string[]): string {
-  return impl(`function ${name}${signature(params, returns)} {\n${body.join("\n")}\n}\n`);
+  return impl(`function ${name}${signature(usedParams(params, body), returns)} {\n${body.join("\n")}\n}\n`);
+}
+
+/** The parameters, those the body does not use named with a leading "_" (as noUnusedParameters allows). */
+function usedParams(params: [string, string][], body: string[]): [string, string][] {
+  return params.map(([name, type]) => [uses(body, name) ? name : `_${name}`, type]);
+}
+
+/** Whether generated code names the variable `name` (not as a property, not inside a string literal). */
+export function uses(code: string[], name: string): boolean {
+  const text = code.join("\n").replace(/"(?:[^"\\]|\\.)*"/g, '""');
+  return new RegExp(`(?<![\\w$.])${name.replace(/\$/g, "\\$")}(?![\\w$])`).test(text);
 }
 
 /** A class member (`get x`, `set x`, a method) with its body indented, or `;` in a declaration file. */

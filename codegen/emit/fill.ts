@@ -67,7 +67,7 @@ export function fillDecl(c: FileContext, m: MessageModel): string {
     body.push(`    default: w.badCase(${literal(o.name)}, (c${ts(" as { case: unknown }")}).case);`, "  }");
     out.push(moduleFunction(oneofFillName(c, m, o), [["w", "$RecordWriter"], ["c", cases], ["p", "number"]], "void", body));
   }
-  const body = [`  let v${ts(": unknown")};`];
+  const body = m.fields.some((f) => !f.oneof) ? [`  let v${ts(": unknown")};`] : [];
   m.fields.forEach((f, i) => {
     if (!f.oneof) body.push(`  if ((v = o${propertyAccess(f.prop)}) != null) ${fillStatement(c, f, i, "v")}`);
   });

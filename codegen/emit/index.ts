@@ -8,7 +8,7 @@ import { charsOfBytes } from "../../ts/schema.js";
 import { comment, literal, topLevelName } from "../names.js";
 import { decl, impl, render, ts } from "../syntax.js";
 import { builderDecl } from "./builders.js";
-import { docComment } from "./code.js";
+import { docComment, uses } from "./code.js";
 import { FileContext, type EmitOptions, type Named, type Names } from "./context.js";
 import { enumDecl } from "./enums.js";
 import { fillDecl } from "./fill.js";
@@ -168,11 +168,14 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
   if (extensions.length > 0) runtimeNames.push("extension as $extension", "type Extension as $Extension");
   if (services.length > 0) runtimeNames.push("service as $service", "type ServiceType as $ServiceType", "type Method as $Method");
   if (fileOptions) runtimeNames.push("file as $file", "type FileReflection as $FileReflection");
-  if (messages.length > 0 || extensions.length > 0 || services.length > 0 || fileOptions) {
+  // only what the module names (noUnusedLocals)
+  const named = (runtimeNames as string[]).filter((r) => uses(body, r.slice(r.indexOf(" as ") + 4)));
+  if (named.length > 0) {
     // type-only names last, each with its comma, so that JavaScript drops them whole
-    const values = runtimeNames.filter((r) => !(r as string).startsWith("type "));
-    const types = runtimeNames.filter((r) => (r as string).startsWith("type ")).map((r) => ts(`, ${r}`));
-    head.push(`import { ${values.join(", ")}${types.join("")} } from ${literal(c.options.runtimeImport)};`);
+    const values = named.filter((r) => !r.startsWith("type ")), types = named.filter((r) => r.startsWith("type "));
+    const from = literal(c.options.runtimeImport);
+    if (values.length > 0) head.push(`import { ${values.join(", ")}${types.map((r) => ts(`, ${r}`)).join("")} } from ${from};`);
+    else head.push(ts(`import type { ${types.map((r) => r.slice(5)).join(", ")} } from ${from};`));
   }
   if (messages.length > 0) head.push(`import { schema as $schema } from ${literal(`${toRoot}/${SCHEMA_MODULE.replace(/\.ts$/, ext)}`)};`);
   for (const [file, alias] of c.deps) {

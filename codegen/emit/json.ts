@@ -5,7 +5,7 @@ import { hasSpecialJson } from "../../ts/json/common.js";
 import { isMessage, numberKinds, type FieldModel, type MessageModel } from "../model.js";
 import { comment, literal } from "../names.js";
 import { decl, impl, nonNull, ts } from "../syntax.js";
-import { propertyAccess, exportedFunction } from "./code.js";
+import { propertyAccess, exportedFunction, uses } from "./code.js";
 import type { FileContext } from "./context.js";
 
 /** Expression: value `x` of f's type as JSON text (`key` is the field's quoted key, for error paths). */
@@ -46,7 +46,7 @@ export function toJsonDecl(c: FileContext, m: MessageModel): string {
     return `/** ${comment(m.fullName)} ${why}. */\nexport ${decl("declare ")}const ${n.toJsonString}${ts(`: ${type}`)}${impl(` = $jsonWrite.bySchema($schema, ${m.index})`)};\n`;
   }
   // keys come quoted from the schema's names (jsonWrite.keys), so each name is in the bundle once
-  const lines = [`  const { key, commaKey } = $jsonWrite.keys($schema, ${m.index}, opts), d = opts.emitDefaults;`, `  let s = "{";`];
+  const lines: string[] = [];
   m.fields.forEach((f, i) => {
     const key = `key[${i}]${nonNull}`;
     // a comma before every field but the first (a rope's length is known without flattening it)
@@ -82,6 +82,9 @@ export function toJsonDecl(c: FileContext, m: MessageModel): string {
         lines.push(`  { ${v} if (v != null) ${add(jsonText(c, f, "v", key))} }`);
     }
   });
+  // what the fields' lines use of the keys and options, declared before them
+  const keys = ["key", "commaKey"].filter((k) => uses(lines, k)), head = [...(keys.length > 0 ? [`{ ${keys.join(", ")} } = $jsonWrite.keys($schema, ${m.index}, opts)`] : []), ...(uses(lines, "d") ? ["d = opts.emitDefaults"] : [])];
+  lines.unshift(...(head.length > 0 ? [`  const ${head.join(", ")};`] : []), `  let s = "{";`);
   lines.push('  return s + "}";');
   return exportedFunction(`${m.fullName} as ProtoJSON text.`, n.toJsonString, [["o", n.type], ["opts", "$JsonWriteOptions"]], "string", lines);
 }

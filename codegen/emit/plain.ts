@@ -14,14 +14,16 @@ export function interfaceDecl(c: FileContext, m: MessageModel): string {
   const lines = [`${docComment(`${m.fullName} as a plain object.`, m.deprecated, "", m.comment)}export interface ${n.type}${params} {`];
   for (const f of m.fields) {
     if (f.oneof) continue;
-    lines.push(`${docComment(undefined, f.deprecated, "  ", f.comment)}  ${f.prop}${f.label === Label.Explicit ? "?" : ""}: ${plainType(c, f, form)};`);
+    // "| undefined" spelled out: decode() makes absent fields own properties (exactOptionalPropertyTypes)
+    const optional = f.label === Label.Explicit;
+    lines.push(`${docComment(undefined, f.deprecated, "  ", f.comment)}  ${f.prop}${optional ? "?" : ""}: ${plainType(c, f, form)}${optional ? " | undefined" : ""};`);
   }
   for (const o of m.oneofs) {
     const cases = o.fields.map((f) => `{ case: ${literal(f.prop)}; value: ${c.valueType(f, form)} }`);
-    lines.push(`  ${o.prop}?: ${cases.join(" | ")};`);
+    lines.push(`  ${o.prop}?: ${cases.join(" | ")} | undefined;`);
   }
   lines.push("  /** Fields this schema does not know, as wire bytes, kept for re-encoding. */");
-  lines.push("  $unknown?: Uint8Array;");
+  lines.push("  $unknown?: Uint8Array | undefined;");
   lines.push("}\n");
   return ts(lines.join("\n"));
 }
