@@ -1,7 +1,7 @@
 // What protoc rejects and protobufjs lets through, checked on the parsed schema so that such a
 // file fails at generation with its place (`file:line:col`) instead of later in the codec.
 import protobuf from "protobufjs";
-import { at, escape, fieldDeclaration } from "./located.js";
+import { at, clip, escape, fieldDeclaration, searchFor } from "./located.js";
 
 const MAX_FIELD_NUMBER = 536870911; // 2^29 - 1
 const FIRST_RESERVED = 19000; // 19000-19999: the protobuf implementation's own
@@ -16,7 +16,7 @@ export function checkDeclarations(root: protobuf.Root): void {
     } else if (o instanceof protobuf.Enum && file) {
       const first = Object.entries(o.values)[0];
       if ((o as unknown as { _edition?: string })._edition === "proto3" && first && first[1] !== 0) {
-        throw at(file, new RegExp(`(?<![\\w.])${escape(first[0])}\\s*=`), `the first value of enum ${o.name} must be zero in proto3`);
+        throw at(file, searchFor(`(?<![\\w.])${escape(first[0])}\\s*=`), `the first value of enum ${clip(o.name)} must be zero in proto3`);
       }
     } else if (o instanceof protobuf.Field) {
       checkField(o); // an extension (the fields of a message are checked with it)
@@ -36,5 +36,5 @@ function checkField(f: protobuf.Field): void {
     : f.id > MAX_FIELD_NUMBER ? `field numbers cannot be greater than ${MAX_FIELD_NUMBER}`
     : f.id >= FIRST_RESERVED && f.id <= LAST_RESERVED ? `field numbers ${FIRST_RESERVED} through ${LAST_RESERVED} are reserved for the protocol buffer library implementation`
     : undefined;
-  if (problem) throw at(file, fieldDeclaration(escape(f.name), String(f.id)), `${problem} (${f.name} = ${f.id})`);
+  if (problem) throw at(file, fieldDeclaration(escape(f.name), String(f.id)), `${problem} (${clip(f.name)} = ${f.id})`);
 }

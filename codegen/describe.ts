@@ -8,7 +8,8 @@ import {
   type ServiceDescriptorProto, type SourceLocation,
 } from "./descriptor.js";
 import { encodeCustomOptions, fileCustomOptions, nestedOptions } from "./options.js";
-import { declaringFile, defaultBytes, exactIntegerDefault, realName, sourceOf, type LoadedFiles } from "./parse.js";
+import { withSources } from "./located.js";
+import { declaringFile, defaultBytes, exactIntegerDefault, realName, scannedOf, sourceOf, type LoadedFiles } from "./parse.js";
 
 // a CommonJS module: its exports arrive as the default export
 const descriptor = descriptorModule as unknown as typeof import("protobufjs/ext/descriptor.js");
@@ -216,16 +217,20 @@ class FileDescriber {
 /** The syntax statement of a parsed file, as a descriptor has it. */
 function syntaxOf(file: string | undefined): Pick<FileDescriptorProto, "syntax" | "edition"> {
   if (file === undefined) return { syntax: "proto3" }; // protobufjs's built-in well-known types
-  const statement = /^\s*(syntax|edition)\s*=\s*["']([^"']*)["']/m.exec(sourceOf(file));
+  const statement = scannedOf(file)?.syntax;
   if (!statement) return {};
-  if (statement[1] === "syntax") return { syntax: statement[2] };
+  if (statement.keyword === "syntax") return { syntax: statement.value };
   // protobufjs reads the edition in development ("UNSTABLE") as the newest it knows
-  const edition = statement[2] === "UNSTABLE" ? "EDITION_UNSTABLE" : `EDITION_${statement[2]}`;
+  const edition = statement.value === "UNSTABLE" ? "EDITION_UNSTABLE" : `EDITION_${statement.value}`;
   return { syntax: "editions", edition: (descriptor.FileDescriptorProto.fromObject({ edition }) as { edition?: number }).edition ?? 1000 };
 }
 
 /** One descriptor per loaded file that declares something, named by its import name. */
-export function describeFiles({ root, importNames, wellKnown }: LoadedFiles): FileDescriptorProto[] {
+export function describeFiles(loaded: LoadedFiles): FileDescriptorProto[] {
+  return withSources(loaded.sources, () => describeAll(loaded));
+}
+
+function describeAll({ root, importNames, wellKnown }: LoadedFiles): FileDescriptorProto[] {
   const files = new Map<string, { proto: FileDescriptorProto; describer: FileDescriber }>();
   const fileFor = (o: protobuf.ReflectionObject, pkg: string) => {
     const declared = declaringFile(o);

@@ -4,46 +4,48 @@
 import protobuf from "protobufjs";
 import { checkDeclarations } from "./check.js";
 import { unescapeBytes } from "./descriptor.js";
-import { at, escape, fieldDeclaration, ProtoLoadError, rememberSource, sourceText, withoutComments } from "./located.js";
+import {
+  at, atOffset, clip, escape, fieldDeclaration, fieldDeclarationSource, fromSource, literalsAndComments, LoadedSources, ProtoLoadError, searchFor, shownName, withoutComments, withSources, type Reader,
+} from "./located.js";
+import { declarationKey, integerLiteral, scanDeclarations, type ScannedFile } from "./scan.js";
 
-export { ProtoLoadError };
+export { integerLiteral, ProtoLoadError };
 
-// protobufjs 8 cannot parse `extensions N;` inside a group body either. Extension ranges carry
-// nothing the codec uses (only the extension fields themselves do), so such statements are blanked out
-// before parsing, keeping every other character where it was for error positions.
-export function blankGroupExtensions(source: string): string {
-  const code = withoutComments(source);
-  const blocks: boolean[] = []; // true for group bodies
-  let out = source;
-  const re = /\bgroup\s+\w+\s*=\s*\w+\s*(?:\[[^\]]*\])?\s*\{|\{|\}|\bextensions\b[^;{}]*;/g;
-  for (let m: RegExpExecArray | null; (m = re.exec(code)); ) {
-    const t = m[0];
-    if (t === "}") blocks.pop();
-    else if (t.endsWith("{")) blocks.push(t.startsWith("group"));
-    else if (blocks[blocks.length - 1]) {
-      out = out.slice(0, m.index) + out.slice(m.index, m.index + t.length).replace(/[^\n]/g, " ") + out.slice(m.index + t.length);
-    }
-  }
-  return out;
-}
 // protobufjs knows the numbered editions only; the edition in development ("UNSTABLE", which
 // protobuf's own tests use) has the newest edition's features, so it is read as that one.
 const NEWEST_EDITION = "2026";
-const unstableEdition = (source: string) => source.replace(/^(\s*edition\s*=\s*)"UNSTABLE"(\s*;)/m, `$1"${NEWEST_EDITION}"$2`);
 
 // protobufjs silently drops anything named "__proto__" (its name tables are plain objects), where
 // protoc accepts it. Such identifiers are read under a stand-in of the same length (error positions
 // stay right) and the model names them back with realName().
 const dunderProto = "__proto__";
 const standIn = "__pr0t0__";
-const dunderProtoTokens = /("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|\/\/[^\n]*|\/\*[\s\S]*?\*\/)|\b__proto__\b/g;
-const renameDunderProto = (source: string) => source.replace(dunderProtoTokens, (token, kept?: string) => kept ?? standIn);
+const dunderProtoTokens = new RegExp(`${literalsAndComments.source}|\\b__proto__\\b`, "g");
+const renameDunderProto = (source: string) => source.replace(dunderProtoTokens, (token) => (token === dunderProto ? standIn : token));
 /** A name (or dotted full name) as written in the .proto file. */
 export const realName = (name: string): string => name.replaceAll(standIn, dunderProto);
 /** A name as protobufjs holds it, for lookups in the parsed root. */
 export const parsedName = (name: string): string => name.replaceAll(dunderProto, standIn);
 
-const fixSource = (text: string) => blankGroupExtensions(renameDunderProto(unstableEdition(text)));
+/**
+ * The text as protobufjs can parse it: `extensions` statements in group bodies blanked (protobufjs
+ * 8 cannot parse them; extension ranges carry nothing the codec uses, only the extension fields
+ * do), the UNSTABLE edition named as the newest, `__proto__` renamed. Every character stays where it
+ * was, for error positions, but on the edition's line.
+ */
+function fixSource(text: string, scanned: ScannedFile): string {
+  const parts: string[] = [];
+  let copied = 0; // text up to here is in parts
+  const replace = (from: number, to: number, by: string) => {
+    parts.push(text.slice(copied, from), by);
+    copied = to;
+  };
+  const edition = scanned.syntax;
+  if (edition?.keyword === "edition" && edition.value === "UNSTABLE") replace(edition.offset, edition.offset + '"UNSTABLE"'.length, `"${NEWEST_EDITION}"`);
+  for (const [from, to] of scanned.groupExtensions) replace(from, to, text.slice(from, to).replace(/[^\n]/g, " "));
+  parts.push(text.slice(copied));
+  return renameDunderProto(parts.join(""));
+}
 
 // protobufjs's parser needs the fixes below. They are installed on protobufjs's classes only while
 // parseProtos parses (synchronously), then removed: a program's own use of protobufjs never sees them.
@@ -126,23 +128,18 @@ export function declaringFile(o: protobuf.ReflectionObject): string | undefined 
   return undefined;
 }
 
-const sources = new Map<string, string>();
+/** A parsed .proto file's text with its comments blanked (string literals kept), or "" for a file not parsed. */
+export const sourceOf = (file: string): string => fromSource(file, withoutComments) ?? "";
 
-/** A parsed .proto file's text with its comments blanked (string literals kept). */
-export function sourceOf(file: string): string {
-  let source = sources.get(file);
-  if (source === undefined) sources.set(file, (source = withoutComments(sourceText(file) ?? "")));
-  return source;
-}
+const scanFile: Reader<ScannedFile> = (_text, file) => scanDeclarations(sourceOf(file));
+/** What scan.ts reads from a parsed file's text. */
+export const scannedOf = (file: string): ScannedFile | undefined => fromSource(file, scanFile);
 
 /** The `default = ...` literal of a field's declaration as written, or undefined (no file, not found). */
 function defaultLiteral(f: protobuf.Field): string | undefined {
   const file = declaringFile(f);
-  if (!file || sourceText(file) === undefined) return undefined;
-  const source = sourceOf(file);
-  const literal = String.raw`(-?\s*(?:0[xX][0-9a-fA-F]+|\d+)|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')`;
-  const declaration = new RegExp(String.raw`\b${escape(realName(f.name))}\s*=\s*${f.id}\s*\[[^\]]*?\bdefault\s*=\s*` + literal).exec(source);
-  return declaration?.[1];
+  const scope = f.parent ? realName(f.parent.fullName.slice(1)) : "";
+  return file === undefined ? undefined : scannedOf(file)?.defaults.get(declarationKey(scope, realName(f.name), f.id));
 }
 
 /**
@@ -151,16 +148,7 @@ function defaultLiteral(f: protobuf.Field): string | undefined {
  */
 export function exactIntegerDefault(f: protobuf.Field): bigint | undefined {
   const text = defaultLiteral(f);
-  if (text === undefined || text.startsWith('"') || text.startsWith("'")) return undefined;
-  return integerLiteral(text);
-}
-
-/** A .proto integer literal's value (`-0x10`, `017` octal, `- 5`), exactly. */
-export function integerLiteral(text: string): bigint {
-  const t = text.replace(/\s/g, "");
-  const negative = t.startsWith("-");
-  const magnitude = BigInt((negative ? t.slice(1) : t).replace(/^0(?=\d)/, "0o")); // a leading 0 is octal in .proto
-  return negative ? -magnitude : magnitude;
+  return text !== undefined && /^-?(?:0[xX][0-9a-fA-F]+|\d+)$/.test(text) ? integerLiteral(text) : undefined;
 }
 
 /**
@@ -169,8 +157,7 @@ export function integerLiteral(text: string): bigint {
  */
 export function defaultBytes(f: protobuf.Field): Uint8Array | undefined {
   const text = defaultLiteral(f);
-  if (text === undefined || !(text.startsWith('"') || text.startsWith("'"))) return undefined;
-  return unescapeBytes(text.slice(1, -1));
+  return text?.startsWith('"') ? unescapeBytes(text.slice(1, -1)) : undefined;
 }
 
 
@@ -180,6 +167,8 @@ export interface LoadedFiles {
   importNames: Map<string, string>;
   /** Import names of the files protobufjs supplied (its well-known types): their copies carry no comments. */
   wellKnown: Set<string>;
+  /** The texts parsed: describing the files reads literals from them and places errors in them. */
+  sources: LoadedSources;
 }
 
 /** Where parseProtos finds files: a file system with include paths, or sources in memory. */
@@ -205,6 +194,11 @@ export function builtInName(target: string): string | undefined {
  * loader does.
  */
 export function parseProtos(files: readonly string[], host: ProtoHost): LoadedFiles {
+  const sources = new LoadedSources();
+  return withSources(sources, () => ({ ...parseAll(files, host, sources), sources }));
+}
+
+function parseAll(files: readonly string[], host: ProtoHost, sources: LoadedSources): Omit<LoadedFiles, "sources"> {
   const root = new protobuf.Root();
   const importNames = new Map<string, string>();
   const wellKnown = new Set<string>();
@@ -229,10 +223,12 @@ export function parseProtos(files: readonly string[], host: ProtoHost): LoadedFi
       if (weak) return; // a weak import may be missing, as with protoc
       throw e;
     }
-    rememberSource(file, text);
+    sources.add(file, text);
+    const scanned = scannedOf(file)!;
+    if (scanned.tooDeep) throw atOffset(file, scanned.tooDeep.offset, scanned.tooDeep.message);
     importNames.set(file, host.importName(file));
     (protobuf.parse as unknown as { filename: string | null }).filename = file;
-    const parsed = protobuf.parse(fixSource(text), root, { keepCase: true, alternateCommentMode: true });
+    const parsed = protobuf.parse(fixSource(text, scanned), root, { keepCase: true, alternateCommentMode: true });
     for (const target of parsed.imports ?? []) load(builtInName(target) ?? host.resolve(target, file), false);
     for (const target of parsed.weakImports ?? []) load(builtInName(target) ?? host.resolve(target, file), true);
   };
@@ -250,36 +246,34 @@ export function parseProtos(files: readonly string[], host: ProtoHost): LoadedFi
   return { root, importNames, wellKnown };
 }
 
-/** protobufjs's errors, placed in their file: syntax errors carry a line; unresolved types are found by name. */
+/** protobufjs's errors, placed in their file: syntax errors carry a line; unresolved types are found by name. Input they quote is clipped. */
 function placed(e: Error, root: protobuf.Root): ProtoLoadError {
   const message = realName(e.message);
+  const shown = (text: string) => text.replace(/'([^']*)'/g, (_, quoted: string) => `'${clip(quoted)}'`);
   // the tokenizer's errors leave out the file: it is the one being parsed
   const syntax = /^(.*) \((?:(.+), )?line (\d+)\)$/.exec(message);
   const file = syntax?.[2] ?? parsingFile;
-  if (syntax && file !== null) {
-    const token = /'([^']*)'/.exec(syntax[1]!)?.[1];
-    return at(file, token ? new RegExp(escape(token)) : undefined, syntax[1]!, Number(syntax[3]));
-  }
+  if (syntax && file !== null) return at(file, /'([^']*)'/.exec(syntax[1]!)?.[1] || undefined, shown(syntax[1]!), Number(syntax[3]));
   if (parsingFile !== null) {
     // protobufjs finds these while parsing parsingFile, and names neither file nor place
     const duplicateName = /^duplicate name '([^']+)' in (?:Type|Enum|Namespace|Service) \.?(.*)$/.exec(message);
     if (duplicateName) {
       const [, name, owner] = duplicateName as unknown as [string, string, string];
-      const declared = new RegExp(`${fieldDeclaration(escape(name), "-?\\w+").source}|\\b(?:message|enum|service|oneof)\\s+${escape(name)}\\b`);
-      return at(parsingFile, declared, `"${name}" is already defined in "${owner}"`, undefined, 2);
+      const declared = searchFor(`${fieldDeclarationSource(escape(name), "-?\\w+")}|\\b(?:message|enum|service|oneof)\\s+${escape(name)}\\b`);
+      return at(parsingFile, declared, `"${clip(name)}" is already defined in "${clip(owner)}"`, undefined, 2);
     }
     const duplicateId = /^duplicate id (\d+) in Type \.?(.*)$/.exec(message);
     if (duplicateId) {
       const [, id, owner] = duplicateId as unknown as [string, string, string];
-      return at(parsingFile, fieldDeclaration("\\w+", id), `field number ${id} has already been used in "${owner}"`, undefined, 2);
+      return at(parsingFile, fieldDeclaration("\\w+", id), `field number ${id} has already been used in "${clip(owner)}"`, undefined, 2);
     }
     const reservedId = /^id (\d+) is reserved in Type \.?(.*)$/.exec(message);
-    if (reservedId) return at(parsingFile, fieldDeclaration("\\w+", reservedId[1]!), `field number ${reservedId[1]} is reserved in "${reservedId[2]}"`);
+    if (reservedId) return at(parsingFile, fieldDeclaration("\\w+", reservedId[1]!), `field number ${reservedId[1]} is reserved in "${clip(reservedId[2]!)}"`);
     const reservedName = /^name '([^']+)' is reserved in Type \.?(.*)$/.exec(message);
-    if (reservedName) return at(parsingFile, fieldDeclaration(escape(reservedName[1]!), "\\d+"), `field name "${reservedName[1]}" is reserved in "${reservedName[2]}"`);
+    if (reservedName) return at(parsingFile, fieldDeclaration(escape(reservedName[1]!), "\\d+"), `field name "${clip(reservedName[1]!)}" is reserved in "${clip(reservedName[2]!)}"`);
     const syntaxName = /^Unknown edition: (.*)$/.exec(message);
     if (syntaxName) {
-      return at(parsingFile, /\bsyntax\b/, `unknown syntax "${syntaxName[1]}": hppproto-gen reads proto2, proto3 and editions (edition = "2023")`);
+      return at(parsingFile, /\bsyntax\b/, `unknown syntax "${clip(syntaxName[1]!)}": hppproto-gen reads proto2, proto3 and editions (edition = "2023")`);
     }
   }
   const unresolved = /^no such Type or Enum '([^']+)' in (?:Type|Namespace) \.?(.*)$/.exec(e.message);
@@ -288,9 +282,8 @@ function placed(e: Error, root: protobuf.Root): ProtoLoadError {
     const file = owner ? declaringFile(owner) : undefined;
     if (file) {
       const reference = escape(unresolved[1]!).replace(/^\\\./, "\\.?");
-      return at(file, new RegExp(`(?<![\\w.])${reference}(?![\\w])`), `unknown type ${realName(unresolved[1]!)}`);
+      return at(file, searchFor(`(?<![\\w.])${reference}(?![\\w])`), `unknown type ${clip(realName(unresolved[1]!))}`);
     }
   }
-  return new ProtoLoadError(message);
+  return new ProtoLoadError(parsingFile === null ? shown(message) : `${shownName(parsingFile)}: ${shown(message)}`);
 }
-

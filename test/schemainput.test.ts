@@ -1,0 +1,93 @@
+// Runtime schemas from input that changes or is hostile: sources given again under one name,
+// literals read from the text they came from, sources protobufjs cannot place errors in.
+import { beforeAll, describe, expect, it } from "vitest";
+import { getOption, init } from "hppproto";
+import { schemaFromSources } from "../dist/codegen/dynamic.js";
+import { ProtoLoadError } from "../dist/codegen/located.js";
+import { thrownError } from "./support/thrown.js";
+
+beforeAll(async () => {
+  await init();
+});
+
+const empty = new Uint8Array(0);
+
+describe("sources given again under the same name", () => {
+  it("give the new text's syntax and defaults", () => {
+    const first = schemaFromSources({ "a.proto": 'syntax = "proto2";\nmessage M { optional int64 x = 1 [default = 5]; optional string s = 2 [default = "five"]; }\n' });
+    expect(first.types.get("M")!.view(empty).x).toBe(5n);
+    const second = schemaFromSources({ "a.proto": 'syntax = "proto2";\nmessage M { optional int64 x = 1 [default = 7]; optional string s = 2 [default = "seven"]; }\n' });
+    expect(second.types.get("M")!.view(empty).x).toBe(7n);
+    expect(second.types.get("M")!.view(empty).s).toBe("seven");
+    const third = schemaFromSources({ "a.proto": 'syntax = "proto3";\nmessage M { int64 x = 1; }\n' });
+    expect(third.types.get("M")!.fields[0]!.presence).toBe("implicit");
+  });
+
+  it("give the new text's 64-bit option values", () => {
+    const options = (value: string) =>
+      schemaFromSources({
+        "a.proto": `syntax = "proto2";\nimport "google/protobuf/descriptor.proto";\nextend google.protobuf.MessageOptions { optional uint64 big = 50000; }\nmessage M { option (big) = ${value}; }\n`,
+        "google/protobuf/descriptor.proto": 'syntax = "proto2";\npackage google.protobuf;\nmessage MessageOptions { extensions 1000 to max; }\n',
+      }, ["a.proto"]);
+    const read = (s: ReturnType<typeof options>) => getOption(s.types.get("M")!, s.extensions.get("big")!);
+    expect(read(options("18446744073709551615"))).toBe(18446744073709551615n);
+    expect(read(options("18446744073709551614"))).toBe(18446744073709551614n);
+  });
+});
+
+describe("literals read from the text", () => {
+  it("each field's default from its own declaration, wherever another has the same name and number", () => {
+    const { types } = schemaFromSources({
+      "a.proto": `syntax = "proto2";\npackage p;\nmessage A { optional int64 x = 1 [default = 9007199254740993]; }\n` +
+        `message B { optional int64 x = 1 [default = 9007199254740995]; optional bytes b = 2 [default = "\\001" '\\002']; message C { optional int64 x = 1 [default = -9007199254740997]; } }\n` +
+        `extend B { optional int64 x = 100 [default = 0x20000000000003]; }\nmessage D { extend B { optional sint64 y = 101 [default = 9007199254740999]; } }\n`,
+    });
+    expect(types.get("p.A")!.view(empty).x).toBe(9007199254740993n);
+    expect(types.get("p.B")!.view(empty).x).toBe(9007199254740995n);
+    expect(types.get("p.B")!.view(empty).b).toEqual(Uint8Array.of(1, 2));
+    expect(types.get("p.B.C")!.view(empty).x).toBe(-9007199254740997n);
+  });
+
+  it("extensions statements in group bodies are read over, whatever their number", () => {
+    const body = Array.from({ length: 50 }, (_, i) => `    extensions ${100 + i * 2} to ${101 + i * 2};\n`).join("");
+    const { types } = schemaFromSources({ "a.proto": `syntax = "proto2";\nmessage M {\n  optional group G = 1 {\n${body}    optional int32 a = 2 [default = 3];\n  }\n}\n` });
+    const M = types.get("M")!;
+    expect(M.decode(M.encode({ g: { a: 4 } }))).toEqual({ g: { a: 4 } });
+    expect(types.get("M.G")!.view(empty).a).toBe(3);
+  });
+});
+
+describe("sources protobufjs cannot place errors in", () => {
+  it("a huge illegal token is a short file:line:col error", () => {
+    const e = thrownError(() => schemaFromSources({ "a.proto": `syntax = "proto3";\nmessage M {\n  int32 ${"#".repeat(40_000)} = 1;\n}\n` }));
+    expect(e).toBeInstanceOf(ProtoLoadError);
+    expect(e.message).toMatch(/^a\.proto:3:\d+: /);
+    expect(e.message.length).toBeLessThan(200);
+  });
+
+  it("a huge unknown import or type name is a short error", () => {
+    const long = "x".repeat(40_000);
+    for (const text of [`syntax = "proto3";\nimport "${long}.proto";\n`, `syntax = "proto3";\nmessage M { ${long} f = 1; }\n`, `syntax = "proto3";\nmessage M { int32 ${long} = 1; int32 ${long} = 2; }\n`]) {
+      const e = thrownError(() => schemaFromSources({ "a.proto": text }));
+      expect(e).toBeInstanceOf(ProtoLoadError);
+      expect(e.message).toMatch(/^a\.proto(:\d+:\d+)?: /);
+      expect(e.message.length).toBeLessThan(300);
+    }
+  });
+
+  const nested = (depth: number) => {
+    let s = 'syntax = "proto2";\n';
+    for (let i = 0; i < depth; i++) s += `${"  ".repeat(i)}message M${i} {\n`;
+    for (let i = depth - 1; i >= 0; i--) s += `${"  ".repeat(i)}}\n`;
+    return s;
+  };
+
+  it("messages nested as deep as protoc reads load; deeper ones are an error at the declaration", () => {
+    expect(schemaFromSources({ "a.proto": nested(31) }).types.size).toBe(31);
+    for (const depth of [32, 150]) {
+      const e = thrownError(() => schemaFromSources({ "a.proto": nested(depth) }));
+      expect(e).toBeInstanceOf(ProtoLoadError);
+      expect(e.message).toBe("a.proto:33:63: message declarations nested more than 31 deep (protoc's limit)");
+    }
+  });
+});
