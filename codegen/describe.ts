@@ -157,6 +157,8 @@ class FileDescriber {
       fields.push(d);
     });
     if (fields.length > 0) out.field = fields;
+    // protobufjs's ranges include their end, descriptors' do not
+    if (t.extensions?.length) out.extensionRange = t.extensions.map(([start, end]) => ({ start, end: end! + 1 }));
     const reserved = (t.reserved ?? []).filter((r): r is string => typeof r === "string").map(realName);
     if (reserved.length > 0) out.reservedName = reserved;
     const extensions: FieldDescriptorProto[] = [];

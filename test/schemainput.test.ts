@@ -1,10 +1,14 @@
 // Runtime schemas from input that changes or is hostile: sources given again under one name,
-// literals read from the text they came from, sources protobufjs cannot place errors in.
+// literals read from the text they came from, sources protobufjs cannot place errors in, and
+// descriptor sets protoc would reject (each a SchemaError naming the declaration).
+import descriptorModule from "protobufjs/ext/descriptor.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { getOption, init } from "hppproto";
-import { schemaFromSources } from "../dist/codegen/dynamic.js";
+import { getOption, init, SchemaError } from "hppproto";
+import { schemaFromDescriptorSet, schemaFromSources } from "../dist/codegen/dynamic.js";
 import { ProtoLoadError } from "../dist/codegen/located.js";
 import { thrownError } from "./support/thrown.js";
+
+const descriptor = descriptorModule as unknown as typeof import("protobufjs/ext/descriptor.js");
 
 beforeAll(async () => {
   await init();
@@ -89,5 +93,49 @@ describe("sources protobufjs cannot place errors in", () => {
       expect(e).toBeInstanceOf(ProtoLoadError);
       expect(e.message).toBe("a.proto:33:63: message declarations nested more than 31 deep (protoc's limit)");
     }
+  });
+});
+
+/** A FileDescriptorSet of files given as descriptor.proto's objects (protobufjs's fromObject form). */
+const setOf = (...files: object[]) => descriptor.FileDescriptorSet.encode(descriptor.FileDescriptorSet.fromObject({ file: files })).finish();
+const file = (messages: object[], more: object = {}) => ({ name: "a.proto", package: "p", syntax: "proto2", messageType: messages, ...more });
+const field = (name: string, number: number, type: number, more: object = {}) => ({ name, number, label: 1, type, ...more });
+const entry = (key: object[]) => ({ name: "MEntry", options: { mapEntry: true }, field: key });
+
+describe("descriptor sets protoc would reject", () => {
+  it.each([
+    ["a map entry without fields", file([{ name: "M", field: [field("m", 1, 11, { label: 3, typeName: ".p.M.MEntry" })], nestedType: [entry([])] }]), "p.M.m: map_entry should not be set explicitly. Use map<KeyType, ValueType> instead."],
+    ["a map entry with a float key", file([{ name: "M", field: [field("m", 1, 11, { label: 3, typeName: ".p.M.MEntry" })], nestedType: [entry([field("key", 1, 2), field("value", 2, 5)])] }]), "p.M.m: key in map fields cannot be float/double, bytes or message types"],
+    ["an out-of-range oneof_index", file([{ name: "M", field: [field("x", 1, 5, { oneofIndex: 3 })], oneofDecl: [{ name: "o" }] }]), "p.M.x: oneof_index 3 is out of range"],
+    ["an int64 default abc", file([{ name: "M", field: [field("x", 1, 3, { defaultValue: "abc" })] }]), 'p.M.x: couldn\'t parse default value "abc"'],
+    ["a NaN int32 default", file([{ name: "M", field: [field("x", 1, 5, { defaultValue: "nan" })] }]), 'p.M.x: couldn\'t parse default value "nan"'],
+    ["an unresolved type", file([{ name: "M", field: [field("x", 1, 11, { typeName: ".p.Nope" })] }]), 'p.M.x: ".p.Nope" is not defined'],
+    ["field number 0", file([{ name: "M", field: [field("x", 0, 5)] }]), "p.M.x: field numbers must be positive integers"],
+    ["a duplicated field number", file([{ name: "M", field: [field("x", 1, 5), field("y", 1, 5)] }]), 'p.M.y: field number 1 has already been used by "x"'],
+    ["two fields sharing a json_name", file([{ name: "M", field: [field("x", 1, 5, { jsonName: "a" }), field("y", 2, 5, { jsonName: "a" })] }]), 'p.M.y: its JSON name "a" is also field "x"\'s'],
+    ["two messages of one name", file([{ name: "M" }, { name: "M" }]), '"p.M" is already defined'],
+    ["an extension outside the extendee's ranges", file([{ name: "M" }], { extension: [field("e", 5, 5, { extendee: ".p.M" })] }), 'p.e: "p.M" does not declare 5 as an extension number'],
+    ["a method of an unknown type", file([{ name: "M" }], { service: [{ name: "S", method: [{ name: "Get", inputType: ".p.M", outputType: ".p.X" }] }] }), 'p.S.Get: ".p.X" is not defined'],
+    ["an enum without values", file([], { enumType: [{ name: "E" }] }), "p.E: enums must contain at least one value"],
+    ["a default on a proto3 field", file([{ name: "M", field: [field("x", 1, 5, { defaultValue: "1" })] }], { syntax: "proto3" }), "p.M.x: explicit default values are not allowed in proto3"],
+  ])("%s is a SchemaError at load, naming the declaration", (_, f, message) => {
+    const e = thrownError(() => schemaFromDescriptorSet(setOf(f)));
+    expect(e).toBeInstanceOf(SchemaError);
+    expect(e.message).toBe(`hppproto: a.proto: ${message}`);
+  });
+
+  it("bytes that are not a FileDescriptorSet are a SchemaError", () => {
+    expect(() => schemaFromDescriptorSet(Uint8Array.of(0x0a, 0x05, 0x0a))).toThrow(SchemaError);
+  });
+
+  it("what protoc reads leniently loads: no label, no type, relative type names, defaults in hex or with a sign", () => {
+    const { types } = schemaFromDescriptorSet(setOf(file([
+      { name: "N", field: [{ name: "v", number: 1, type: 5 }] },
+      { name: "M", field: [{ name: "d", number: 1 }, field("n", 2, 11, { typeName: "N" }), { name: "e", number: 3, label: 1, typeName: "E" }, field("h", 4, 5, { defaultValue: "0x10" }), field("s", 5, 3, { defaultValue: " +9007199254740993" })] },
+    ], { enumType: [{ name: "E", value: [{ name: "A", number: 0 }, { name: "B", number: 1 }] }] })));
+    const M = types.get("p.M")!;
+    expect(M.decode(M.encode({ d: 1.5, n: { v: 2 }, e: 1 }))).toEqual({ d: 1.5, n: { v: 2 }, e: 1 });
+    expect(M.view(empty).h).toBe(16);
+    expect(M.view(empty).s).toBe(9007199254740993n);
   });
 });
