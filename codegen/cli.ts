@@ -11,6 +11,7 @@ import { decodeRaw } from "./raw.js";
 import { buildModel } from "./model.js";
 import { describeFiles } from "./describe.js";
 import { OptimizeMode, type FileDescriptorProto } from "./descriptor.js";
+import { validateDescriptors, validateOutputFileNames } from "./validate.js";
 
 const usage = `Usage: hppproto-gen --out DIR [--proto_path DIR ...] [OUTPUT OPTIONS] FILE.proto ...
        hppproto-gen decode --type NAME [--proto_path DIR ...] [JSON OPTIONS] FILE.proto ... < payload.bin
@@ -193,6 +194,8 @@ export function generate(opts: GenerateOptions): { files: number; messages: numb
 /** The files to write for a parsed schema: one module per .proto file and the schema module. */
 export function buildOutputs(files: readonly FileDescriptorProto[], opts: OutputOptions): { outputs: OutputFile[]; modules: number; messages: number } {
   checkOutputOptions(opts);
+  validateOutputFileNames(files);
+  validateDescriptors(files);
   const model = buildModel(files);
   // the files that say option optimize_for = CODE_SIZE
   const codeSize = new Set(files.filter((f) => f.options?.optimizeFor === OptimizeMode.CodeSize).map((f) => f.name));

@@ -3,7 +3,7 @@
 import protobuf from "protobufjs";
 import descriptorModule from "protobufjs/ext/descriptor.js";
 import {
-  escapeBytes, FieldLabel, IdempotencyLevel, JsType, OptimizeMode, PathOf,
+  Edition, escapeBytes, FieldLabel, IdempotencyLevel, JsType, OptimizeMode, PathOf,
   type DescriptorProto, type EnumDescriptorProto, type FeatureSet, type FieldDescriptorProto, type FileDescriptorProto, type MethodDescriptorProto,
   type ServiceDescriptorProto, type SourceLocation,
 } from "./descriptor.js";
@@ -186,7 +186,9 @@ class FileDescriber {
       const custom = encodeCustomOptions(nestedOptions(e.valuesOptions?.[name]), e);
       return deprecated || custom ? { name: realName(name), number, options: { ...(deprecated && { deprecated }), ...(custom && { custom }) } } : { name: realName(name), number };
     });
-    return setOptions<EnumDescriptorProto>({ name: realName(e.name), value }, commonOptions(e));
+    const options: NonNullable<EnumDescriptorProto["options"]> = commonOptions(e);
+    if (e.options?.["allow_alias"] === true) options.allowAlias = true;
+    return setOptions<EnumDescriptorProto>({ name: realName(e.name), value }, options);
   }
 
   service(s: protobuf.Service, path: number[]): ServiceDescriptorProto {
@@ -222,9 +224,10 @@ function syntaxOf(file: string | undefined): Pick<FileDescriptorProto, "syntax" 
   const statement = scannedOf(file)?.syntax;
   if (!statement) return {};
   if (statement.keyword === "syntax") return { syntax: statement.value };
-  // protobufjs reads the edition in development ("UNSTABLE") as the newest it knows
-  const edition = statement.value === "UNSTABLE" ? "EDITION_UNSTABLE" : `EDITION_${statement.value}`;
-  return { syntax: "editions", edition: (descriptor.FileDescriptorProto.fromObject({ edition }) as { edition?: number }).edition ?? 1000 };
+  // protobufjs reads the edition in development ("UNSTABLE") as the newest it knows, and its
+  // descriptor.proto has no number for it: protoc's
+  if (statement.value === "UNSTABLE") return { syntax: "editions", edition: Edition.Unstable };
+  return { syntax: "editions", edition: (descriptor.FileDescriptorProto.fromObject({ edition: `EDITION_${statement.value}` }) as { edition?: number }).edition ?? Edition.E2023 };
 }
 
 /** One descriptor per loaded file that declares something, named by its import name. */

@@ -97,8 +97,11 @@ export interface FeatureSet {
   messageEncoding?: number;
 }
 
+/** The largest field number (2^29 - 1, `max` in a range): the codec's (protoc allows message set extensions beyond it). */
+export const MAX_FIELD_NUMBER = 536870911;
+
 export const FieldLabel = { Optional: 1, Required: 2, Repeated: 3 } as const;
-export const Edition = { Proto2: 998, Proto3: 999, E2023: 1000 } as const;
+export const Edition = { Proto2: 998, Proto3: 999, E2023: 1000, Unstable: 9999 } as const;
 export const JsType = { Normal: 0, String: 1, Number: 2 } as const;
 export const IdempotencyLevel = { Unknown: 0, NoSideEffects: 1, Idempotent: 2 } as const;
 export const OptimizeMode = { Speed: 1, CodeSize: 2, LiteRuntime: 3 } as const;

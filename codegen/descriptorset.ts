@@ -8,12 +8,12 @@ import { Extension } from "../ts/extension.js";
 import { interpretedJsonType } from "../ts/interpreted/json.js";
 import type { JsonMessageType } from "../ts/json/type.js";
 import { SchemaError } from "../ts/errors.js";
+import { excerpt } from "../ts/excerpt.js";
 import { defineSchema, type SchemaDef } from "../ts/schema.js";
 import { fileReflection, type FileReflection } from "../ts/reflect.js";
 import type { MessageView } from "../ts/view.js";
 import type { FileDescriptorProto } from "./descriptor.js";
 import { buildModel, schemaSource } from "./model.js";
-import { clip } from "./located.js";
 import { attachCustomOptions } from "./options.js";
 import { validateDescriptors } from "./validate.js";
 
@@ -69,7 +69,7 @@ export function schemaFromDescriptorSet(bytes: Uint8Array): DynamicSchema {
       else r.skipType(tag & 7);
     }
   } catch (e) {
-    throw new SchemaError(`hppproto: not a FileDescriptorSet: ${clip((e as Error).message)}`);
+    throw new SchemaError(`hppproto: not a FileDescriptorSet: ${excerpt((e as Error).message)}`);
   }
   validateDescriptors(files);
   return schemaFromDescriptors(files);

@@ -64,10 +64,6 @@ export const sourceText = (file: string): string | undefined => active?.text(fil
 /** read(text, file) of a file of the load in progress, computed once per load; undefined without the file. */
 export const fromSource = <T>(file: string, read: Reader<T>): T | undefined => active?.derived(file, read);
 
-const SHOWN = 60;
-/** Text from the input as an error shows it: at most SHOWN characters, so that hostile input is never echoed in full. */
-export const clip = (text: string): string => (text.length <= SHOWN ? text : `${text.slice(0, SHOWN)}…`);
-
 /** The file's name as the user knows it: relative to the working directory when inside it (in Node). */
 export function shownName(file: string): string {
   const cwd = typeof process === "undefined" ? undefined : process.cwd?.();

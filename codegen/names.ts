@@ -27,9 +27,11 @@ export function topLevelName(name: string): string {
 export const literal = (s: string): string => JSON.stringify(s).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
 /**
- * Text from input files (paths, names) as it may stand inside a generated comment: a line
- * terminator (U+2028 and U+2029 are ones in JavaScript) would end a `//` comment and `*\/` a block
- * comment, letting the rest run as code. Every comment the emitter writes goes through this.
+ * Text from input files (paths, names, .proto comments) as it may stand inside a generated comment:
+ * a line terminator (U+2028 and U+2029 are ones in JavaScript) would end a `//` comment and `*\/` a
+ * block comment, letting the rest run as code, and U+0001-U+0006 are syntax.ts's span markers,
+ * which would make render() drop generated code. Control characters are written as \uXXXX. Every
+ * comment the emitter writes goes through this.
  */
 export const comment = (text: string): string =>
-  text.replace(/\*\//g, "*\\/").replace(/[\n\r\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  text.replace(/\*\//g, "*\\/").replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);

@@ -9,6 +9,7 @@ import { bytesOfChars } from "../ts/schema.js";
 import { at, escape, fromSource, ProtoLoadError, searchFor, type Reader } from "./located.js";
 import { declaringFile, realName, sourceOf } from "./parse.js";
 import { integer, integerLiteral, tokensOf } from "./scan.js";
+import { excerpt } from "../ts/excerpt.js";
 
 const FIRST_EXTENSION = 1000;
 
@@ -216,7 +217,7 @@ class OptionWriter {
     const at = (this.scope instanceof protobuf.Namespace ? this.scope : this.scope.parent) as protobuf.Namespace | null;
     const found = at?.lookup(name, [protobuf.Field]) ?? null;
     if (!(found instanceof protobuf.Field) || found.extend === undefined) {
-      throw this.error(`Option "(${name})" unknown. Ensure that your proto definition file imports the proto which defines the option.`);
+      throw this.error(`Option "(${excerpt(name)})" unknown. Ensure that your proto definition file imports the proto which defines the option.`);
     }
     found.resolve();
     return found;
@@ -231,7 +232,7 @@ class OptionWriter {
     const type = f.resolvedType;
     const isObject = typeof value === "object" && value !== null;
     if (f instanceof protobuf.MapField) {
-      if (!isObject) throw this.error(`Option "${this.option}": map field ${f.name} takes { key: ... value: ... }.`);
+      if (!isObject) throw this.error(`Option "${excerpt(this.option)}": map field ${f.name} takes { key: ... value: ... }.`);
       const entry = value as { key?: unknown; value?: unknown };
       const e = protobuf.Writer.create();
       this.scalar(e, 1, f.keyType, entry.key);
@@ -241,12 +242,12 @@ class OptionWriter {
       w.uint32((f.id << 3) | 2).bytes(e.finish());
     } else if (type instanceof protobuf.Type) {
       if (!isObject) {
-        const o = this.bare;
+        const o = excerpt(this.bare);
         throw this.error(`Option "${o}" is a message. To set the entire message, use syntax like "${o} = { <proto text format> }". To set fields within it, use syntax like "${o}.foo = value".`, true);
       }
       this.message(w, f.id, type, value, f.delimited);
     } else if (isObject) {
-      throw this.error(`Option "${this.option}" is an atomic type, not a message.`);
+      throw this.error(`Option "${excerpt(this.option)}" is an atomic type, not a message.`);
     } else if (type instanceof protobuf.Enum) {
       w.uint32(f.id << 3).int32(this.enumNumber(type, value));
     } else this.scalar(w, f.id, f.type, value);
@@ -264,7 +265,7 @@ class OptionWriter {
   /** A field of an aggregate by its .proto name (a group's by its lower-cased type name, as protoc takes it). */
   private fieldNamed(type: protobuf.Type, key: string): protobuf.Field {
     const f = type.fields[key] ?? type.fieldsArray.find((x) => x.name.toLowerCase() === key.toLowerCase());
-    if (f === undefined) throw this.error(`Error while parsing option value for "${this.bare}": Message type "${realName(type.fullName.slice(1))}" has no field named "${key}".`, true);
+    if (f === undefined) throw this.error(`Error while parsing option value for "${excerpt(this.bare)}": Message type "${realName(type.fullName.slice(1))}" has no field named "${excerpt(key)}".`, true);
     f.resolve();
     return f;
   }
@@ -272,7 +273,7 @@ class OptionWriter {
   private enumNumber(e: protobuf.Enum, value: unknown): number {
     if (typeof value === "number" && Number.isInteger(value)) return value;
     const n = typeof value === "string" ? e.values[value] : undefined;
-    if (n === undefined) throw this.error(`Enum type "${realName(e.fullName.slice(1))}" has no value named "${String(value)}" for option "${this.bare}".`, true);
+    if (n === undefined) throw this.error(`Enum type "${realName(e.fullName.slice(1))}" has no value named "${excerpt(String(value))}" for option "${excerpt(this.bare)}".`, true);
     return n;
   }
 
@@ -281,7 +282,7 @@ class OptionWriter {
     const ok = typeof value === expected && (!integers.has(type) || Number.isInteger(value));
     if (!ok) {
       const kind = integers.has(type) ? "integer" : expected === "boolean" ? "identifier" : expected === "string" ? "quoted string" : "number";
-      throw this.error(`Value must be ${kind} for ${type === "bool" ? "boolean" : type} option "${this.bare}".`, true);
+      throw this.error(`Value must be ${kind} for ${type === "bool" ? "boolean" : type} option "${excerpt(this.bare)}".`, true);
     }
     w.uint32((id << 3) | wireTypes[type]!);
     if (type.endsWith("64") && type !== "double") {

@@ -5,9 +5,10 @@ import protobuf from "protobufjs";
 import { checkDeclarations } from "./check.js";
 import { unescapeBytes } from "./descriptor.js";
 import {
-  at, atOffset, clip, escape, fieldDeclaration, fieldDeclarationSource, fromSource, literalsAndComments, LoadedSources, ProtoLoadError, searchFor, shownName, withoutComments, withSources, type Reader,
+  at, atOffset, escape, fieldDeclaration, fieldDeclarationSource, fromSource, literalsAndComments, LoadedSources, ProtoLoadError, searchFor, shownName, withoutComments, withSources, type Reader,
 } from "./located.js";
 import { declarationKey, integerLiteral, scanDeclarations, type ScannedFile } from "./scan.js";
+import { excerpt } from "../ts/excerpt.js";
 
 export { integerLiteral, ProtoLoadError };
 
@@ -29,9 +30,9 @@ export const parsedName = (name: string): string => name.replaceAll(dunderProto,
 
 /**
  * The text as protobufjs can parse it: `extensions` statements in group bodies blanked (protobufjs
- * 8 cannot parse them; extension ranges carry nothing the codec uses, only the extension fields
- * do), the UNSTABLE edition named as the newest, `__proto__` renamed. Every character stays where it
- * was, for error positions, but on the edition's line.
+ * 8 cannot parse them; withGroupExtensions adds their ranges back), the UNSTABLE edition named as the
+ * newest, `__proto__` renamed. Every character stays where it was, for error positions, but on the
+ * edition's line.
  */
 function fixSource(text: string, scanned: ScannedFile): string {
   const parts: string[] = [];
@@ -42,9 +43,17 @@ function fixSource(text: string, scanned: ScannedFile): string {
   };
   const edition = scanned.syntax;
   if (edition?.keyword === "edition" && edition.value === "UNSTABLE") replace(edition.offset, edition.offset + '"UNSTABLE"'.length, `"${NEWEST_EDITION}"`);
-  for (const [from, to] of scanned.groupExtensions) replace(from, to, text.slice(from, to).replace(/[^\n]/g, " "));
+  for (const { at: [from, to] } of scanned.groupExtensions) replace(from, to, text.slice(from, to).replace(/[^\n]/g, " "));
   parts.push(text.slice(copied));
   return renameDunderProto(parts.join(""));
+}
+
+/** The extension ranges of the group bodies fixSource blanked, on the groups protobufjs parsed (the descriptors declare them, as protoc's). */
+function withGroupExtensions(root: protobuf.Root, scanned: ScannedFile): void {
+  for (const { group, ranges } of scanned.groupExtensions) {
+    const type = root.lookup(`.${parsedName(group)}`);
+    if (type instanceof protobuf.Type) (type.extensions ??= []).push(...ranges);
+  }
 }
 
 // protobufjs's parser needs the fixes below. They are installed on protobufjs's classes only while
@@ -229,6 +238,7 @@ function parseAll(files: readonly string[], host: ProtoHost, sources: LoadedSour
     importNames.set(file, host.importName(file));
     (protobuf.parse as unknown as { filename: string | null }).filename = file;
     const parsed = protobuf.parse(fixSource(text, scanned), root, { keepCase: true, alternateCommentMode: true });
+    withGroupExtensions(root, scanned);
     for (const target of parsed.imports ?? []) load(builtInName(target) ?? host.resolve(target, file), false);
     for (const target of parsed.weakImports ?? []) load(builtInName(target) ?? host.resolve(target, file), true);
   };
@@ -246,34 +256,36 @@ function parseAll(files: readonly string[], host: ProtoHost, sources: LoadedSour
   return { root, importNames, wellKnown };
 }
 
-/** protobufjs's errors, placed in their file: syntax errors carry a line; unresolved types are found by name. Input they quote is clipped. */
+/** protobufjs's reason with what it quotes ('name') excerpted: a token may be a megabyte long. */
+const shownReason = (reason: string): string => reason.replace(/'([^']*)'/g, (_, quoted: string) => `'${excerpt(quoted)}'`);
+
+/** protobufjs's errors, placed in their file: syntax errors carry a line; unresolved types are found by name. */
 function placed(e: Error, root: protobuf.Root): ProtoLoadError {
   const message = realName(e.message);
-  const shown = (text: string) => text.replace(/'([^']*)'/g, (_, quoted: string) => `'${clip(quoted)}'`);
   // the tokenizer's errors leave out the file: it is the one being parsed
   const syntax = /^(.*) \((?:(.+), )?line (\d+)\)$/.exec(message);
   const file = syntax?.[2] ?? parsingFile;
-  if (syntax && file !== null) return at(file, /'([^']*)'/.exec(syntax[1]!)?.[1] || undefined, shown(syntax[1]!), Number(syntax[3]));
+  if (syntax && file !== null) return at(file, /'([^']*)'/.exec(syntax[1]!)?.[1] || undefined, shownReason(syntax[1]!), Number(syntax[3]));
   if (parsingFile !== null) {
     // protobufjs finds these while parsing parsingFile, and names neither file nor place
     const duplicateName = /^duplicate name '([^']+)' in (?:Type|Enum|Namespace|Service) \.?(.*)$/.exec(message);
     if (duplicateName) {
       const [, name, owner] = duplicateName as unknown as [string, string, string];
       const declared = searchFor(`${fieldDeclarationSource(escape(name), "-?\\w+")}|\\b(?:message|enum|service|oneof)\\s+${escape(name)}\\b`);
-      return at(parsingFile, declared, `"${clip(name)}" is already defined in "${clip(owner)}"`, undefined, 2);
+      return at(parsingFile, declared, `"${excerpt(name)}" is already defined in "${excerpt(owner)}"`, undefined, 2);
     }
     const duplicateId = /^duplicate id (\d+) in Type \.?(.*)$/.exec(message);
     if (duplicateId) {
       const [, id, owner] = duplicateId as unknown as [string, string, string];
-      return at(parsingFile, fieldDeclaration("\\w+", id), `field number ${id} has already been used in "${clip(owner)}"`, undefined, 2);
+      return at(parsingFile, fieldDeclaration("\\w+", id), `field number ${id} has already been used in "${excerpt(owner)}"`, undefined, 2);
     }
     const reservedId = /^id (\d+) is reserved in Type \.?(.*)$/.exec(message);
-    if (reservedId) return at(parsingFile, fieldDeclaration("\\w+", reservedId[1]!), `field number ${reservedId[1]} is reserved in "${clip(reservedId[2]!)}"`);
+    if (reservedId) return at(parsingFile, fieldDeclaration("\\w+", reservedId[1]!), `field number ${reservedId[1]} is reserved in "${excerpt(reservedId[2]!)}"`);
     const reservedName = /^name '([^']+)' is reserved in Type \.?(.*)$/.exec(message);
-    if (reservedName) return at(parsingFile, fieldDeclaration(escape(reservedName[1]!), "\\d+"), `field name "${clip(reservedName[1]!)}" is reserved in "${clip(reservedName[2]!)}"`);
+    if (reservedName) return at(parsingFile, fieldDeclaration(escape(reservedName[1]!), "\\d+"), `field name "${excerpt(reservedName[1]!)}" is reserved in "${excerpt(reservedName[2]!)}"`);
     const syntaxName = /^Unknown edition: (.*)$/.exec(message);
     if (syntaxName) {
-      return at(parsingFile, /\bsyntax\b/, `unknown syntax "${clip(syntaxName[1]!)}": hppproto-gen reads proto2, proto3 and editions (edition = "2023")`);
+      return at(parsingFile, /\bsyntax\b/, `unknown syntax "${excerpt(syntaxName[1]!)}": hppproto-gen reads proto2, proto3 and editions (edition = "2023")`);
     }
   }
   const unresolved = /^no such Type or Enum '([^']+)' in (?:Type|Namespace) \.?(.*)$/.exec(e.message);
@@ -282,8 +294,8 @@ function placed(e: Error, root: protobuf.Root): ProtoLoadError {
     const file = owner ? declaringFile(owner) : undefined;
     if (file) {
       const reference = escape(unresolved[1]!).replace(/^\\\./, "\\.?");
-      return at(file, searchFor(`(?<![\\w.])${reference}(?![\\w])`), `unknown type ${clip(realName(unresolved[1]!))}`);
+      return at(file, searchFor(`(?<![\\w.])${reference}(?![\\w])`), `unknown type ${excerpt(realName(unresolved[1]!))}`);
     }
   }
-  return new ProtoLoadError(parsingFile === null ? shown(message) : `${shownName(parsingFile)}: ${shown(message)}`);
+  return new ProtoLoadError(parsingFile === null ? shownReason(message) : `${shownName(parsingFile)}: ${shownReason(message)}`);
 }

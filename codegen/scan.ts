@@ -3,6 +3,7 @@
 // literal as written (protobufjs parses numbers into JS numbers, which round 64-bit values, and
 // string escapes into characters), `extensions` statements in group bodies (which protobufjs cannot
 // parse), and nesting deeper than protoc reads (protobufjs fails it with an error naming no place).
+import { MAX_FIELD_NUMBER } from "./descriptor.js";
 
 /** protoc's limit on message (and group) declarations inside one another. */
 export const MAX_MESSAGE_NESTING = 31;
@@ -14,8 +15,8 @@ export interface ScannedFile {
   syntax?: { keyword: "syntax" | "edition"; value: string; offset: number };
   /** Default literals by declarationKey(): numbers as written (a leading "-" kept), strings as one `"…"` literal of their bodies. */
   defaults: Map<string, string>;
-  /** `extensions ...;` statements inside group bodies: [start, end) offsets. */
-  groupExtensions: [number, number][];
+  /** `extensions ...;` statements inside group bodies: [start, end) offsets, the group's full name and the ranges (inclusive) the statement declares. */
+  groupExtensions: { at: [number, number]; group: string; ranges: [number, number][] }[];
   /** The first declaration nested deeper than the limits, by character offset. */
   tooDeep?: { offset: number; message: string };
 }
@@ -86,7 +87,9 @@ export function scanDeclarations(code: string): ScannedFile {
       if (blocks.length === 0 && first === "package") pkg = tokens.slice(start + 1, i).join("");
       else if (blocks.length === 0 && (first === "syntax" || first === "edition") && out.syntax === undefined && isString(tokens[start + 2])) {
         out.syntax = { keyword: first, value: tokens[start + 2]!.slice(1, -1), offset: offsets[start + 2]! };
-      } else if (first === "extensions" && blocks[blocks.length - 1] === "group") out.groupExtensions.push([offsets[start]!, offsets[i]! + 1]);
+      } else if (first === "extensions" && blocks[blocks.length - 1] === "group") {
+        out.groupExtensions.push({ at: [offsets[start]!, offsets[i]! + 1], group: scopeOf(pkg, messages), ranges: rangesOf(tokens.slice(start + 1, i)) });
+      }
       start = i + 1;
       options = undefined;
     } else if (options !== undefined) {
@@ -99,12 +102,27 @@ export function scanDeclarations(code: string): ScannedFile {
     } else if (t === "[" && i >= 3 && tokens[i - 2] === "=" && integer.test(tokens[i - 1]!) && identifier.test(tokens[i - 3]!)) {
       const block = blocks[blocks.length - 1];
       if (block === "message" || block === "group" || block === "fields") {
-        const scope = pkg && messages.length > 0 ? `${pkg}.${messages.join(".")}` : pkg || messages.join(".");
-        options = { key: declarationKey(scope, tokens[i - 3]!, Number(integerLiteral(tokens[i - 1]!))), depth: 1 };
+        options = { key: declarationKey(scopeOf(pkg, messages), tokens[i - 3]!, Number(integerLiteral(tokens[i - 1]!))), depth: 1 };
       }
     }
   }
   return out;
+}
+
+/** The full name of the messages around a declaration. */
+const scopeOf = (pkg: string, messages: readonly string[]) => (pkg && messages.length > 0 ? `${pkg}.${messages.join(".")}` : pkg || messages.join("."));
+
+/** The ranges of an `extensions` statement's tokens (`1, 5 to 9, 100 to max [options]`), inclusive; what is not a range is left out. */
+function rangesOf(tokens: readonly string[]): [number, number][] {
+  const end = tokens.indexOf("[");
+  const ranges: [number, number][] = [];
+  for (const part of (end < 0 ? tokens : tokens.slice(0, end)).join(" ").split(",")) {
+    const [from, to, last, ...rest] = part.trim().split(" ");
+    if (from === undefined || !integer.test(from) || rest.length > 0) continue;
+    if (to === undefined) ranges.push([Number(integerLiteral(from)), Number(integerLiteral(from))]);
+    else if (to === "to" && (last === "max" || (last !== undefined && integer.test(last)))) ranges.push([Number(integerLiteral(from)), last === "max" ? MAX_FIELD_NUMBER : Number(integerLiteral(last))]);
+  }
+  return ranges;
 }
 
 /** What the statement starting at `start` opens with its brace. */

@@ -3,8 +3,9 @@
 // browsers as in Node.
 import { describeFiles } from "./describe.js";
 import { schemaFromDescriptors, type DynamicSchema } from "./descriptorset.js";
-import { at, clip, ProtoLoadError } from "./located.js";
+import { at, ProtoLoadError } from "./located.js";
 import { parseProtos } from "./parse.js";
+import { excerpt } from "../ts/excerpt.js";
 
 /**
  * Parses .proto sources, each under its import name (`{ "shop/order.proto": "syntax = ..." }`),
@@ -14,11 +15,11 @@ import { parseProtos } from "./parse.js";
  * for custom options) must be given. Errors are `name:line:col: message`.
  */
 export function schemaFromSources(sources: Readonly<Record<string, string>>, files: readonly string[] = Object.keys(sources)): DynamicSchema {
-  for (const f of files) if (!Object.hasOwn(sources, f)) throw new ProtoLoadError(`${clip(f)}: not among the sources`);
+  for (const f of files) if (!Object.hasOwn(sources, f)) throw new ProtoLoadError(`${excerpt(f)}: not among the sources`);
   const loaded = parseProtos(files, {
     resolve(target, origin) {
       if (Object.hasOwn(sources, target)) return target;
-      throw at(origin, `"${target}"`, `import "${clip(target)}" is not among the sources`);
+      throw at(origin, `"${target}"`, `import "${excerpt(target)}" is not among the sources`);
     },
     read: (file) => sources[file]!,
     importName: (file) => file,

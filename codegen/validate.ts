@@ -1,24 +1,27 @@
-// Descriptors handed over as data (schemaFromDescriptorSet) checked as protoc checks the
-// descriptors it builds: whatever protoc would reject is a SchemaError naming the file and the
-// declaration, at load, instead of a TypeError inside the model or a table the codec refuses at
-// first use. What protoc reads leniently is read the same way and written as the model reads it:
-// a missing label is optional, a missing type is the kind its type name refers to (else double), a
-// type name relative to its scope is made absolute, numeric defaults in any form protoc parses
-// (hex, octal, a sign, spaces) become decimal.
+// Descriptors handed over as data, checked as protoc checks the descriptors it builds, before a
+// model is built of them or any of their text reaches generated code: by the runtime
+// (schemaFromDescriptorSet) and by the generator (buildOutputs: a CodeGeneratorRequest holds
+// whatever its sender wrote, and hppproto-gen's descriptors pass the same checks). Whatever protoc
+// would reject is a SchemaError naming the file and the declaration, instead of a TypeError inside
+// the model, a table the codec refuses at first use, or code that runs at import. What protoc reads
+// leniently is read the same way and written as the model reads it: a missing label is optional, a
+// missing type is the kind its type name refers to (else double), a type name relative to its
+// scope is made absolute, numeric defaults in any form protoc parses (hex, octal, a sign, spaces)
+// become decimal. The generator also needs file names it can write and import
+// (validateOutputFileNames).
 import { SchemaError } from "../ts/errors.js";
+import { excerpt, quote } from "../ts/excerpt.js";
 import { camelCase, FieldType } from "../ts/schema.js";
 import {
-  editionDefaults, EnumType, FieldLabel, FieldPresence, JsType, unescapeBytes, withFeatures,
+  Edition, editionDefaults, EnumType, FieldLabel, FieldPresence, JsType, MAX_FIELD_NUMBER, unescapeBytes, withFeatures,
   type DescriptorProto, type EnumDescriptorProto, type Features, type FieldDescriptorProto, type FileDescriptorProto, type NumberRange,
 } from "./descriptor.js";
-import { clip } from "./located.js";
 
-const MAX_FIELD_NUMBER = 536870911; // 2^29 - 1: the codec's largest (protoc allows message set extensions beyond it)
 const FIRST_RESERVED = 19000; // 19000-19999: the protobuf implementation's own
 const LAST_RESERVED = 19999;
-const EDITION_2023 = 1000;
 
 const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const MAP_ENTRY_SET = "map_entry should not be set explicitly. Use map<KeyType, ValueType> instead.";
 const integers: Partial<Record<FieldType, [min: bigint, max: bigint]>> = {
   [FieldType.Int32]: [-(2n ** 31n), 2n ** 31n - 1n], [FieldType.Sint32]: [-(2n ** 31n), 2n ** 31n - 1n], [FieldType.Sfixed32]: [-(2n ** 31n), 2n ** 31n - 1n],
   [FieldType.Uint32]: [0n, 2n ** 32n - 1n], [FieldType.Fixed32]: [0n, 2n ** 32n - 1n],
@@ -36,9 +39,29 @@ interface Checked {
   features: Features;
 }
 
+/** What protoc says of a field number it refuses, or undefined. */
+export function fieldNumberProblem(number: number): string | undefined {
+  return !Number.isInteger(number) || number < 1 ? "field numbers must be positive integers"
+    : number > MAX_FIELD_NUMBER ? `field numbers cannot be greater than ${MAX_FIELD_NUMBER}`
+    : number >= FIRST_RESERVED && number <= LAST_RESERVED ? `field numbers ${FIRST_RESERVED} through ${LAST_RESERVED} are reserved for the protocol buffer library implementation`
+    : undefined;
+}
+
 /** Checks (and completes, as protoc reads them) the descriptors of a set; throws the first problem as a SchemaError. */
 export function validateDescriptors(files: readonly FileDescriptorProto[]): void {
   new Validator(files).run();
+}
+
+/**
+ * File names as output paths and import specifiers: "/"-separated parts, none empty, "." or "..";
+ * no backslash, control character, or URL syntax an import specifier would read (# ? %).
+ */
+export function validateOutputFileNames(files: readonly FileDescriptorProto[]): void {
+  for (const { name } of files) {
+    const safe = typeof name === "string" && !/[\\#?%\u0000-\u001f\u007f-\u009f]/.test(name) &&
+      name.split("/").every((part) => part !== "" && part !== "." && part !== "..");
+    if (!safe) throw new SchemaError(`file ${quote(String(name))}: the name is not a relative path of "/"-separated parts without "." or ".." parts, backslashes, control characters, "#", "?" or "%"`);
+  }
 }
 
 class Validator {
@@ -56,19 +79,19 @@ class Validator {
       const { d } = file;
       const where = d.name ?? "";
       if (typeof d.name !== "string" || d.name === "") throw this.error(where, "", "a file has no name");
-      if (d.syntax !== undefined && !["", "proto2", "proto3", "editions"].includes(d.syntax)) throw this.error(where, "", `unrecognized syntax ${clip(d.syntax)}`);
-      if (d.syntax === "editions" && (d.edition ?? 0) < EDITION_2023) throw this.error(where, "", `edition ${d.edition ?? "(none)"} is not one protoc reads`);
+      if (d.syntax !== undefined && !["", "proto2", "proto3", "editions"].includes(d.syntax)) throw this.error(where, "", `unrecognized syntax ${quote(d.syntax)}`);
+      if (d.syntax === "editions" && (d.edition ?? 0) < Edition.E2023) throw this.error(where, "", `edition ${d.edition ?? "(none)"} is not one protoc reads`);
       file.features = withFeatures(file.features, d.options?.features);
-      for (const dep of d.dependency ?? []) if (!names.has(dep)) throw this.error(where, "", `import "${clip(dep)}" is not in the set`);
+      for (const dep of d.dependency ?? []) if (!names.has(dep)) throw this.error(where, "", `import ${quote(dep)} is not in the set`);
       const pkg = d.package ?? "";
-      if (pkg !== "" && !pkg.split(".").every((part) => identifier.test(part))) throw this.error(where, pkg, "the package is not a valid name");
-      if (pkg !== "") pkg.split(".").forEach((part, i, parts) => this.declare(where, parts.slice(0, i).join("."), part, { kind: "package" }));
+      if (pkg !== "" && !pkg.split(".").every((part) => identifier.test(part))) throw this.error(where, "", `package ${quote(pkg)}: not identifiers joined by dots`);
+      if (pkg !== "") pkg.split(".").forEach((part, i, parts) => this.declare(where, parts.slice(0, i).join("."), "package", part, { kind: "package" }));
       d.messageType?.forEach((m) => this.declareMessage(file, m, pkg));
       d.enumType?.forEach((e) => this.declareEnum(file, e, pkg));
-      d.extension?.forEach((x) => this.declare(where, pkg, x.name, { kind: "other" }));
+      d.extension?.forEach((x) => this.declare(where, pkg, "extension", x.name, { kind: "other" }));
       for (const s of d.service ?? []) {
-        const service = this.declare(where, pkg, s.name, { kind: "other" });
-        s.method?.forEach((m) => this.declare(where, service, m.name, { kind: "other" }));
+        const service = this.declare(where, pkg, "service", s.name, { kind: "other" });
+        s.method?.forEach((m) => this.declare(where, service, "method", m.name, { kind: "other" }));
       }
     }
     for (const file of this.checked) {
@@ -86,34 +109,34 @@ class Validator {
     }
   }
 
+  /** `file: element: problem`, what comes from the input cut short (it may be a megabyte long). */
   private error(file: string, element: string, problem: string): SchemaError {
-    return new SchemaError(`hppproto: ${clip(file)}: ${element ? `${clip(element)}: ` : ""}${problem}`);
+    return new SchemaError(`${excerpt(file)}: ${element ? `${excerpt(element)}: ` : ""}${problem}`);
   }
 
-  /** Declares `name` in `scope`; returns its full name. */
-  private declare(file: string, scope: string, name: string | undefined, declaration: Declaration): string {
-    if (!name) throw this.error(file, scope, "a declaration in it has no name");
+  /** Declares `name` (a `kind`, written inside `within`) in `scope`; returns its full name. */
+  private declare(file: string, scope: string, kind: string, name: string | undefined, declaration: Declaration, within = scope): string {
+    if (name === undefined || !identifier.test(name)) throw this.error(file, within, `${kind} name ${quote(name ?? "")} is not an identifier ([A-Za-z_][A-Za-z0-9_]*)`);
     const fullName = qualified(scope, name);
-    if (!identifier.test(name)) throw this.error(file, fullName, `"${clip(name)}" is not a valid identifier`);
     const before = this.symbols.get(fullName);
-    if (before !== undefined && !(before.kind === "package" && declaration.kind === "package")) throw this.error(file, "", `"${clip(fullName)}" is already defined`);
+    if (before !== undefined && !(before.kind === "package" && declaration.kind === "package")) throw this.error(file, "", `${quote(fullName)} is already defined`);
     this.symbols.set(fullName, declaration);
     return fullName;
   }
 
   private declareMessage(file: Checked, m: DescriptorProto, scope: string): void {
-    const name = this.declare(file.d.name, scope, m.name, { kind: "message", d: m, file });
-    for (const f of m.field ?? []) this.declare(file.d.name, name, f.name, { kind: "other" });
-    for (const o of m.oneofDecl ?? []) this.declare(file.d.name, name, o.name, { kind: "other" });
-    for (const x of m.extension ?? []) this.declare(file.d.name, name, x.name, { kind: "other" });
+    const name = this.declare(file.d.name, scope, "message", m.name, { kind: "message", d: m, file });
+    for (const f of m.field ?? []) this.declare(file.d.name, name, "field", f.name, { kind: "other" });
+    for (const o of m.oneofDecl ?? []) this.declare(file.d.name, name, "oneof", o.name, { kind: "other" });
+    for (const x of m.extension ?? []) this.declare(file.d.name, name, "extension", x.name, { kind: "other" });
     m.nestedType?.forEach((n) => this.declareMessage(file, n, name));
     m.enumType?.forEach((e) => this.declareEnum(file, e, name));
   }
 
   private declareEnum(file: Checked, e: EnumDescriptorProto, scope: string): void {
-    this.declare(file.d.name, scope, e.name, { kind: "enum", d: e, file });
+    const name = this.declare(file.d.name, scope, "enum", e.name, { kind: "enum", d: e, file });
     // enum values are siblings of their enum, as in C++
-    for (const v of e.value ?? []) this.declare(file.d.name, scope, v.name, { kind: "other" });
+    for (const v of e.value ?? []) this.declare(file.d.name, scope, "enum value", v.name, { kind: "other" }, name);
   }
 
   /** The declaration a type name refers to from `scope`, as protoc resolves it: absolute with a leading dot, else from the innermost scope out. */
@@ -132,8 +155,8 @@ class Validator {
 
   private messageType(file: Checked, element: string, scope: string, typeName: string | undefined): string {
     const found = this.resolve(scope, typeName ?? "");
-    if (found === undefined) throw this.error(file.d.name, element, `"${clip(typeName ?? "")}" is not defined`);
-    if (found[1].kind !== "message" || found[1].d.options?.mapEntry) throw this.error(file.d.name, element, `"${clip(typeName!)}" is not a message type`);
+    if (found === undefined) throw this.error(file.d.name, element, `${quote(typeName ?? "")} is not defined`);
+    if (found[1].kind !== "message" || found[1].d.options?.mapEntry) throw this.error(file.d.name, element, `${quote(typeName!)} is not a message type`);
     return `.${found[0]}`;
   }
 
@@ -143,6 +166,9 @@ class Validator {
     const fields = m.field ?? [];
     if (m.options?.messageSetWireFormat && fields.length > 0) throw this.error(file.d.name, name, "message sets cannot have fields, only extensions");
     fields.forEach((f) => this.field(file, f, name, features, m));
+    // (an entry of a map field is named by the field, above; the model reads any entry as a map's)
+    const entry = m.options?.mapEntry ? mapEntryProblem(m) : undefined;
+    if (entry !== undefined) throw this.error(file.d.name, name, entry);
     this.numbers(file, m, name);
     this.oneofs(file, m, name);
     this.jsonNames(file, m, name);
@@ -165,7 +191,7 @@ class Validator {
     const reservedNames = new Set(m.reservedName ?? []);
     for (const f of m.field ?? []) {
       const other = used.get(f.number);
-      if (other !== undefined) throw this.error(file.d.name, qualified(name, f.name), `field number ${f.number} has already been used by "${clip(other)}"`);
+      if (other !== undefined) throw this.error(file.d.name, qualified(name, f.name), `field number ${f.number} has already been used by ${quote(other)}`);
       used.set(f.number, f.name);
       if (reserved.some(([s, e]) => f.number >= s && f.number < e)) throw this.error(file.d.name, qualified(name, f.name), `field number ${f.number} is reserved`);
       if (extensions.some(([s, e]) => f.number >= s && f.number < e)) throw this.error(file.d.name, qualified(name, f.name), `field number ${f.number} is inside an extension range`);
@@ -183,7 +209,7 @@ class Validator {
       if (i !== undefined) {
         if (!(i >= 0 && i < decls.length)) throw this.error(file.d.name, qualified(name, f.name), `oneof_index ${i} is out of range`);
         if (f.label !== FieldLabel.Optional) throw this.error(file.d.name, qualified(name, f.name), "fields of oneofs must be optional");
-        if (seen.has(i) && last !== i) throw this.error(file.d.name, qualified(name, f.name), `the fields of oneof ${clip(decls[i]!.name)} are not consecutive`);
+        if (seen.has(i) && last !== i) throw this.error(file.d.name, qualified(name, f.name), `the fields of oneof ${quote(decls[i]!.name)} are not consecutive`);
         seen.add(i);
       }
       last = i;
@@ -207,7 +233,7 @@ class Validator {
       const other = seen.get(json);
       const custom = (g: FieldDescriptorProto) => g.jsonName !== undefined && g.jsonName !== camelCase(g.name);
       if (other !== undefined && (custom(f) || custom(other) || !proto2)) {
-        throw this.error(file.d.name, qualified(name, f.name), `its JSON name "${clip(json)}" is also field "${clip(other.name)}"'s`);
+        throw this.error(file.d.name, qualified(name, f.name), `its JSON name ${quote(json)} is also field ${quote(other.name)}'s`);
       }
       seen.set(json, f);
     }
@@ -222,11 +248,11 @@ class Validator {
     if (x.oneofIndex !== undefined) throw this.error(file.d.name, name, "an extension cannot be in a oneof");
     this.field(file, x, scope, features, undefined);
     if (!(extendee.d.extensionRange ?? []).some((r) => x.number >= (r.start ?? 0) && x.number < (r.end ?? 0))) {
-      throw this.error(file.d.name, name, `"${clip(x.extendee.slice(1))}" does not declare ${x.number} as an extension number`);
+      throw this.error(file.d.name, name, `${quote(x.extendee.slice(1))} does not declare ${x.number} as an extension number`);
     }
     const taken = this.extensionNumbers.get(x.extendee) ?? new Map<number, string>();
     this.extensionNumbers.set(x.extendee, taken);
-    if (taken.has(x.number)) throw this.error(file.d.name, name, `extension number ${x.number} of "${clip(x.extendee.slice(1))}" is also "${clip(taken.get(x.number)!)}"`);
+    if (taken.has(x.number)) throw this.error(file.d.name, name, `extension number ${x.number} of ${quote(x.extendee.slice(1))} is also ${quote(taken.get(x.number)!)}`);
     taken.set(x.number, name);
     if (extendee.d.options?.messageSetWireFormat && !(x.type === FieldType.Message && x.label === FieldLabel.Optional)) {
       throw this.error(file.d.name, name, "extensions of message sets must be optional messages");
@@ -239,10 +265,8 @@ class Validator {
     const fail = (problem: string) => this.error(file.d.name, name, problem);
     const editions = file.d.syntax === "editions", proto3 = file.d.syntax === "proto3";
     if (owner !== undefined && f.extendee !== undefined) throw fail("extendee is set on a field that is not an extension");
-    const number = f.number ?? 0;
-    if (!Number.isInteger(number) || number < 1) throw fail("field numbers must be positive integers");
-    if (number > MAX_FIELD_NUMBER) throw fail(`field numbers cannot be greater than ${MAX_FIELD_NUMBER}`);
-    if (number >= FIRST_RESERVED && number <= LAST_RESERVED) throw fail(`field numbers ${FIRST_RESERVED} through ${LAST_RESERVED} are reserved for the protocol buffer library implementation`);
+    const numberProblem = fieldNumberProblem(f.number ?? 0);
+    if (numberProblem !== undefined) throw fail(numberProblem);
     f.label ??= FieldLabel.Optional;
     if (f.label < FieldLabel.Optional || f.label > FieldLabel.Repeated) throw fail(`label ${f.label} is not a label`);
     if (f.label === FieldLabel.Required && (proto3 || editions)) throw fail(`required fields are not allowed in ${proto3 ? "proto3" : "editions"}`);
@@ -252,9 +276,9 @@ class Validator {
     const jstype = f.options?.jstype;
     if (jstype !== undefined && jstype !== JsType.Normal && !int64Types.has(f.type!)) throw fail("jstype is only allowed on 64-bit integer fields");
     const target = f.typeName === undefined ? undefined : this.symbols.get(f.typeName.slice(1));
-    if (target?.kind === "message" && target.d.options?.mapEntry) this.mapEntry(file, f, scope, owner, target.d, fail);
+    if (target?.kind === "message" && target.d.options?.mapEntry) this.mapField(f, scope, owner, target.d, fail);
     if (target?.kind === "enum" && proto3 && closed(target.file.features, target.d)) {
-      throw fail(`enum type "${clip(f.typeName!.slice(1))}" is not a proto3 enum, but is used in a proto3 message`);
+      throw fail(`enum type ${quote(f.typeName!.slice(1))} is not a proto3 enum, but is used in a proto3 message`);
     }
     if (f.defaultValue !== undefined) {
       const features = withFeatures(outer, f.options?.features);
@@ -276,27 +300,19 @@ class Validator {
     }
     if (f.type !== undefined && isScalar(f.type)) throw fail("a scalar field has a type name");
     const found = this.resolve(scope, f.typeName);
-    if (found === undefined) throw fail(`"${clip(f.typeName)}" is not defined`);
+    if (found === undefined) throw fail(`${quote(f.typeName)} is not defined`);
     const [full, d] = found;
     f.type ??= d.kind === "enum" ? FieldType.Enum : FieldType.Message;
-    if (f.type === FieldType.Enum && d.kind !== "enum") throw fail(`"${clip(f.typeName)}" is not an enum type`);
-    if (f.type !== FieldType.Enum && d.kind !== "message") throw fail(`"${clip(f.typeName)}" is not a message type`);
+    if (f.type === FieldType.Enum && d.kind !== "enum") throw fail(`${quote(f.typeName)} is not an enum type`);
+    if (f.type !== FieldType.Enum && d.kind !== "message") throw fail(`${quote(f.typeName)} is not a message type`);
     f.typeName = `.${full}`;
   }
 
-  /** A map field's entry: as protoc synthesizes it for `map<K, V> name`, nested beside the field. */
-  private mapEntry(file: Checked, f: FieldDescriptorProto, scope: string, owner: DescriptorProto | undefined, entry: DescriptorProto, fail: (problem: string) => SchemaError): void {
-    const [key, value] = entry.field ?? [];
-    const expected = `${camelCase(`_${f.name}`)}Entry`;
-    const slot = (s: FieldDescriptorProto | undefined, name: string, number: number) => s !== undefined && s.name === name && s.number === number && (s.label ?? FieldLabel.Optional) === FieldLabel.Optional;
-    const wellFormed = owner !== undefined && f.label === FieldLabel.Repeated && f.typeName === `.${qualified(scope, entry.name)}` && entry.name === expected &&
-      (entry.field ?? []).length === 2 && slot(key, "key", 1) && slot(value, "value", 2) &&
-      !entry.nestedType?.length && !entry.enumType?.length && !entry.extension?.length && !entry.oneofDecl?.length && !entry.extensionRange?.length;
-    if (!wellFormed) throw fail("map_entry should not be set explicitly. Use map<KeyType, ValueType> instead.");
-    const keyType = key!.type ?? (key!.typeName === undefined ? FieldType.Double : FieldType.Message);
-    if (!isScalar(keyType) || keyType === FieldType.Float || keyType === FieldType.Double || keyType === FieldType.Bytes) {
-      throw fail("key in map fields cannot be float/double, bytes or message types");
-    }
+  /** A map field: repeated, of the entry protoc synthesizes for `map<K, V> name`, nested beside the field. */
+  private mapField(f: FieldDescriptorProto, scope: string, owner: DescriptorProto | undefined, entry: DescriptorProto, fail: (problem: string) => SchemaError): void {
+    const beside = owner !== undefined && f.label === FieldLabel.Repeated && f.typeName === `.${qualified(scope, entry.name)}` && entry.name === `${camelCase(`_${f.name}`)}Entry`;
+    const problem = beside ? mapEntryProblem(entry) : MAP_ENTRY_SET;
+    if (problem !== undefined) throw fail(problem);
   }
 
   /** The default as the model reads it; what protoc cannot parse is an error. */
@@ -307,8 +323,8 @@ class Validator {
     if (range !== undefined) {
       const m = /^\s*([-+]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)\s*$/.exec(text);
       const value = m && (m[1] === "-" ? -1n : 1n) * BigInt(m[2]!.length > 1 && m[2]![0] === "0" && !/[xX]/.test(m[2]!) ? `0o${m[2]!.slice(1)}` : m[2]!);
-      if (value === null) throw fail(`couldn't parse default value "${clip(text)}"`);
-      if (value < range[0] || value > range[1]) throw fail(`default value ${clip(text)} is out of range`);
+      if (value === null) throw fail(`couldn't parse default value ${quote(text)}`);
+      if (value < range[0] || value > range[1]) throw fail(`default value ${quote(text)} is out of range`);
       return String(value);
     }
     switch (type) {
@@ -316,15 +332,17 @@ class Validator {
         const t = text.trim().toLowerCase();
         if (/^[-+]?nan$/.test(t)) return "nan";
         if (/^[-+]?inf(inity)?$/.test(t)) return t.startsWith("-") ? "-inf" : "inf";
-        if (!/^[-+]?(?:(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?|0x[0-9a-f]+)$/.test(t)) throw fail(`couldn't parse default value "${clip(text)}"`);
-        return t.startsWith("-0x") ? String(-Number(t.slice(1))) : String(Number(t.replace(/^\+/, "")));
+        if (!/^[-+]?(?:(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?|0x[0-9a-f]+)$/.test(t)) throw fail(`couldn't parse default value ${quote(text)}`);
+        const value = t.startsWith("-0x") ? -Number(t.slice(1)) : Number(t.replace(/^\+/, ""));
+        // as the model reads it: -0 keeps its sign, what overflows is infinite
+        return Object.is(value, -0) ? "-0" : Number.isFinite(value) ? String(value) : value > 0 ? "inf" : "-inf";
       }
       case FieldType.Bool:
         if (text !== "true" && text !== "false") throw fail("boolean default must be true or false");
         return text;
       case FieldType.Enum: {
         const values = (target as Extract<Declaration, { kind: "enum" }>).d.value ?? [];
-        if (!values.some((v) => v.name === text)) throw fail(`enum type "${clip(f.typeName!.slice(1))}" has no value named "${clip(text)}"`);
+        if (!values.some((v) => v.name === text)) throw fail(`enum type ${quote(f.typeName!.slice(1))} has no value named ${quote(text)}`);
         return text;
       }
       case FieldType.Bytes:
@@ -349,7 +367,7 @@ class Validator {
       v.number ??= 0; // as protoc reads a value without one
       const other = numbers.get(v.number);
       if (other !== undefined && !e.options?.allowAlias) {
-        throw this.error(file.d.name, qualified(scope, v.name), `uses the same enum value as "${clip(other)}" (set option allow_alias = true to allow it)`);
+        throw this.error(file.d.name, qualified(scope, v.name), `uses the same enum value as ${quote(other)} (set option allow_alias = true to allow it)`);
       }
       numbers.set(v.number, v.name);
     }
@@ -359,6 +377,21 @@ class Validator {
 const int64Types = new Set<number>([FieldType.Int64, FieldType.Uint64, FieldType.Sint64, FieldType.Fixed64, FieldType.Sfixed64]);
 
 const qualified = (scope: string, name: string) => (scope ? `${scope}.${name}` : name);
+
+/** What is wrong with a map entry message, if anything: protoc synthesizes two fields, key 1 (a scalar but float, double or bytes) and value 2, and nothing else. */
+function mapEntryProblem(entry: DescriptorProto): string | undefined {
+  const fields = entry.field ?? [];
+  const [key, value] = fields;
+  const slot = (s: FieldDescriptorProto | undefined, name: string, number: number) => s !== undefined && s.name === name && s.number === number && (s.label ?? FieldLabel.Optional) === FieldLabel.Optional;
+  const wellFormed = fields.length === 2 && slot(key, "key", 1) && slot(value, "value", 2) &&
+    !entry.nestedType?.length && !entry.enumType?.length && !entry.extension?.length && !entry.oneofDecl?.length && !entry.extensionRange?.length;
+  if (!wellFormed) return MAP_ENTRY_SET;
+  const keyType = key!.type ?? (key!.typeName === undefined ? FieldType.Double : FieldType.Message);
+  if (!isScalar(keyType) || keyType === FieldType.Float || keyType === FieldType.Double || keyType === FieldType.Bytes) {
+    return "key in map fields cannot be float/double, bytes or message types";
+  }
+  return undefined;
+}
 
 /** Whether an enum is closed, declared where `scope` features hold. */
 const closed = (scope: Features, e: EnumDescriptorProto) => withFeatures(scope, e.options?.features).enumType === EnumType.Closed;

@@ -14,6 +14,7 @@ import { createFileRegistry, fromBinary, toJson } from "@bufbuild/protobuf";
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
 import { DecodeError, init } from "hppproto";
 import { prepare, genDir } from "../test/conformance/prepare.mjs";
+import { randomSource } from "./random.mjs";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 const protoPath = path.join(root, "testdata/protos/conformance");
@@ -33,7 +34,7 @@ const typeNames = [
   "protobuf_test_messages.editions.proto3.TestAllTypesProto3",
 ];
 const seconds = Number(process.argv[2] ?? 30);
-let seed = Number(process.argv[3] ?? Date.now() % 1_000_000);
+const seed = Number(process.argv[3] ?? Date.now() % 1_000_000);
 const outDir = path.join(root, "build/fuzz/differential");
 
 // ---- the two decoders ----
@@ -51,14 +52,7 @@ execFileSync(path.join(root, "node_modules/.bin/buf"), ["build", protoPath, ...f
 const registry = createFileRegistry(fromBinary(FileDescriptorSetSchema, readFileSync(image)));
 
 // ---- random numbers and bytes ----
-const rand = () => { // mulberry32
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const below = (n) => Math.floor(rand() * n);
-const pick = (a) => a[below(a.length)];
+const { rand, below, pick } = randomSource(seed);
 const randomBytes = (n) => Uint8Array.from({ length: n }, () => below(256));
 
 class Bytes {

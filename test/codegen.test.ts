@@ -11,6 +11,7 @@ import { EDITION_2024 } from "./support/edition2024.js";
 import { crossCheck, encodeWithProtobufjs, loadSet, randomObject, rng } from "./support/protos.js";
 import { conformanceProtos, genDir, repoRoot } from "./support/paths.js";
 import { Wire } from "./support/wire.js";
+import { Coercion, Prototype, Word } from "./gen/names/names_rpc_pb.js";
 
 beforeAll(async () => {
   await init();
@@ -47,8 +48,8 @@ describe("generated code", () => {
     expect(r.status).toBe(0);
   });
 
-  it("with the public API's generic functions: their types infer from generated types (test/types/api.ts), and the RPC adapters' handlers and clients from generated services (test/types/rpc.ts), under tsc", () => {
-    const r = spawnSync(process.execPath, [tsc, "-p", `${repoRoot}test/types`], { encoding: "utf8" });
+  it.each([["5.9", tsc], ["7", `${repoRoot}node_modules/typescript-7/bin/tsc`]])("with the public API's generic functions: their types infer from generated types (test/types/api.ts), and the RPC adapters' handlers and clients from generated services (test/types/rpc.ts), under TypeScript %s", (_, compiler) => {
+    const r = spawnSync(process.execPath, [compiler, "-p", `${repoRoot}test/types`], { encoding: "utf8" });
     expect(r.stdout + r.stderr).toBe("");
     expect(r.status).toBe(0);
   });
@@ -88,6 +89,23 @@ describe("generated code", () => {
     expect(proto.toJsonString(proto.decode(bytes))).toBe('{"Proto":5,"then":{"Enum":"__proto__"}}');
     expect(proto.fromJsonString('{"__proto__":6,"then":{"Enum":"__proto__"}}')).toEqual({ Proto: 6, then$: { Enum: 1 } });
     expect(({} as Record<string, unknown>).Enum).toBeUndefined();
+  });
+
+  it("methods and enum values named after Object.prototype members or then get a $ suffix, as fields do; enums round-trip under their .proto names", () => {
+    expect(Object.entries(Prototype.methods).map(([key, m]) => [key, m.property, m.name, m.path])).toEqual(
+      [["__proto__$", "__proto__"], ["then$", "then"], ["then$$", "Then"], ["constructor$", "constructor"], ["toString$", "toString"], ["hasOwnProperty$", "hasOwnProperty"], ["__defineGetter__$", "__defineGetter__"]]
+        .map(([key, name]) => [key, key, name, `/names_rpc.Prototype/${name}`]),
+    );
+    expect(Object.getPrototypeOf(Prototype.methods)).toBe(Object.prototype);
+
+    expect(Object.entries(Coercion)).toEqual([["COERCION_UNSPECIFIED", 0], ["toString$", 1], ["valueOf$", 2], ["hasOwnProperty$", 3], ["__proto__$", 4], ["then$", 5]]);
+    expect(`${Coercion}`).toBe("[object Object]"); // toString and valueOf are still Object's
+    expect(Coercion.hasOwnProperty("then$")).toBe(true);
+    const word = { text: "w", kind: Coercion.toString$, kinds: [Coercion.valueOf$, Coercion.hasOwnProperty$], byName: { a: Coercion.then$, b: Coercion.__proto__$ } };
+    expect(Word.decode(Word.encode(word))).toEqual(word);
+    const json = '{"text":"w","kind":"toString","kinds":["valueOf","hasOwnProperty"],"byName":{"a":"then","b":"__proto__"}}';
+    expect(Word.toJsonString(word)).toBe(json);
+    expect(Word.fromJsonString(json)).toEqual(word);
   });
 });
 

@@ -47,7 +47,8 @@ describe("a CODE_SIZE module", () => {
   const top = readFileSync(`${genDir}/code_size_mixed/codesize_top_pb.ts`, "utf8");
 
   it("holds types and one message type per message, no code per field; the files it serves reach its parts through the schema", () => {
-    expect(slow).toContain("export const Shape: $JsonMessageType<Shape, ShapeView, ShapeBuilder> = /* @__PURE__ */ $interpretedJsonType($schema,");
+    // (Shape holds 64-bit integers: its plain objects in each form, for decode()'s int64 option)
+    expect(slow).toContain('export const Shape: $JsonMessageType<Shape, ShapeView, ShapeBuilder, $Int64Forms<Shape<"string">, Shape<"number">, Shape<"bigint">>> = /* @__PURE__ */ $interpretedJsonType($schema,');
     expect(slow).not.toMatch(/function |class /);
     expect(slow).toContain("export interface ShapeBuilder extends ShapeView {");
     expect(top).toMatch(/\(\$interpretedParts<\$dep0\.Shape, \$dep0\.ShapeView, \$dep0\.ShapeBuilder>\(\$schema, \d+\)\.read\)/);

@@ -16,6 +16,7 @@ import * as descriptor from "./gen/custom_options/google/protobuf/descriptor_pb.
 import * as o from "./gen/custom_options/custom_options_pb.js";
 import * as other from "./gen/custom_options/custom_options_other_pb.js";
 import { descriptorSetOf, registryOf } from "./support/buf.js";
+import { needProtoc } from "./support/protoc.js";
 
 beforeAll(async () => {
   await init();
@@ -123,6 +124,7 @@ describe.each([
 });
 
 describe("custom options protoc rejects", () => {
+  beforeAll(needProtoc);
   const head = 'syntax = "proto3";\nimport "google/protobuf/descriptor.proto";\nenum E { E0 = 0; E1 = 1; }\nmessage R { int32 min = 1; }\n' +
     "extend google.protobuf.FieldOptions { int32 w = 50001; R r = 50002; E e = 50003; string s = 50004; bool b = 50005; }\nmessage M {\n";
   const cases = {

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { init, type FieldReflection } from "hppproto";
 import type { MessageModel } from "../dist/codegen/model.js";
 import { loadSchema, schemaFromDescriptorSet, schemaFromSources } from "../dist/codegen/dynamic.js";
-import { loadProtos } from "../dist/codegen/load.js";
+import { loadProtos, ProtoLoadError } from "../dist/codegen/load.js";
 import { descriptorSetOf } from "./support/buf.js";
 import { loadSet, randomObject, requiresItself, rng } from "./support/protos.js";
 import { repoRoot, schemaSets, testdata, type SchemaSet } from "./support/paths.js";
@@ -84,6 +84,26 @@ describe("runtime schemas from .proto sources: bad input", () => {
     // built-in well-known types need no source
     const { types } = schemaFromSources({ "w.proto": 'syntax = "proto3";\nimport "google/protobuf/timestamp.proto";\nmessage W { google.protobuf.Timestamp at = 1; }\n' });
     expect(types.get("W")!.toJson(types.get("W")!.decode(types.get("W")!.encode({ at: { seconds: 1n, nanos: 0 } })))).toEqual({ at: "1970-01-01T00:00:01Z" });
+  });
+});
+
+describe("runtime schemas from .proto sources: hostile input", () => {
+  it("errors quote only the start of a name or token 128 K long, and never fail on it themselves", () => {
+    const word = "k".repeat(1 << 17); // (from about 50,000 characters, a pattern of it is too large to compile)
+    for (const source of [
+      `syntax = "proto3";\nmessage A { int32 x = 1; }\n${word}`, // an illegal token
+      `syntax = "proto3";\nmessage A { ${word} x = 1; }\n`, // an unknown type
+      `syntax = "proto3";\nmessage A { int32 ${word} = 1; int32 ${word} = 2; }\n`, // a name given twice
+      `syntax = "proto3";\nimport "${word}";\n`,
+      `syntax = "proto3";\nmessage A { int32 x = 1 [(${word}) = 1]; }\n`,
+    ]) {
+      const e = (() => { try { schemaFromSources({ "a.proto": source }); } catch (x) { return x; } })();
+      expect(e, source.slice(0, 40)).toBeInstanceOf(ProtoLoadError);
+      expect((e as Error).message.length, source.slice(0, 40)).toBeLessThan(300);
+    }
+    // a default of a field with such a name is looked for without a pattern the size of the name
+    const { types } = schemaFromSources({ "d.proto": `syntax = "proto2";\nmessage A { optional int64 ${word} = 1 [default = 5]; }\n` });
+    expect((types.get("A")!.view(new Uint8Array()) as unknown as Record<string, unknown>)[word]).toBe(5n);
   });
 });
 

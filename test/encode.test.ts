@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import protobuf from "protobufjs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { Arena, EncodeError, init, MessageType, runtime } from "hppproto";
+import { Arena, EncodeError, init, MessageType, runtime, Writer } from "hppproto";
 import { FieldType, Label } from "../dist/ts/schema.js";
 import type { FieldModel, MessageModel } from "../dist/codegen/model.js";
 import { crossCheck, loadSet, normalize, randomObject, requiresItself, rng, withoutUnknown, type Loaded } from "./support/protos.js";
@@ -220,6 +220,23 @@ describe("wire details", () => {
     const small = new Uint8Array(expected.length - 1).fill(0xee);
     expect(() => t.encodeInto(msg, small)).toThrow(expect.objectContaining({ code: "BUFFER_TOO_SMALL" }));
     expect(small.every((b) => b === 0xee)).toBe(true);
+  });
+
+  it("encodeInto and finishInto take an ArrayBuffer, a SharedArrayBuffer or a view of one, and say what they expected of anything else", () => {
+    const t = all3();
+    const msg = { optionalString: "hello", optionalInt64: 5n };
+    const expected = t.encode(msg);
+    for (const target of [new ArrayBuffer(64), new SharedArrayBuffer(64), new DataView(new ArrayBuffer(64)), new Uint32Array(16)]) {
+      expect(t.encodeInto(msg, target, 4)).toBe(expected.length);
+      const bytes = ArrayBuffer.isView(target) ? new Uint8Array(target.buffer) : new Uint8Array(target);
+      expect(bytes.subarray(4, 4 + expected.length)).toEqual(expected);
+      const w = new Writer().string(14, "hello");
+      expect(w.finishInto(target, 40)).toBe(7);
+      expect(bytes.subarray(40, 47)).toEqual(new Uint8Array([0x72, 5, ...new TextEncoder().encode("hello")]));
+    }
+    expect(() => t.encodeInto(msg, new ArrayBuffer(2), 0)).toThrow(/\d+ bytes do not fit at offset 0 of a 2-byte buffer/);
+    expect(() => t.encodeInto(msg, [] as never)).toThrow(/encodeInto: expected a Uint8Array, ArrayBuffer, SharedArrayBuffer or other ArrayBufferView.*got an Array/);
+    expect(() => new Writer().finishInto({} as never)).toThrow(/Writer\.finishInto: expected a Uint8Array.*got a plain object/);
   });
 
   it("delimited batches read back with viewDelimited and protobufjs", () => {

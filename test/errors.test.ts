@@ -179,6 +179,15 @@ describe("limits", () => {
     expect(Node.view(new Uint8Array([0x40, 5]), arena).id).toBe(5);
     arena.release();
   });
+  it("an arena's limit and first block are validated, not wrapped to 32 bits", () => {
+    for (const limit of [-1, 2 ** 32 + 100, 2 ** 40, NaN, 1.5, Infinity]) {
+      expect(() => new Arena({ limit }), String(limit)).toThrow(/limit must be an integer from 0 to 4 GiB - 1/);
+    }
+    for (const firstBlock of [NaN, 100.5, 2 ** 31]) expect(() => new Arena({ firstBlock })).toThrow(/firstBlock must be an integer/);
+    const edge = new Arena({ limit: 2 ** 32 - 1 });
+    expect(Node.view(new Uint8Array([0x40, 5]), edge).id).toBe(5);
+    edge.release();
+  });
   it("thousands of failures of every kind leave the arena and linear memory where they were", () => {
     const nested = (inner: Wire) => new Wire().tag(8, 0).varint(1).message(1, inner);
     const bad: [string, Uint8Array][] = [

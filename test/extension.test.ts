@@ -12,6 +12,7 @@ import { clearExtension, DecodeError, Extension, fromText, getExtension, hasExte
 import { loadSchema } from "../dist/codegen/dynamic.js";
 import * as conf2 from "./gen/conformance/google/protobuf/test_messages_proto2_pb.js";
 import { repoRoot } from "./support/paths.js";
+import { needProtoc } from "./support/protoc.js";
 
 beforeAll(async () => {
   await init();
@@ -37,7 +38,21 @@ describe("extensions", () => {
     const b = T.builder();
     setExtension(b as never, ext, 6); // a builder of the run: its setter
     expect(T.decode(T.encode(b)).extensionInt32).toBe(6);
-    expect(() => setExtension(T.view(bytes) as never, ext, 1)).toThrow(TypeError); // but not a view: read-only (it has no setter)
+    expect(() => setExtension(T.view(bytes) as never, ext, 1)).toThrow(/a view is read-only/); // but not a view: read-only (it has no setter)
+  });
+
+  it("set on an object literal of their run: the field, whatever made the object", () => {
+    const ext = conf2.extension_int32;
+    const literal: conf2.TestAllTypesProto2 = { optionalInt32: 1 };
+    setExtension(literal, ext, 42);
+    expect(literal.extensionInt32).toBe(42);
+    expect(literal.$unknown).toBeUndefined();
+    expect([getExtension(literal, ext), hasExtension(literal, ext), T.isSet(literal, "extensionInt32")]).toEqual([42, true, true]);
+    expect(T.toJsonString(literal)).toBe('{"optionalInt32":1,"[protobuf_test_messages.proto2.extension_int32]":42}');
+    literal.extensionInt32 = 5; // one value, not a field and a copy in $unknown
+    expect(T.decode(T.encode(literal)).extensionInt32).toBe(5);
+    clearExtension(literal, ext);
+    expect(T.encode(literal)).toEqual(T.encode({ optionalInt32: 1 }));
   });
 
   it("on messages of a run that did not know them: read from and written to their unknown fields", () => {
@@ -68,13 +83,25 @@ describe("extensions", () => {
     expect(getExtension({}, tags)).toEqual([]); // absent: what an absent field reads as
     // other unknown fields stay as they were, groups whole; malformed bytes are a RangeError
     const group = [0xb3, 0x09, 0x08, 0x01, 0xb4, 0x09]; // field 150: a group holding field 1 = 1
-    const g = { id: 2, $unknown: new Uint8Array(group) };
+    const g = { ...alone.create(), id: 2, $unknown: new Uint8Array(group) } as Record<string, unknown> & { $unknown?: Uint8Array };
     setExtension(g, level, 3);
     expect(Array.from(g.$unknown)).toEqual([...group, 0xa0, 0x06, 0x03]);
     clearExtension(g, level);
     expect(Array.from(g.$unknown!)).toEqual(group);
-    expect(() => setExtension({ $unknown: new Uint8Array([0x0a, 0x05, 0x61]) }, level, 1)).toThrow(RangeError);
-    expect(() => setExtension({ $unknown: new Uint8Array([0xb3, 0x09, 0xbc, 0x09]) }, level, 1)).toThrow(/group end/);
+    expect(() => setExtension({ ...alone.create(), $unknown: new Uint8Array([0x0a, 0x05, 0x61]) }, level, 1)).toThrow(RangeError);
+    expect(() => setExtension({ ...alone.create(), $unknown: new Uint8Array([0xb3, 0x09, 0xbc, 0x09]) }, level, 1)).toThrow(/group end/);
+    // a builder of the run without them: its record's unknown fields
+    const b = alone.builder() as never as Record<string, unknown>;
+    b.id = 4;
+    setExtension(b, level, 11);
+    setExtension(b, tags, ["t"]);
+    setExtension(b, level, 12); // replaces
+    expect([getExtension(b, level), getExtension(b, tags), hasExtension(b, note)]).toEqual([12, ["t"], false]);
+    expect(Base.decode(alone.encode(b as never))).toMatchObject({ id: 4, level: 12, tags: ["t"] });
+    clearExtension(b, level);
+    clearExtension(b, tags);
+    expect(alone.encode(b as never)).toEqual(alone.encode({ id: 4 }));
+    expect(() => setExtension(alone.view(alone.encode({ id: 1 })), level, 1)).toThrow(/a view is read-only/);
   });
 });
 
@@ -159,6 +186,7 @@ describe("extensions a run does not know, resolved through a registry", () => {
   });
 
   it("the text format prints them as protoc does and reads them back", () => {
+    needProtoc();
     const bytes = holderBytes();
     const protoc = spawnSync("protoc", [`-I${dir}`, "--decode=x.Holder", "base.proto", "more.proto"], { cwd: dir, input: bytes, encoding: "utf8" });
     expect(protoc.status).toBe(0);

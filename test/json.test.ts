@@ -253,6 +253,92 @@ describe("hostile JSON", () => {
     expect(T.fromJsonString('{"repeatedUint64": [18446744073709551615]}').repeatedUint64).toEqual([18446744073709551615n]);
   });
 
+  it("a duplicate key is refused on every path, also when escaped colons (\\u003a) balance JSON.parse's dropped keys", () => {
+    // each "\u003a" is a ":" in JSON.parse's strings the text does not show, each dropped key one fewer
+    const W = loaded.types.get("proto2_unittest.TestWellKnownTypes")!;
+    const C = schemaFromDescriptorSet(descriptorSetOf("conformance")).types.get("protobuf_test_messages.proto3.TestAllTypesProto3")!;
+    const dropped = '{"optionalInt32": 1, "optionalInt32": 2, "optionalString": "\\u003a"}';
+    for (const type of [T, C]) {
+      expect(err(() => type.fromJsonString(dropped))[0]).toBe("INVALID_JSON");
+      expect(err(() => type.encodeFromJsonString(dropped))[0]).toBe("INVALID_JSON");
+      expect(err(() => type.fromJsonString('{"optionalNestedMessage": {"bb": 1, "bb": 2}, "optionalString": "a\\u003Ab"}'))[0]).toBe("INVALID_JSON");
+    }
+    // an Any naming two types: a reader of the first would see another message than the second's
+    const any = '{"anyField": {"@type": "type.googleapis.com/google.protobuf.Duration", "@type": "type.googleapis.com/google.protobuf.StringValue", "value": "\\u003a"}}';
+    expect(err(() => W.fromJsonString(any))).toEqual(["INVALID_JSON", "proto2_unittest.TestWellKnownTypes.anyField.@type"]);
+    expect(err(() => W.encodeFromJsonString(any))[0]).toBe("INVALID_JSON");
+    // a Struct's keys are JSON keys: given twice, refused too
+    expect(err(() => W.fromJsonString('{"structField": {"a": 1, "a": "\\u003a"}}'))[0]).toBe("INVALID_JSON");
+    // what only looks like an escape ("\\u003a" is a backslash and "u003a") is read right, by the strict parser
+    expect(T.fromJsonString('{"optionalString": "\\\\u003a", "optionalInt32": 5}')).toMatchObject({ optionalString: "\\u003a", optionalInt32: 5 });
+    expect(T.fromJsonString('{"optionalString": "a\\u003ab:", "optionalInt32": 5}')).toMatchObject({ optionalString: "a:b:", optionalInt32: 5 });
+  });
+
+  it("a duplicate key's error names where it is, not only the top message", () => {
+    expect(err(() => T.fromJsonString('{"repeatedNestedMessage": [{"bb": 1}, {"bb": 1, "bb": 2}]}')))
+      .toEqual(["INVALID_JSON", "proto3_unittest.TestAllTypes.repeatedNestedMessage[1].bb"]);
+    const W = loaded.types.get("proto2_unittest.TestWellKnownTypes")!;
+    expect(err(() => W.fromJsonString('{"structField": {"a b": {"c": [1, {"d": 1, "d": 2}]}}}')))
+      .toEqual(["INVALID_JSON", 'proto2_unittest.TestWellKnownTypes.structField["a b"].c[1].d']);
+    // other syntax errors too, and a hostile key is shown cut short
+    expect(err(() => T.fromJsonString('{"optionalNestedMessage": {"bb": 1,}}'))).toEqual(["INVALID_JSON", "proto3_unittest.TestAllTypes.optionalNestedMessage"]);
+    const key = "k".repeat(1 << 20);
+    const e = (() => { try { W.fromJsonString(`{"structField": {"${key}": 1, "${key}": 2}}`); } catch (x) { return x as JsonError; } })()!;
+    expect(e.message.length).toBeLessThan(400);
+    expect(e.path).toBe(`proto2_unittest.TestWellKnownTypes.structField["${"k".repeat(64)}…" (${1 << 20} characters)]`);
+  });
+
+  it("a number out of double range in a Value, Struct or ListValue is refused with its path, as for a double field", () => {
+    const W = loaded.types.get("proto2_unittest.TestWellKnownTypes")!;
+    const C = schemaFromDescriptorSet(descriptorSetOf("conformance")).types.get("protobuf_test_messages.proto3.TestAllTypesProto3")!;
+    const cases: [typeof W, string, string][] = [
+      [W, '{"valueField": 1e400}', "proto2_unittest.TestWellKnownTypes.valueField"],
+      [W, '{"structField": {"a": [1, -1e400]}}', "proto2_unittest.TestWellKnownTypes.structField.a[1]"],
+      [C, '{"repeatedListValue": [[1e999]]}', "protobuf_test_messages.proto3.TestAllTypesProto3.repeatedListValue[0][0]"],
+      [C, '{"optionalValue": {"a": 1e400}}', "protobuf_test_messages.proto3.TestAllTypesProto3.optionalValue.a"],
+    ];
+    for (const [type, text, path] of cases) {
+      expect(err(() => type.fromJsonString(text)), text).toEqual(["VALUE_OUT_OF_RANGE", path]);
+      expect(err(() => type.encodeFromJsonString(text)), text).toEqual(["VALUE_OUT_OF_RANGE", path]);
+      // JSON.parse makes the number Infinity, which a Value cannot hold either (it would print as no JSON)
+      expect(err(() => type.fromJson(JSON.parse(text))), text).toEqual(["VALUE_OUT_OF_RANGE", path]);
+    }
+    // a double field takes JS's Infinity and NaN from a JS value, as it takes their strings
+    const m = T.fromJson({ optionalDouble: -Infinity, optionalFloat: NaN, repeatedDouble: [Infinity] });
+    expect(m.optionalDouble).toBe(-Infinity);
+    expect(m.optionalFloat).toBeNaN();
+    expect(m.repeatedDouble).toEqual([Infinity]);
+    expect(err(() => T.fromJson({ optionalString: Infinity }))[0]).toBe("INVALID_VALUE");
+    expect(W.fromJsonString('{"valueField": 1e-400}').valueField).toEqual({ kind: { case: "numberValue", value: 0 } });
+  });
+
+  it("error messages quote only the start of hostile input (a megabyte of digits, a key of a million letters)", () => {
+    const W = loaded.types.get("proto2_unittest.TestWellKnownTypes")!;
+    const M = loaded.types.get("protobuf_unittest.TestMap")!;
+    const digits = "9".repeat(1 << 20), word = "k".repeat(1 << 20);
+    const cases: [typeof W, string][] = [
+      [T, `{"optionalInt32": ${digits}}`], [T, `{"optionalInt64": "${digits}"}`], [T, `{"optionalInt32": 1${digits}.5}`],
+      [T, `{"optionalInt32": 1${digits}.5}`], [T, `{"optionalDouble": ${digits}}`], [T, `{"${word}": 1}`],
+      [T, `{"optionalNestedEnum": "${word}"}`], [T, `{"optionalBool": "${word}"}`], [T, `{"optionalBytes": "${word}!"}`],
+      [M, `{"mapInt32Int32": {"${word}": 1}}`], [M, `{"mapBoolBool": {"${word}": true}}`],
+      [W, `{"timestampField": "${word}"}`], [W, `{"durationField": "${word}"}`], [W, `{"fieldMaskField": "a_${word}"}`],
+      [W, `{"anyField": {"@type": "${word}"}}`], [W, `{"anyField": {"@type": "x/${word}"}}`], [W, `{"valueField": 1${digits}}`],
+    ];
+    for (const [type, text] of cases) {
+      const e = (() => { try { type.fromJsonString(text); } catch (x) { return x; } })();
+      expect(e, text.slice(0, 40)).toBeInstanceOf(JsonError);
+      expect((e as Error).message.length, text.slice(0, 40)).toBeLessThan(300);
+    }
+  });
+
+  it("fromJsonString takes a string: bytes are a TypeError that says so, not Node's about a \"src\" argument", () => {
+    for (const call of [() => T.fromJsonString(Buffer.from("{}") as never), () => T.encodeFromJsonString(new Uint8Array(2) as never)]) {
+      expect(call).toThrow(TypeError);
+      expect(call).toThrow(/TestAllTypes\.(from|encodeFrom)JsonString: expected a string, got a Uint8Array \(bytes of UTF-8 text: new TextDecoder\(\)\.decode\(bytes\)/);
+    }
+    expect(T.fromJsonString(new TextDecoder().decode(Buffer.from('{"optionalInt32": 7}'))).optionalInt32).toBe(7);
+  });
+
   it("huge numbers: out of range for the field, or the nearest double", () => {
     const huge = "9".repeat(400);
     for (const field of ["optionalInt32", "optionalUint32", "optionalInt64", "optionalUint64", "optionalFloat"]) {

@@ -5,9 +5,11 @@
 set -euo pipefail
 
 # command or file -> Debian package; "unit" is npm test, "package" is npm run test:package, "fuzz" the fuzzers
+# (protoc's google/protobuf/*.proto come with libprotobuf-dev, which protobuf-compiler only recommends)
 unit=(cmake:cmake ninja:ninja-build g++:g++ /usr/include/gtest/gtest.h:libgtest-dev em++:emscripten
-  /usr/share/nodejs/acorn/package.json:node-acorn)
-package=(chromium:chromium protoc:protobuf-compiler)
+  /usr/share/nodejs/acorn/package.json:node-acorn protoc:protobuf-compiler
+  /usr/include/google/protobuf/descriptor.proto:libprotobuf-dev)
+package=(chromium:chromium)
 fuzz=(clang++-14:clang-14 /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-i386.a:libclang-rt-14-dev
   /usr/lib/gcc/x86_64-linux-gnu/12/32/libstdc++.so:lib32stdc++-12-dev /usr/include/x86_64-linux-gnu/gnu/stubs-32.h:libc6-dev-i386)
 

@@ -40,4 +40,24 @@ describe("the repository", () => {
     const ok = spawnSync("/bin/bash", ["test/prerequisites.sh", "unit"], { cwd: repoRoot, encoding: "utf8" });
     expect([ok.status, ok.stderr]).toEqual([0, ""]);
   });
+
+  it("each program a test suite runs is one prerequisites.sh checks for that suite", () => {
+    // "command:package" or "/file:package" entries
+    const entries = (suite: string) => spawnSync("/bin/bash", ["-c", `source <(sed -n '/^unit=/,/^fuzz=/p' test/prerequisites.sh); printf '%s\\n' "\${${suite}[@]}"`],
+      { cwd: repoRoot, encoding: "utf8" }).stdout.trim().split("\n");
+    // the unit tests run protoc on files that import google/protobuf/descriptor.proto, which is
+    // libprotobuf-dev's, a package --no-install-recommends leaves out
+    expect(entries("unit")).toEqual(expect.arrayContaining(["protoc:protobuf-compiler", "/usr/include/google/protobuf/descriptor.proto:libprotobuf-dev"]));
+    const listed = (suite: string) => entries(suite).map((entry) => entry.split(":")[0]);
+    const unchecked: string[] = [];
+    for (const [suite, files, also] of [["unit", /^test\/[^/]+\.ts$|^test\/support\//, []], ["package", /^test\/package\//, ["unit"]]] as const) {
+      const have = new Set([...listed(suite), ...also.flatMap(listed), "node", "npm", "npx", "git"]);
+      for (const file of tracked.filter((f) => files.test(f))) {
+        for (const [, program] of readFileSync(path.join(repoRoot, file), "utf8").matchAll(/(?:spawnSync|execFileSync|spawn|execFile)\("([^"/]+)"/g)) {
+          if (!have.has(program!)) unchecked.push(`${file}: ${program}`);
+        }
+      }
+    }
+    expect(unchecked).toEqual([]);
+  });
 });

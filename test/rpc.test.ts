@@ -1,14 +1,21 @@
 // The RPC adapters against the real libraries over 127.0.0.1: a grpc-js server and client
-// (hppproto/grpc-js), and nice-grpc's (hppproto/nice-grpc), each kind of method, errors, metadata,
-// cancellation, views on receipt, and input the codec rejects.
+// (hppproto/grpc-js), nice-grpc's (hppproto/nice-grpc) and a Connect-ES server (hppproto/connect),
+// each kind of method, errors, metadata, cancellation, views on receipt (a server's belong to the
+// call, whatever other clients send), and requests the codec rejects.
+import * as http2 from "node:http2";
 import * as grpc from "@grpc/grpc-js";
+import { Code, type ConnectRouter } from "@connectrpc/connect";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { createChannel, createClient, createServer, Metadata as NiceMetadata, ServerError, Status, type CallContext } from "nice-grpc";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { Arena, getOption, init, MessageView, StaleViewError } from "hppproto";
-import { grpcClient, grpcService, type GrpcClient, type GrpcImplementation } from "hppproto/grpc-js";
-import { niceGrpcService } from "hppproto/nice-grpc";
+import { Arena, DecodeError, getOption, init, MessageView, ServiceType, StaleViewError } from "hppproto";
+import { connectService } from "hppproto/connect";
+import { grpcClient, grpcServe, grpcService, type GrpcClient, type GrpcImplementation } from "hppproto/grpc-js";
+import { niceGrpcServe, niceGrpcService } from "hppproto/nice-grpc";
 import { decoder, VIEW_RING } from "../dist/ts/rpc/codec.js";
-import { Subscribe, Summary, Tick, Ticker, type Tick as TickPlain } from "./gen/rpc/rpc_pb.js";
+import { MalformedRequestError } from "../dist/ts/rpc/requests.js";
+import { Subscribe, Summary, Tick, Ticker, type Subscribe as SubscribePlain, type Summary as SummaryPlain, type Tick as TickPlain } from "./gen/rpc/rpc_pb.js";
+import { Object$, Prototype, Word as WordType, type Word } from "./gen/names/names_rpc_pb.js";
 import { echoed, summarize, summarizer, tick } from "./support/ticker.js";
 
 beforeAll(async () => {
@@ -29,7 +36,7 @@ describe("the generated service", () => {
   });
 });
 
-describe("views on receipt (the adapters' shared decoder)", () => {
+describe("views on receipt (the clients' decoder)", () => {
   it("a ring of arenas: 32 views valid at a time; an arena a large message grew is released, not kept", () => {
     const decode = decoder(Tick, "view");
     const release = vi.spyOn(Arena.prototype, "release");
@@ -92,7 +99,7 @@ describe("hppproto/grpc-js: a grpc-js server and client", () => {
   let address = "";
   let client: GrpcClient<typeof Ticker>;
   beforeAll(async () => {
-    server.addService(grpcService(Ticker), grpcImplementation);
+    server.addService(...grpcServe(Ticker, grpcImplementation));
     address = await listen(server);
     client = grpcClient(Ticker, address, grpc.credentials.createInsecure());
   });
@@ -165,13 +172,13 @@ describe("hppproto/grpc-js: a grpc-js server and client", () => {
   it("cancellation: the client cancels a long stream; the server sees it and stops", async () => {
     let serverSawCancel = false;
     const server2 = new grpc.Server();
-    server2.addService(grpcService(Ticker), {
+    server2.addService(...grpcServe(Ticker, {
       ...grpcImplementation,
       stream(call) {
         call.on("cancelled", () => (serverSawCancel = true));
         const timer = setInterval(() => (call.cancelled ? clearInterval(timer) : call.write(tick(1))), 1);
       },
-    });
+    }));
     const client2 = grpcClient(Ticker, await listen(server2), grpc.credentials.createInsecure());
     const error = await new Promise<grpc.ServiceError>((resolve) => {
       const call = client2.stream({ count: 1 });
@@ -205,22 +212,17 @@ describe("hppproto/grpc-js: a grpc-js server and client", () => {
     expect(echoed.map((t) => t.seq)).toEqual(Array.from({ length: 50 }, (_, i) => BigInt(2 * (i + 1))));
   });
 
-  it("a request the codec rejects (malformed bytes) fails that call with INTERNAL; the server keeps serving", async () => {
-    // a client that sends raw bytes on Quote's path
-    const Raw = grpc.makeGenericClientConstructor({
-      quote: { path: Ticker.methods.quote.path, requestStream: false, responseStream: false,
-        requestSerialize: (b: Buffer) => b, requestDeserialize: (b: Buffer) => b, responseSerialize: (b: Buffer) => b, responseDeserialize: (b: Buffer) => b },
-    }, "Raw");
-    const raw = new Raw(address, grpc.credentials.createInsecure()) as unknown as { quote: (b: Buffer, done: (e: grpc.ServiceError | null) => void) => void; close(): void };
-    const error = await unary((done) => raw.quote(Buffer.from([0x0a, 0x05, 0x41]), done)).catch((e: grpc.ServiceError) => e); // a string field cut short
-    raw.close();
-    expect(error.code).toBe(grpc.status.INTERNAL);
+  it("a request the codec rejects fails that call with INVALID_ARGUMENT and the DecodeError's message; the server keeps serving", async () => {
+    expect(await rawCall(address, Ticker.methods.quote, [notUtf8])).toEqual([grpc.status.INVALID_ARGUMENT, notUtf8Details("Subscribe")]);
+    expect(await rawCall(address, Ticker.methods.quote, [Buffer.from([0x0a, 0x05, 0x41])])).toEqual([grpc.status.INVALID_ARGUMENT, "length runs past the end of the enclosing message at byte 2 (rpc_test.Subscribe.symbol) [LENGTH_OUT_OF_BOUNDS]"]);
+    expect(await rawCall(address, Ticker.methods.collect, [Buffer.from(Tick.encode(tick(1))), notUtf8])).toEqual([grpc.status.INVALID_ARGUMENT, notUtf8Details("Tick")]);
+    expect(await rawCall(address, Ticker.methods.echo, [Buffer.from(Tick.encode(tick(1))), notUtf8])).toEqual([grpc.status.INVALID_ARGUMENT, notUtf8Details("Tick")]);
     expect(await unary<TickPlain>((done) => client.quote({ symbol: "STILL" }, done))).toEqual(tick(7, "STILL"));
   });
 
   it("a response the codec cannot encode fails the call with an error; the server keeps serving", async () => {
     const server3 = new grpc.Server();
-    server3.addService(grpcService(Ticker), { ...grpcImplementation, quote: (_call, done) => done(null, { symbol: 5 as unknown as string }) });
+    server3.addService(...grpcServe(Ticker, { ...grpcImplementation, quote: (_call, done) => done(null, { symbol: 5 as unknown as string }) }));
     const client3 = grpcClient(Ticker, await listen(server3), grpc.credentials.createInsecure());
     const error = await unary((done) => client3.quote({}, done)).catch((e: grpc.ServiceError) => e);
     expect(error.code).toBe(grpc.status.INTERNAL);
@@ -232,9 +234,10 @@ describe("hppproto/grpc-js: a grpc-js server and client", () => {
 describe("hppproto/nice-grpc: a nice-grpc server and client", () => {
   const server = createServer();
   let channel: ReturnType<typeof createChannel>;
+  let address = "";
   const definition = niceGrpcService(Ticker);
   beforeAll(async () => {
-    server.add(definition, {
+    server.add(...niceGrpcServe(Ticker, {
       async quote(request, context: CallContext) {
         if (request.failWith !== 0) throw new ServerError(request.failWith as Status, `no quote for ${request.symbol}`);
         context.trailer.set("x-served-for", context.metadata.get("x-user") ?? "");
@@ -251,9 +254,9 @@ describe("hppproto/nice-grpc: a nice-grpc server and client", () => {
       async *echo(requests) {
         for await (const t of requests) yield echoed(t);
       },
-    });
-    const port = await server.listen("127.0.0.1:0");
-    channel = createChannel(`127.0.0.1:${port}`);
+    }));
+    address = `127.0.0.1:${await server.listen("127.0.0.1:0")}`;
+    channel = createChannel(address);
   });
   afterAll(async () => {
     channel.close();
@@ -300,7 +303,230 @@ describe("hppproto/nice-grpc: a nice-grpc server and client", () => {
     }
     expect(total).toBe((1999 * 2000) / 2);
   });
+
+  it("a request the codec rejects fails that call with INVALID_ARGUMENT and the DecodeError's message", async () => {
+    expect(await rawCall(address, Ticker.methods.quote, [notUtf8])).toEqual([Status.INVALID_ARGUMENT, notUtf8Details("Subscribe")]);
+    expect(await rawCall(address, Ticker.methods.collect, [notUtf8])).toEqual([Status.INVALID_ARGUMENT, notUtf8Details("Tick")]);
+    expect(await createClient(definition, channel).quote({ symbol: "STILL" })).toEqual(tick(7, "STILL"));
+  });
 });
+
+describe("hppproto/connect: a Connect-ES server (connect-node)", () => {
+  let server: http2.Http2Server;
+  let address = "";
+  beforeAll(async () => {
+    [server, address] = await listenConnect((router) => router.service(...connectService(Ticker, { quote: (request) => tick(7, request.symbol), collect: summarize })));
+  });
+  afterAll(() => {
+    server.close();
+  });
+
+  it("a request hppproto rejects fails with INVALID_ARGUMENT and the DecodeError's message, over gRPC and the Connect protocol", async () => {
+    expect(await rawCall(address, Ticker.methods.quote, [notUtf8])).toEqual([Code.InvalidArgument, notUtf8Details("Subscribe")]);
+    expect(await rawCall(address, Ticker.methods.collect, [notUtf8])).toEqual([Code.InvalidArgument, notUtf8Details("Tick")]);
+    expect(await connectPost(address, Ticker.methods.quote.path, notUtf8)).toEqual([400, { code: "invalid_argument", message: notUtf8Details("Subscribe") }]);
+  });
+
+  it("bytes whose top-level fields Connect-ES cannot split are its own parse error: INTERNAL", async () => {
+    expect(await connectPost(address, Ticker.methods.quote.path, Buffer.from([0x0a, 0x05, 0x41]))).toEqual([500, { code: "internal", message: "parse binary: premature EOF" }]);
+  });
+});
+
+describe("a server's request views belong to the call", () => {
+  it("details of a rejected request are bounded: a path nested 100 deep is cut short", () => {
+    const e = new MalformedRequestError(new DecodeError("TRUNCATED", 7, "a.b".repeat(1000)));
+    expect(e.details.length).toBe(256);
+    expect(e.details.startsWith("input ends inside a value at byte 7 (a.ba.b")).toBe(true);
+    expect(e.details.endsWith("…")).toBe(true);
+    expect(e.code).toBe(grpc.status.INVALID_ARGUMENT);
+  });
+
+  // A handler that awaits (an auth check, a database lookup) before it is done with its request,
+  // while another client sends 48 requests of the same method: what it read before and after
+  // the await, and the request's bytes it answers with (encoded after it returned), are its own.
+  const victim = { symbol: "pay 10 to alice", memo: new TextEncoder().encode("memo alice"), amounts: [10], count: 1 };
+  const other = (i: number) => ({ symbol: `pay 9999 to m${i}`, memo: new TextEncoder().encode(`memo m${i}`), amounts: [1, i], count: 0 });
+  const expected = (r: { symbol: string; memo: Uint8Array; amounts: number[] }) => ({ symbol: r.symbol, payload: r.memo, price: r.amounts.reduce((a, b) => a + b) });
+  type Answer = { symbol: string; payload: Uint8Array; price: number };
+
+  /** The handler: the victim's call (count 1) waits for `release` after taking its fields. */
+  function slowHandler() {
+    let entered!: () => void, release!: () => void;
+    const inside = new Promise<void>((r) => (entered = r)), gate = new Promise<void>((r) => (release = r));
+    const handle = async (request: SubscribePlain): Promise<Answer> => {
+      expect(request).toBeInstanceOf(MessageView);
+      const memo = request.memo, amounts = request.amounts;
+      if (request.count === 1) {
+        entered();
+        await gate;
+      }
+      const sum = [...amounts].reduce((a, b) => a + b, 0);
+      expect([...request.amounts]).toEqual([...amounts]);
+      return { symbol: request.symbol, payload: memo, price: sum };
+    };
+    return { handle, inside, release };
+  }
+
+  async function interleave(quote: (client: number, request: typeof victim) => Promise<Answer>, slow: ReturnType<typeof slowHandler>) {
+    const answer = quote(0, victim);
+    await slow.inside;
+    for (let i = 0; i < 48; i += 8) {
+      const batch = Array.from({ length: 8 }, (_, k) => other(i + k));
+      const answers = await Promise.all(batch.map((r) => quote(1, r)));
+      expect(answers.map(plainAnswer)).toEqual(batch.map(expected));
+    }
+    slow.release();
+    expect(plainAnswer(await answer)).toEqual(expected(victim));
+  }
+  const plainAnswer = (t: Answer) => ({ symbol: t.symbol, payload: new Uint8Array(t.payload), price: t.price });
+
+  /** Two grpc-js clients on connections of their own. */
+  function grpcClients(address: string) {
+    const clients = [0, 1].map(() => grpcClient(Ticker, address, grpc.credentials.createInsecure(), { "grpc.use_local_subchannel_pool": 1 }));
+    const quote = (i: number, request: typeof victim) => unary<TickPlain>((done) => clients[i]!.quote(request, done));
+    return { quote, close: () => clients.forEach((c) => c.close()) };
+  }
+
+  it("grpc-js (grpcServe)", async () => {
+    const slow = slowHandler();
+    const server = new grpc.Server();
+    server.addService(...grpcServe(Ticker, { quote: (call, done) => void slow.handle(call.request).then((a) => done(null, a), done) }, { receive: "view" }));
+    const clients = grpcClients(await listen(server));
+    try {
+      await interleave(clients.quote, slow);
+    } finally {
+      clients.close();
+      server.forceShutdown();
+    }
+  });
+
+  it("nice-grpc (niceGrpcServe)", async () => {
+    const slow = slowHandler();
+    const server = createServer();
+    server.add(...niceGrpcServe(Ticker, {
+      quote: slow.handle,
+      async *stream() {},
+      collect: summarize,
+      async *echo() {},
+    }, { receive: "view" }));
+    const address = `127.0.0.1:${await server.listen("127.0.0.1:0")}`;
+    const channels = [0, 1].map(() => createChannel(address, undefined, { "grpc.use_local_subchannel_pool": 1 }));
+    const clients = channels.map((c) => createClient(niceGrpcService(Ticker), c));
+    try {
+      await interleave((i, request) => clients[i]!.quote(request), slow);
+    } finally {
+      channels.forEach((c) => c.close());
+      await server.shutdown();
+    }
+  });
+
+  it("Connect-ES (connectService), called over gRPC", async () => {
+    const slow = slowHandler();
+    const [server, address] = await listenConnect((router) => router.service(...connectService(Ticker, { quote: slow.handle }, { receive: "view" })));
+    const clients = grpcClients(address);
+    try {
+      await interleave(clients.quote, slow);
+    } finally {
+      clients.close();
+      server.close();
+    }
+  });
+
+  it("a stream's requests (grpc-js): views of the call's messages stay valid while its handler awaits, whatever other calls send", async () => {
+    let entered!: () => void, release!: () => void;
+    const inside = new Promise<void>((r) => (entered = r)), gate = new Promise<void>((r) => (release = r));
+    let first = true;
+    const server = new grpc.Server();
+    server.addService(...grpcServe(Ticker, {
+      collect(call, done) {
+        const seen: TickPlain[] = [];
+        call.on("data", (t: TickPlain) => seen.push(t));
+        call.on("end", () => void (async () => {
+          const payload = seen[0]!.payload; // a subarray of the request, taken before the await
+          if (first) { // the victim's call, which the test starts first
+            first = false;
+            entered();
+            await gate;
+          }
+          return { count: seen.length, total: payload[0]!, symbols: seen.map((t) => t.symbol) };
+        })().then((summary) => done(null, summary), done));
+      },
+    }, { receive: "view" }));
+    const address = await listen(server);
+    const clients = [0, 1].map(() => grpcClient(Ticker, address, grpc.credentials.createInsecure(), { "grpc.use_local_subchannel_pool": 1 }));
+    const collect = (client: number, ticks: TickPlain[]) => unary<SummaryPlain>((done) => {
+      const call = clients[client]!.collect(done);
+      for (const t of ticks) call.write(t);
+      call.end();
+    });
+    try {
+      const answer = collect(0, [tick(10, "victim"), tick(11, "victim too")]);
+      await inside;
+      for (let i = 0; i < 48; i++) expect(await collect(1, [tick(200 + i, `other ${i}`), tick(i, "x")])).toEqual({ count: 2, total: 200 + i, symbols: [`other ${i}`, "x"] });
+      release();
+      expect(await answer).toEqual({ count: 2, total: 10, symbols: ["victim", "victim too"] });
+    } finally {
+      clients.forEach((c) => c.close());
+      server.forceShutdown();
+    }
+  });
+});
+
+/** A Connect-ES server (connect-node over HTTP/2) of these routes, and its address. */
+async function listenConnect(routes: (router: ConnectRouter) => void): Promise<[http2.Http2Server, string]> {
+  const server = http2.createServer(connectNodeAdapter({ routes }));
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  return [server, `127.0.0.1:${(server.address() as { port: number }).port}`];
+}
+
+/** Bytes of a request whose string field (1) is not UTF-8, and what its call is answered with. */
+const notUtf8 = Buffer.from([0x0a, 0x02, 0xff, 0xfe]);
+const notUtf8Details = (message: string) => `string field is not valid UTF-8 at byte 2 (rpc_test.${message}.symbol) [INVALID_UTF8]`;
+
+/** Sends raw frames to a method (a client of grpc-js with serializers that pass bytes through): the status code and details it ends with. */
+async function rawCall(address: string, method: { path: string; kind: string }, frames: Buffer[]): Promise<[number, string]> {
+  const same = (b: Buffer) => b;
+  const streams = method.kind === "client_streaming" || method.kind === "bidi_streaming";
+  const Raw = grpc.makeGenericClientConstructor({
+    call: { path: method.path, requestStream: streams, responseStream: method.kind === "bidi_streaming" || method.kind === "server_streaming", requestSerialize: same, requestDeserialize: same, responseSerialize: same, responseDeserialize: same },
+  }, "Raw");
+  const raw = new Raw(address, grpc.credentials.createInsecure()) as unknown as Record<string, (...args: unknown[]) => grpc.ClientWritableStream<Buffer> & grpc.ClientReadableStream<Buffer>> & { close(): void };
+  try {
+    const status = await new Promise<grpc.StatusObject>((resolve) => {
+      const done = () => {};
+      const call = method.kind === "unary" ? raw.call!(frames[0], done) : method.kind === "client_streaming" ? raw.call!(done) : raw.call!();
+      call.on("status", resolve);
+      call.on("error", () => {});
+      call.on("data", () => {});
+      if (streams) {
+        for (const f of frames) call.write(f);
+        call.end();
+      }
+    });
+    return [status.code, status.details];
+  } finally {
+    raw.close();
+  }
+}
+
+/** A unary call in the Connect protocol with raw bytes: the HTTP status and the error body. */
+async function connectPost(address: string, path: string, body: Buffer): Promise<[number, unknown]> {
+  const session = http2.connect(`http://${address}`);
+  try {
+    return await new Promise((resolve, reject) => {
+      const request = session.request({ ":method": "POST", ":path": path, "content-type": "application/proto", "connect-protocol-version": "1" });
+      let status = 0;
+      const chunks: Buffer[] = [];
+      request.on("response", (headers) => (status = Number(headers[":status"])));
+      request.on("data", (c: Buffer) => chunks.push(c));
+      request.on("end", () => resolve([status, JSON.parse(Buffer.concat(chunks).toString())]));
+      request.on("error", reject);
+      request.end(body);
+    });
+  } finally {
+    session.close();
+  }
+}
 
 describe("service and method options through reflection", () => {
   it("custom options of services and methods read with getOption", async () => {
@@ -311,5 +537,82 @@ describe("service and method options through reflection", () => {
     expect(o.Catalogue.methods.lookup.idempotency).toBe("no_side_effects");
     expect(getOption(o.Catalogue.methods.watch, o.cost)).toBeUndefined();
     expect(o.Catalogue.methods.watch.kind).toBe("bidi_streaming");
+  });
+});
+
+describe("methods named after Object.prototype members and then (names_rpc.proto): called by their $ properties, never by a prototype's", () => {
+  const answer = (tag: string) => (request: Word): Word => ({ ...request, text: `${tag}:${request.text}` });
+  const unaries = [["__proto__$", "__proto__"], ["then$", "then"], ["then$$", "Then"], ["constructor$", "constructor"], ["__defineGetter__$", "__defineGetter__"]] as const;
+  // every method but toString, left out: it must answer UNIMPLEMENTED, not run Object.prototype.toString
+  const grpcImplementation: Partial<GrpcImplementation<typeof Prototype>> = {
+    ...Object.fromEntries(unaries.map(([property, name]) => [property, (call: grpc.ServerUnaryCall<Word, Word>, done: grpc.sendUnaryData<Word>) => done(null, answer(name)(call.request))])),
+    hasOwnProperty$: (call) => call.on("data", (w: Word) => call.write(answer("hasOwnProperty")(w))).on("end", () => call.end()),
+  };
+  const server = new grpc.Server();
+  let address = "";
+  // a guard against a handler that never answers (what Object.prototype.toString would be), not a timing
+  const guard = () => ({ deadline: Date.now() + 20_000 });
+  const call = (client: GrpcClient<typeof Prototype>, property: (typeof unaries)[number][0] | "toString$") =>
+    unary<Word>((done) => client[property]({ text: "x" }, new grpc.Metadata(), guard(), done)).catch((e: grpc.ServiceError) => e.code);
+  beforeAll(async () => {
+    server.addService(...grpcServe(Prototype, grpcImplementation));
+    address = await listen(server);
+  });
+  afterAll(() => server.forceShutdown());
+
+  it("the generated service lists every method, __proto__ included; a ServiceType made by hand cannot take such a property", () => {
+    expect(Object.values(Prototype.methods).map((m) => m.name)).toEqual(["__proto__", "then", "Then", "constructor", "toString", "hasOwnProperty", "__defineGetter__"]);
+    for (const property of ["constructor", "then", "__proto__"]) {
+      expect(() => new ServiceType("x.S", Object.fromEntries([[property, [property, WordType, WordType, 0]]]))).toThrow(`x.S: a method's property cannot be "${property}" (generated code names it "${property}$")`);
+    }
+  });
+
+  it("grpc-js: the client is no thenable and keeps Object's toString; each method answers; one left out is UNIMPLEMENTED", async () => {
+    const client = grpcClient(Prototype, address, grpc.credentials.createInsecure());
+    try {
+      expect("then" in client).toBe(false);
+      expect(await client).toBe(client); // would have sent an RPC
+      expect(String(client)).toBe("[object Object]");
+      for (const [property, name] of unaries) expect(await call(client, property)).toEqual({ text: `${name}:x`, kind: 0, kinds: [], byName: {} });
+      expect(await call(client, "toString$")).toBe(grpc.status.UNIMPLEMENTED);
+      const echoed: string[] = [];
+      await new Promise<void>((ok, fail) => {
+        const stream = client.hasOwnProperty$(new grpc.Metadata(), guard()).on("data", (w: Word) => echoed.push(w.text)).on("end", ok).on("error", fail);
+        stream.write({ text: "a" });
+        stream.end();
+      });
+      expect(echoed).toEqual(["hasOwnProperty:a"]);
+    } finally {
+      client.close();
+    }
+  });
+
+  it("nice-grpc: the client is no thenable; each method answers", async () => {
+    const channel = createChannel(address);
+    try {
+      const client = createClient(niceGrpcService(Prototype), channel);
+      expect("then" in client).toBe(false);
+      for (const [property, name] of unaries) expect((await client[property]({ text: "n" })).text).toBe(`${name}:n`);
+    } finally {
+      channel.close();
+    }
+  });
+
+  it("Connect-ES (hppproto/connect): each method answers; one left out is UNIMPLEMENTED, not Object's constructor echoing the request", async () => {
+    const connect = http2.createServer(connectNodeAdapter({
+      routes: (router) => router.service(...connectService(Object$, { then$: answer("then"), toString$: answer("toString") })),
+    }));
+    await new Promise<void>((ok) => connect.listen(0, "127.0.0.1", ok));
+    const client = grpcClient(Object$, `127.0.0.1:${(connect.address() as { port: number }).port}`, grpc.credentials.createInsecure());
+    const call = (property: keyof typeof Object$.methods) =>
+      unary<Word>((done) => client[property]({ text: "x" }, new grpc.Metadata(), guard(), done)).catch((e: grpc.ServiceError) => e.code);
+    try {
+      expect((await call("then$") as Word).text).toBe("then:x");
+      expect((await call("toString$") as Word).text).toBe("toString:x");
+      expect(await call("constructor$")).toBe(grpc.status.UNIMPLEMENTED);
+    } finally {
+      client.close();
+      connect.close();
+    }
   });
 });

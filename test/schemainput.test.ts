@@ -121,21 +121,22 @@ describe("descriptor sets protoc would reject", () => {
   ])("%s is a SchemaError at load, naming the declaration", (_, f, message) => {
     const e = thrownError(() => schemaFromDescriptorSet(setOf(f)));
     expect(e).toBeInstanceOf(SchemaError);
-    expect(e.message).toBe(`hppproto: a.proto: ${message}`);
+    expect(e.message).toBe(`a.proto: ${message}`);
   });
 
   it("bytes that are not a FileDescriptorSet are a SchemaError", () => {
     expect(() => schemaFromDescriptorSet(Uint8Array.of(0x0a, 0x05, 0x0a))).toThrow(SchemaError);
   });
 
-  it("what protoc reads leniently loads: no label, no type, relative type names, defaults in hex or with a sign", () => {
+  it("what protoc reads leniently loads: no label, no type, relative type names, defaults in hex or with a sign; -0 keeps its sign", () => {
     const { types } = schemaFromDescriptorSet(setOf(file([
       { name: "N", field: [{ name: "v", number: 1, type: 5 }] },
-      { name: "M", field: [{ name: "d", number: 1 }, field("n", 2, 11, { typeName: "N" }), { name: "e", number: 3, label: 1, typeName: "E" }, field("h", 4, 5, { defaultValue: "0x10" }), field("s", 5, 3, { defaultValue: " +9007199254740993" })] },
+      { name: "M", field: [{ name: "d", number: 1 }, field("n", 2, 11, { typeName: "N" }), { name: "e", number: 3, label: 1, typeName: "E" }, field("h", 4, 5, { defaultValue: "0x10" }), field("s", 5, 3, { defaultValue: " +9007199254740993" }), field("z", 6, 1, { defaultValue: "-0" })] },
     ], { enumType: [{ name: "E", value: [{ name: "A", number: 0 }, { name: "B", number: 1 }] }] })));
     const M = types.get("p.M")!;
     expect(M.decode(M.encode({ d: 1.5, n: { v: 2 }, e: 1 }))).toEqual({ d: 1.5, n: { v: 2 }, e: 1 });
     expect(M.view(empty).h).toBe(16);
     expect(M.view(empty).s).toBe(9007199254740993n);
+    expect(Object.is(M.view(empty).z, -0)).toBe(true); // as protoc writes a double default of -0.0
   });
 });

@@ -2,11 +2,13 @@
 // message type, cross-checked with @bufbuild/protobuf's create/clone/merge/equals/isFieldSet on
 // random messages of the unittest and conformance schemas (its descriptors built by buf from the
 // same files), and merge with protobuf's own definition: decoding one message's bytes after the other's.
+import { deepStrictEqual, notDeepStrictEqual } from "node:assert";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as es from "@bufbuild/protobuf";
 import { init } from "hppproto";
 import { encodeWithProtobufjs, loadSet, randomObject, requiresItself, rng } from "./support/protos.js";
 import { registryOf } from "./support/buf.js";
+import { schemaFromSources } from "../dist/codegen/dynamic.js";
 import * as conf3 from "./gen/conformance/google/protobuf/test_messages_proto3_pb.js";
 import * as conf2 from "./gen/conformance/google/protobuf/test_messages_proto2_pb.js";
 
@@ -161,6 +163,14 @@ describe("values", () => {
     expect(T.decode(T.encode({ optionalInt64: -(2n ** 53n) + 1n }), { int64: "number" }).optionalInt64).toBe(-(2 ** 53) + 1);
   });
 
+  it("decode(bytes, { int64 }) through a cycle: a message reached again before the walk that reached it is done", () => {
+    // A's walk reaches B before C: B's only way to a 64-bit field goes back through A
+    const types = schemaFromSources({ "c.proto": 'syntax = "proto3";\nmessage A { B b = 1; C c = 2; }\nmessage B { A a = 1; }\nmessage C { int64 x = 1; }\n' }, ["c.proto"]).types;
+    const A = types.get("A")!;
+    const s = A.decode(A.encode({ b: { a: { c: { x: 5n } } }, c: { x: 6n } }), { int64: "string" }) as { b: { a: { c: { x: unknown } } }; c: { x: unknown } };
+    expect([s.b.a.c.x, s.c.x]).toEqual(["5", "6"]);
+  });
+
   it("is(): views of the type and plain objects typed as its interface types them", () => {
     const ok = T.create({ optionalInt64: 5n, optionalNestedMessage: { a: 1 }, repeatedInt32: [1], mapInt32Int32: { "-3": 4 }, oneofField: { case: "oneofString", value: "s" } });
     expect(T.is(ok)).toBe(true);
@@ -182,6 +192,15 @@ describe("values", () => {
     expect(T.is(T.builder())).toBe(true);
   });
 
+  it("the README's round trip: deepStrictEqual holds for an object with every field (create() makes one), not for a literal leaving one out", () => {
+    const P2 = conf2.TestAllTypesProto2;
+    const full = P2.create({ optionalInt32: 1, optionalNestedMessage: { a: 2 }, repeatedString: ["x"], mapInt32Int32: { 1: 2 } });
+    deepStrictEqual(P2.decode(P2.encode(full)), full);
+    const literal = { optionalInt32: 1 };
+    notDeepStrictEqual(P2.decode(P2.encode(literal)), literal); // decode() makes the absent fields own properties
+    deepStrictEqual(P2.decode(P2.encode(literal)), P2.create(literal));
+  });
+
   it("isSet and clear, by property name; an unknown name is a TypeError", () => {
     const m = T.create({ optionalInt32: 3, oneofField: { case: "oneofUint32", value: 0 }, repeatedInt32: [1] });
     expect([T.isSet(m, "optionalInt32"), T.isSet(m, "optionalString"), T.isSet(m, "oneofUint32"), T.isSet(m, "oneofString"), T.isSet(m, "repeatedInt32")]).toEqual([true, false, true, false, true]);
@@ -198,6 +217,11 @@ describe("values", () => {
     expect(T.isSet({ optionalInt32: -0 } as never, "optionalInt32")).toBe(false);
     expect(T.isSet({ optionalDouble: -0 } as never, "optionalDouble")).toBe(true);
     expect(() => T.clear(m, "nope")).toThrow(TypeError);
+    // a oneof by its own name: set when a member is, cleared whole
+    const o = T.create({ oneofField: { case: "oneofString", value: "" } });
+    expect([T.isSet(o, "oneofField"), T.isSet(T.create(), "oneofField"), T.isSet(T.view(T.encode(o)), "oneofField")]).toEqual([true, false, true]);
+    expect(T.clear(o, "oneofField").oneofField).toBeUndefined();
+    expect(T.encode(o)).toEqual(new Uint8Array(0));
     // a view of another type is refused, not read with this type's layout
     const other = conf2.TestAllTypesProto2.view(conf2.TestAllTypesProto2.encode({ optionalString: "x" }));
     expect(() => T.equals(other as never, m)).toThrow(/a view of another message type/);

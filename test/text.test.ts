@@ -3,7 +3,7 @@
 // (protobuf's conformance runner's text-format suite and protoc --encode/--decode check it from
 // outside: test/package/text.test.ts.)
 import { beforeAll, describe, expect, it } from "vitest";
-import { fromText, init, TextError, toText } from "hppproto";
+import { fromText, init, runtime, TextError, toText } from "hppproto";
 import { encodeWithProtobufjs, loadSet, randomObject, requiresItself, rng, withoutUnknown } from "./support/protos.js";
 import * as p3 from "./gen/unittest/google/protobuf/unittest_proto3_pb.js";
 import * as p2 from "./gen/unittest/google/protobuf/unittest_pb.js";
@@ -34,6 +34,15 @@ describe.each(Object.entries(sets))("every message of the %s schemas", (_name, l
 });
 
 describe("printing", () => {
+  it("a partial plain object, as encode() takes it: what is absent is not printed", () => {
+    const T = conf3.TestAllTypesProto3;
+    expect(toText(T, { optionalInt64: 5n, optionalNestedMessage: { corecursive: { optionalBool: true } } })).toBe(
+      toText(T, T.decode(T.encode({ optionalInt64: 5n, optionalNestedMessage: { corecursive: { optionalBool: true } } }))));
+    expect(toText(T, { optionalInt64: 5n, optionalNestedMessage: {} })).toBe("optional_int64: 5\noptional_nested_message {\n}\n");
+    const m = T.create({ optionalInt32: 1 });
+    T.merge(m, { optionalNestedMessage: { a: 2 }, repeatedInt32: [3] });
+    expect(m).toEqual(T.create({ optionalInt32: 1, optionalNestedMessage: { a: 2 }, repeatedInt32: [3] }));
+  });
   it("one field per line by number, nested messages indented, strings and bytes escaped, enums by name", () => {
     const T = p3.TestAllTypes;
     const msg = T.fromJson({
@@ -81,6 +90,20 @@ describe("printing", () => {
     const unknown = T.decode(new Uint8Array([0xc8, 0x3e, 5, 0xd5, 0x3e, 1, 0, 0, 0, 0xda, 0x3e, 1, 0x68, 0xe2, 0x3e, 2, 0x08, 0x01]));
     expect(toText(T, unknown)).toBe("");
     expect(toText(T, unknown, { unknownFields: true })).toBe('1001: 5\n1002: 0x00000001\n1003: "h"\n1004 {\n  1: 1\n}\n');
+  });
+});
+
+describe("printing unknown fields", () => {
+  it("any number of them: 50,000 (150 KB that decode() takes), alone and inside a length-delimited field", () => {
+    const T = conf3.TestAllTypesProto3;
+    const count = 50_000;
+    const fields = new Uint8Array(3 * count);
+    for (let i = 0; i < count; i++) fields.set([0xc8, 0x3e, 1], 3 * i); // field 1001, varint 1
+    const text = toText(T, T.decode(fields), { unknownFields: true });
+    expect(text).toBe("1001: 1\n".repeat(count));
+    // field 1004, length-delimited: the same fields, printed as a nested message
+    const nested = new Uint8Array([0xe2, 0x3e, 0xf0, 0x93, 0x09, ...fields]); // 150,000 = 0x249f0 as a varint
+    expect(toText(T, T.decode(nested), { unknownFields: true })).toBe(`1004 {\n${"  1001: 1\n".repeat(count)}}\n`);
   });
 });
 
@@ -139,6 +162,39 @@ describe("reading", () => {
     expect(error(p2.TestAllTypes, "optional_nested_enum: 42")).toEqual(["INVALID_VALUE", "1:23", "protobuf_unittest.TestAllTypes.optional_nested_enum"]);
     const deep = error(T, "optional_nested_message { corecursive {".repeat(60));
     expect(deep.slice(0, 2)).toEqual(["INVALID_TEXT", "1:1977"]);
+  });
+
+  it("error messages quote only the start of hostile text (a megabyte of digits or letters)", () => {
+    const digits = "9".repeat(1 << 20), word = "k".repeat(1 << 20);
+    for (const text of [`optional_int32: ${digits}`, `optional_int32: 0x${"f".repeat(1 << 20)}`, `${word}: 1`, `optional_nested_enum: ${word}`,
+      `optional_bool: ${word}`, `optional_double: ${word}`, `optional_int32 ${word}`, `[${word}]: 1`, `optional_int32: "${word}"`,
+      `optional_any { [type.googleapis.com/${word}] {} }`, `optional_any { [${word}%/x] {} }`, `optional_nested_message ${word}`]) {
+      const e = (() => { try { fromText(T, text); } catch (x) { return x; } })();
+      expect(e, text.slice(0, 40)).toBeInstanceOf(TextError);
+      expect((e as Error).message.length, text.slice(0, 40)).toBeLessThan(300);
+    }
+    // text is a string: bytes are a TypeError that says so (as fromJsonString's)
+    expect(() => fromText(T, Buffer.from("a: 1") as never)).toThrow(/fromText: expected a string, got a Uint8Array/);
+  });
+
+  it("what only the codec finds in what the text made (a memory budget) is placed at its line:column in the text", () => {
+    const rt = runtime();
+    const limits = rt.limits;
+    rt.setLimits({ maxAmplification: 1 });
+    try {
+      // a record each (a whole TestAllTypesProto3) for 4 bytes of wire data: past the budget at some element
+      const text = "optional_int32: 1\n" + "repeated_nested_message { corecursive {} }\n".repeat(3000);
+      const e = (() => { try { fromText(T, text); } catch (x) { return x; } })() as TextError;
+      expect(e).toBeInstanceOf(TextError);
+      expect(e.message).not.toMatch(/at byte/);
+      const element = /\.repeated_nested_message\[(\d+)\]\.corecursive$/.exec(e.path);
+      expect(element, e.message).not.toBeNull();
+      // element i is on line i + 2, its corecursive at column 27
+      expect([e.line, e.column]).toEqual([Number(element![1]) + 2, 27]);
+    } finally {
+      rt.setLimits(limits);
+    }
+    expect(fromText(T, "optional_int32: 1").optionalInt32).toBe(1);
   });
 
   it("a required field left out is an error, as protoc's parser has it", () => {

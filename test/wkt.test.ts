@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { create, fromBinary, fromJson, toBinary, toJson } from "@bufbuild/protobuf";
 import * as es from "@bufbuild/protobuf/wkt";
 import {
-  anyIs, anyPack, anyUnpack, durationFromMs, durationMs, fieldMaskApply, fieldMaskFromString, fieldMaskToString, init, JsonError, structFromJson,
+  anyIs, anyPack, anyUnpack, durationFromMs, durationMs, fieldMaskApply, fieldMaskFromString, fieldMaskIntersect, fieldMaskMerge, fieldMaskToString, fieldMaskUnion, init, JsonError, structFromJson,
   structToJson, timestampDate, timestampFromDate, timestampFromMs, timestampMs, valueFromJson, valueToJson, type JsonData,
 } from "hppproto";
 import { Timestamp } from "./gen/conformance/google/protobuf/timestamp_pb.js";
@@ -140,12 +140,77 @@ describe("fieldMaskApply", () => {
     expect(fieldMaskApply(T, message, { paths: [] })).toEqual(T.decode(new Uint8Array(0)));
   });
 
-  it("a path naming no field, or going on past a field that is not a singular message, is a TypeError", () => {
+  it("a path into a repeated message field or a map of messages keeps those fields of every element", () => {
+    const m = T.create({
+      repeatedNestedMessage: [{ a: 1, corecursive: { optionalInt32: 2 } }, { a: 3 }],
+      mapStringNestedMessage: JSON.parse('{"k":{"a":4,"corecursive":{"optionalInt32":5}},"__proto__":{"a":6}}'),
+    });
+    expect(fieldMaskApply(T, m, { paths: ["repeated_nested_message.a", "map_string_nested_message.corecursive"] })).toEqual(T.create({
+      repeatedNestedMessage: [{ a: 1 }, { a: 3 }],
+      mapStringNestedMessage: JSON.parse('{"k":{"corecursive":{"optionalInt32":5}},"__proto__":{}}'),
+    }));
+  });
+
+  it("a path naming no field, or going on past a field that is not a message, is a TypeError", () => {
     expect(() => fieldMaskApply(T, message, { paths: ["no_such_field"] })).toThrow(/has no field no_such_field/);
     expect(() => fieldMaskApply(T, message, { paths: ["optional_nested_message.nope"] })).toThrow(TypeError);
-    expect(() => fieldMaskApply(T, message, { paths: ["repeated_nested_message.a"] })).toThrow(/not a singular message field/);
+    expect(() => fieldMaskApply(T, message, { paths: ["repeated_int32.a"] })).toThrow(/repeated_int32 is not a message field/);
+    expect(() => fieldMaskApply(T, message, { paths: ["map_string_string.a"] })).toThrow(/the values of map map_string_string are not messages/);
     expect(() => fieldMaskApply(T, message, { paths: ["optional_int32.x"] })).toThrow(TypeError);
     expect(() => fieldMaskApply(T, message, { paths: ["optionalInt32"] })).toThrow(TypeError); // .proto names, not JSON ones
+  });
+});
+
+describe("fieldMaskUnion, fieldMaskIntersect", () => {
+  it("combine masks as sets of paths, normalized: sorted, a path under another one left out", () => {
+    expect(fieldMaskUnion({ paths: ["b", "a.x", "a.y"] }, { paths: ["a", "c.d", "b"] }, { paths: ["ab"] })).toEqual({ paths: ["a", "ab", "b", "c.d"] });
+    expect(fieldMaskUnion()).toEqual({ paths: [] });
+    expect(fieldMaskIntersect({ paths: ["a", "b.c", "d.e", "ab"] }, { paths: ["a.x", "b", "d.f", "a"] })).toEqual({ paths: ["a", "b.c"] });
+    expect(fieldMaskIntersect({ paths: ["a.x", "a.y.z"] }, { paths: ["a.y"] })).toEqual({ paths: ["a.y.z"] });
+    expect(fieldMaskIntersect({ paths: ["a"] }, { paths: [] })).toEqual({ paths: [] });
+  });
+});
+
+describe("fieldMaskMerge", () => {
+  const T = TestAllTypesProto3;
+  const source = () => T.create({
+    optionalInt32: 5, optionalString: "new", repeatedInt32: [3],
+    optionalNestedMessage: { a: 7, corecursive: { optionalInt32: 9, optionalString: "s" } },
+    oneofField: { case: "oneofString", value: "o" },
+  });
+  const target = () => T.create({
+    optionalInt32: 1, optionalBool: true, repeatedInt32: [1, 2], mapStringString: { k: "v" },
+    optionalNestedMessage: { a: 1, corecursive: { optionalBool: true, optionalString: "old" } },
+    oneofField: { case: "oneofUint32", value: 4 },
+  });
+
+  it("merges only the masked fields, as protobuf merges them: scalars replace, messages merge, repeated fields append", () => {
+    const t = target();
+    expect(fieldMaskMerge(T, { paths: ["optional_int32", "repeated_int32", "optional_nested_message.corecursive", "oneof_string", "optional_string"] }, source(), t)).toBe(t);
+    expect(t).toEqual(T.create({
+      optionalInt32: 5, optionalString: "new", optionalBool: true, repeatedInt32: [1, 2, 3], mapStringString: { k: "v" },
+      optionalNestedMessage: { a: 1, corecursive: { optionalInt32: 9, optionalBool: true, optionalString: "s" } },
+      oneofField: { case: "oneofString", value: "o" },
+    }));
+    // a field the source does not set leaves the target's; a message on the way is created
+    const u = T.create({});
+    fieldMaskMerge(T, { paths: ["optional_nested_message.a", "map_string_string", "optional_foreign_message.c"] }, source(), u);
+    expect(u).toEqual(T.create({ optionalNestedMessage: { a: 7 } }));
+  });
+
+  it("replace: each masked field becomes the source's, cleared where the source's is not set (an update request's mask)", () => {
+    const t = target();
+    fieldMaskMerge(T, { paths: ["repeated_int32", "optional_nested_message.corecursive", "map_string_string", "optional_bool", "oneof_uint32"] }, source(), t, { replace: true });
+    expect(t).toEqual(T.create({
+      optionalInt32: 1, repeatedInt32: [3],
+      optionalNestedMessage: { a: 1, corecursive: { optionalInt32: 9, optionalString: "s" } },
+    }));
+  });
+
+  it("a path into a repeated field or a map, or naming no field, is a TypeError", () => {
+    expect(() => fieldMaskMerge(T, { paths: ["repeated_nested_message.a"] }, source(), target())).toThrow(/repeated_nested_message is not a singular message field/);
+    expect(() => fieldMaskMerge(T, { paths: ["map_string_nested_message.a"] }, source(), target())).toThrow(TypeError);
+    expect(() => fieldMaskMerge(T, { paths: ["nope"] }, source(), target())).toThrow(/has no field nope/);
   });
 });
 

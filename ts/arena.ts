@@ -6,7 +6,7 @@ import { DETACHED_ALIAS } from "./memory.js";
 import { MAX_INPUT, runtime, type Runtime } from "./runtime.js";
 
 export interface ArenaOptions {
-  /** Most bytes the arena may reserve. Default 4 GiB - 1 (all of linear memory). */
+  /** Most bytes the arena may reserve: an integer from 0 to 4 GiB - 1. Default 4 GiB - 1 (all of linear memory). */
   limit?: number;
   /** Bytes of its first block (later ones double). Default 64 KiB; small for arenas that hold one small message. */
   firstBlock?: number;
@@ -31,7 +31,9 @@ export class Arena {
     this.rt = runtime();
     const limit = options.limit ?? 0xffffffff;
     const firstBlock = options.firstBlock ?? 64 * 1024;
-    if (!(firstBlock >= 8 && firstBlock <= 1 << 30)) throw new RangeError("hppproto: firstBlock must be 8 bytes to 1 GiB");
+    // a limit the module's 32-bit argument cannot hold would wrap (2^32 + 100 would be 100)
+    if (!(Number.isInteger(limit) && limit >= 0 && limit <= 0xffffffff)) throw new RangeError("hppproto: limit must be an integer from 0 to 4 GiB - 1 bytes");
+    if (!(Number.isInteger(firstBlock) && firstBlock >= 8 && firstBlock <= 1 << 30)) throw new RangeError("hppproto: firstBlock must be an integer from 8 bytes to 1 GiB");
     this.ptr = this.rt.exports.hp_arena_new(limit >>> 0, firstBlock) >>> 0;
     this.rt.mem.sync();
     if (this.ptr === 0) throw new DecodeError("OUT_OF_MEMORY", 0, "");

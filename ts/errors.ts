@@ -45,6 +45,9 @@ const descriptions: Record<ErrorCode, string> = {
   MEMORY_BUDGET: "the decoded form would take more memory than the input allows (maxAmplification)",
 };
 
+/** What an error code means, as DecodeError's message says it. */
+export const describeCode = (code: ErrorCode): string => descriptions[code];
+
 export function codeName(code: number): ErrorCode {
   return errorCodes[code] ?? "INVALID_SCHEMA";
 }
@@ -60,7 +63,7 @@ export class DecodeError extends Error {
     /** Field path from the top-level message, e.g. "Person.phones[1].number". */
     readonly path: string,
   ) {
-    super(`${descriptions[code]} at byte ${offset}${path ? ` (${path})` : ""} [${code}]`);
+    super(`${describeCode(code)} at byte ${offset}${path ? ` (${path})` : ""} [${code}]`);
   }
 }
 

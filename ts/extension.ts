@@ -7,6 +7,7 @@ import { EncodeError } from "./errors.js";
 import type { AnyMessageType } from "./message.js";
 import { unknown as unknownOf } from "./plain.js";
 import { runtime } from "./runtime.js";
+import { writer as builderWriter } from "./builder.js";
 import { eachField } from "./wirefields.js";
 import type { FieldInfo } from "./schema.js";
 import type { MessageView } from "./view.js";
@@ -84,6 +85,25 @@ function holdsField<E, V>(message: object, ext: Extension<E, V>): boolean {
   return isView(message) ? ext.extendee.is(message) : ext.field.prop in message;
 }
 
+/**
+ * Whether setting the extension on message sets its field: a view or builder of the extension's
+ * run, or a plain object unless create() or decode() of a run without the extension made it (such
+ * an object has every field of its type as a property, but not this one; an object literal is
+ * taken as of the extension's run, since nothing says otherwise).
+ */
+function writesField<E, V>(message: object, ext: Extension<E, V>): boolean {
+  if (holdsField(message, ext)) return true;
+  if (isView(message)) return false;
+  const { fields } = ext.extendee.schemaDef.messages[ext.extendee.index]!;
+  let own = 0;
+  for (const f of fields) {
+    if (f.name.charCodeAt(0) === 0x5b) continue; // "[pkg.ext]": an extension, which another run may lack
+    if (!(f.prop in message)) return true;
+    own++;
+  }
+  return own === 0;
+}
+
 /** The unknown fields of a plain object or view. */
 function unknownBytes(message: object): Uint8Array | undefined {
   if (isView(message)) return unknownOf(message.$mem(), message.$ptr);
@@ -106,18 +126,28 @@ export function hasExtension<E, V>(message: NoInfer<E> | MessageView, ext: Exten
   return ext.extendee.isSet({ [ext.field.prop]: value } as E, ext.field.prop);
 }
 
+/** Replaces a message's unknown fields: a plain object's $unknown, or a builder's record. */
+function setUnknown(message: object, bytes: Uint8Array): void {
+  if (!isView(message)) {
+    (message as Plain).$unknown = bytes.length > 0 ? bytes : undefined;
+    return;
+  }
+  if (!("$writer" in message)) throw new TypeError("hppproto: a view is read-only; set extensions on a plain object or a builder");
+  builderWriter(message).unknown(message.$ptr, bytes);
+}
+
 /**
- * Sets the extension on a plain object (or a builder of its run) in place: its property, or, on a
- * message of a run without it, its wire bytes in $unknown (replacing any there). Returns message.
+ * Sets the extension on a plain object or a builder in place: its field, or, on a message of a run
+ * without it, its wire bytes among the unknown fields (replacing any there). Returns message.
  */
 export function setExtension<E, V>(message: NoInfer<E>, ext: Extension<E, V>, value: NoInfer<V>): E {
-  if (isView(message) && !ext.extendee.is(message)) throw new TypeError(`hppproto: ${ext.typeName}: a view is read-only`);
-  if (holdsField(message as object, ext)) {
+  if (writesField(message as object, ext)) {
+    if (isView(message) && !("$writer" in message)) throw new TypeError(`hppproto: ${ext.typeName}: a view is read-only; set extensions on a plain object or a builder`);
     (message as Plain)[ext.field.prop] = value;
     return message;
   }
-  const o = message as Plain;
-  o.$unknown = concatBytes([withoutField(o.$unknown as Uint8Array | undefined, ext.number), ext.bytesOf(value)]);
+  const bytes = ext.bytesOf(value); // first: encoding may grow memory, and fails on a bad value before anything changes
+  setUnknown(message as object, concatBytes([withoutField(unknownBytes(message as object), ext.number), bytes]));
   return message;
 }
 
@@ -145,14 +175,12 @@ export function hasOption<E, V>(element: OptionsHolder, ext: Extension<E, V>): b
   return hasExtension({ $unknown: customOptions(element) } as E, ext);
 }
 
-/** Clears the extension from a plain object (or a builder of its run) in place: its property, and its bytes in $unknown. Returns message. */
+/** Clears the extension from a plain object or a builder in place: its field, and its bytes among the unknown fields. Returns message. */
 export function clearExtension<E, V>(message: NoInfer<E>, ext: Extension<E, V>): E {
   const o = message as Plain;
-  if (holdsField(message as object, ext)) o[ext.field.prop] = (ext.extendee.emptyPlain() as Plain)[ext.field.prop];
-  if (!isView(message) && o.$unknown instanceof Uint8Array) {
-    const rest = withoutField(o.$unknown, ext.number);
-    o.$unknown = rest.length > 0 ? rest : undefined;
-  }
+  if (writesField(message as object, ext)) o[ext.field.prop] = (ext.extendee.emptyPlain() as Plain)[ext.field.prop];
+  const unknown = unknownBytes(message as object);
+  if (unknown instanceof Uint8Array) setUnknown(message as object, withoutField(unknown, ext.number));
   return message;
 }
 

@@ -4,6 +4,7 @@
 import { ARENA_CUR, BYTES_SLOT_SIZE, UNKNOWN_FIELDS } from "./abi.js";
 import { blockBytes, bump } from "./arena.js";
 import { EncodeError } from "./errors.js";
+import { quote } from "./excerpt.js";
 import { DETACHED_ALIAS, type Memory } from "./memory.js";
 import { MAX_BLOCK, type Runtime } from "./runtime.js";
 import type { SchemaDef } from "./schema.js";
@@ -437,7 +438,7 @@ export class RecordWriter {
       try {
         entry(e, k, (v as Record<string, unknown>)[k]);
       } catch (err) {
-        throw within(err, `${this.name(field)}[${JSON.stringify(k)}]`);
+        throw within(err, `${this.name(field)}[${quote(k)}]`);
       }
     }
   }
@@ -450,14 +451,17 @@ export class RecordWriter {
   /** Fills record rec from plain object o: its fields by `fill`, then its unknown fields. */
   fill(fill: Fill<never>, o: object, rec: number): void {
     fill(this, o as never, rec);
-    this.unknown(rec, (o as { $unknown?: unknown }).$unknown);
+    const v = (o as { $unknown?: unknown }).$unknown;
+    if (v !== undefined && v !== null) this.unknown(rec, v);
   }
 
-  /** The record's unknown fields from a plain object's $unknown bytes. */
-  private unknown(rec: number, v: unknown): void {
-    if (v === undefined || v === null) return;
+  /** Sets the unknown fields of record rec (a new or empty record, or a builder's, replacing them) to wire bytes v. */
+  unknown(rec: number, v: unknown): void {
     if (!(v instanceof Uint8Array)) throw invalid(v, "a Uint8Array", "$unknown");
-    if (v.length === 0) return;
+    if (v.length === 0) {
+      this.arraySlot(rec + UNKNOWN_FIELDS, 0, 0);
+      return;
+    }
     const ranges = this.array(rec + UNKNOWN_FIELDS, 1, BYTES_SLOT_SIZE);
     this.bytes(ranges, v, "$unknown");
   }
@@ -483,7 +487,7 @@ export function mapKey(k: string, kind: "i32" | "u32" | "i64" | "u64" | "bool"):
     default:
       if (/^-?\d+$/.test(k)) return Number(k);
   }
-  throw new EncodeError("INVALID_VALUE", "", `map key ${JSON.stringify(k)} is not a ${kind === "bool" ? "boolean" : "integer"}`);
+  throw new EncodeError("INVALID_VALUE", "", `map key ${quote(k)} is not a ${kind === "bool" ? "boolean" : "integer"}`);
 }
 
 /** Errors have no path: callers put the field's in front. */
@@ -510,7 +514,7 @@ function toBigInt(v: unknown): bigint {
 }
 
 function describe(v: unknown): string {
-  if (typeof v === "string") return JSON.stringify(v.length > 40 ? v.slice(0, 40) + "…" : v);
+  if (typeof v === "string") return quote(v);
   if (typeof v === "bigint") return `${v}n`;
   if (v === null || typeof v !== "object") return String(v);
   return Array.isArray(v) ? "an array" : v instanceof Uint8Array ? "a Uint8Array" : "an object";

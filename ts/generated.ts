@@ -2,6 +2,7 @@
 // builds on, the helpers its readers, fillers and ProtoJSON writers call, and the schema and
 // interpreted facades. Not an API for applications: it changes with the code generator.
 export { MessageType, type MessageParts, type Materializer, type Init } from "./message.js";
+export type { Int64, Int64Forms } from "./int64.js";
 export { JsonMessageType } from "./json/type.js";
 export * as jsonWrite from "./json/write.js";
 export type { JsonWriteOptions } from "./json/print.js";

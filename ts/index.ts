@@ -3,7 +3,7 @@
 export { init, initSync, type InitOptions, type InitSyncOptions } from "./loader.js";
 export { runtime, type Runtime, type Limits } from "./runtime.js";
 export { Arena, type ArenaOptions } from "./arena.js";
-export { MessageType, type AnyMessageType, type PlainOf, type ViewOf, type Init } from "./message.js";
+export { MessageType, type AnyMessageType, type PlainOf, type ViewOf, type Init, type PartialMessage } from "./message.js";
 export type { Int64Form } from "./int64.js";
 export { Registry } from "./registry.js";
 export { Extension, getExtension, setExtension, hasExtension, clearExtension, getOption, hasOption, type OptionsHolder } from "./extension.js";
@@ -23,6 +23,9 @@ export type { JsonReadOptions } from "./json/read.js";
 export { toText, fromText, TextError, type TextErrorCode, type TextReadOptions, type TextWriteOptions } from "./text/index.js";
 export {
   timestampFromMs, timestampMs, timestampFromDate, timestampDate, timestampNow, durationFromMs, durationMs,
-  valueFromJson, valueToJson, structFromJson, structToJson, fieldMaskToString, fieldMaskFromString, fieldMaskApply, anyPack, anyIs, anyUnpack,
+  valueFromJson, valueToJson, structFromJson, structToJson, anyPack, anyIs, anyUnpack,
   type SecondsAndNanos, type Timestamp, type Duration, type JsonData, type Value, type Struct, type ListValue, type Any,
 } from "./wkt.js";
+export {
+  fieldMaskToString, fieldMaskFromString, fieldMaskApply, fieldMaskMerge, fieldMaskUnion, fieldMaskIntersect, type FieldMaskMergeOptions,
+} from "./fieldmask.js";

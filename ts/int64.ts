@@ -1,16 +1,27 @@
 // 64-bit integers in a JS form other than the one code was generated with, for one decode:
 // decode(bytes, { int64: "string" }) as protobufjs's toObject({ longs: String }) gives them. The
 // fresh plain object is converted in place, walking the schema to its 64-bit fields only.
-import { isInt64, Label, type FieldInfo, type Int64As, type SchemaDef } from "./schema.js";
+import { FieldType, isInt64, Label, type FieldInfo, type Int64As, type SchemaDef } from "./schema.js";
 import { isMessage } from "./interpreted/values.js";
 
-/** T with its bigint values (generated code's default 64-bit form) as the form X says. */
-export type Int64Form<T, X extends Int64As> =
-  T extends bigint ? (X extends "string" ? string : X extends "number" ? number : bigint)
-  : T extends Uint8Array ? T
-  : T extends readonly (infer E)[] ? Int64Form<E, X>[]
-  : T extends object ? { [K in keyof T]: Int64Form<T[K], X> }
-  : T;
+type FormOf<F extends Int64As> = F extends "string" ? string : F extends "number" ? number : bigint;
+
+/**
+ * A 64-bit integer field's type in generated plain-object interfaces: its generated form D (--int64
+ * or the field's jstype), or X when decode() is asked for form X. Generated interfaces that hold
+ * 64-bit integers, themselves or in messages they hold, take X as their type parameter.
+ */
+export type Int64<D extends Int64As, X extends Int64As | undefined> = FormOf<X extends Int64As ? X : D>;
+
+/** A message's plain-object type with its 64-bit integers in each form (a message type's 4th type parameter). */
+export interface Int64Forms<S, N, B> {
+  string: S;
+  number: N;
+  bigint: B;
+}
+
+/** The plain objects of message type M with every 64-bit integer in form X: what M.decode(bytes, { int64: X }) gives. */
+export type Int64Form<M extends { readonly $types?: { forms: Int64Forms<unknown, unknown, unknown> } }, X extends Int64As> = NonNullable<M["$types"]>["forms"][X];
 
 type Plain = Record<string, unknown>;
 
@@ -19,12 +30,24 @@ const holding = new WeakMap<SchemaDef, boolean[]>();
 /** Whether message `index` holds a 64-bit integer field, itself or in a message it holds (map values included). */
 function holds64(def: SchemaDef, index: number): boolean {
   let memo = holding.get(def);
-  if (memo === undefined) holding.set(def, (memo = []));
-  const known = memo[index];
-  if (known !== undefined) return known;
-  memo[index] = false; // a cycle adds nothing
-  const found = def.messages[index]!.fields.some((f) => isInt64(f.type) || (f.ref >= 0 && (isMessage(f) || f.label === Label.Map) && holds64(def, f.ref)));
-  return (memo[index] = found);
+  if (memo === undefined) holding.set(def, (memo = holdingInt64(def.messages.map((m) => m.fields))));
+  return memo[index]!;
+}
+
+/**
+ * For each message, whether it holds a 64-bit integer field, itself or in a message it holds:
+ * found to a fixed point, since through a cycle a message can reach one that the walk that reached
+ * it has not finished with. (The code generator types plain objects by the same rule.)
+ */
+export function holdingInt64(messages: readonly (readonly { type: FieldType; label: Label; ref: number }[])[]): boolean[] {
+  const holds = messages.map((fields) => fields.some((f) => isInt64(f.type)));
+  for (let changed = true; changed; ) {
+    changed = false;
+    messages.forEach((fields, i) => {
+      if (!holds[i] && fields.some((f) => f.ref >= 0 && (f.type === FieldType.Message || f.type === FieldType.Group || f.label === Label.Map) && holds[f.ref])) changed = holds[i] = true;
+    });
+  }
+  return holds;
 }
 
 /** A 64-bit value (bigint, decimal string or safe number) in form `to`; a number past 2^53 - 1 is a RangeError. */

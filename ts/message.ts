@@ -10,7 +10,7 @@ import type { FullRuntime } from "./fullruntime.js";
 import { fullRuntime, runtime, type Runtime } from "./runtime.js";
 import { fieldIsSet, isPlainMessage, mergeMessages, messagesEqual } from "./semantics.js";
 import { reflectMessage, type FieldReflection, type OneofReflection } from "./reflect.js";
-import { convert64, type Int64Form } from "./int64.js";
+import { convert64, type Int64Forms } from "./int64.js";
 import type { FieldInfo, Int64As, SchemaDef } from "./schema.js";
 import type { JsonWriteOptions } from "./json/print.js";
 import type { MessageView, ViewClass } from "./view.js";
@@ -27,6 +27,16 @@ export type Init<T> = T extends bigint ? bigint | number | string // 64-bit: als
   : T extends readonly (infer E)[] ? readonly Init<E>[]
   : T extends { case: infer C; value: infer X } ? { case: C; value: Init<X> } // a oneof: case stays required
   : T extends object ? { [K in keyof T]?: Init<T[K]> | null }
+  : T;
+
+/**
+ * The plain object with every field optional, at every level, of the types T holds (what create(),
+ * merge() and toText() take). Absent (undefined or null) fields count as not set.
+ */
+export type PartialMessage<T> = T extends Uint8Array | bigint | number | string | boolean ? T
+  : T extends readonly (infer E)[] ? readonly PartialMessage<E>[]
+  : T extends { case: infer C; value: infer X } ? { case: C; value: PartialMessage<X> } // a oneof: case stays required
+  : T extends object ? { [K in keyof T]?: PartialMessage<T[K]> | null }
   : T;
 
 /** Builds a plain object from the record at ptr. */
@@ -81,6 +91,7 @@ function scratchArenas(rt: Runtime): Scratch {
 }
 
 type Plain = Record<string, unknown>;
+type Oneof = { case?: string; value?: unknown } | undefined;
 
 /** Empty plain objects of a schema's messages, by index, through their message types. */
 const emptyOf = (def: SchemaDef) => (index: number): Plain => {
@@ -123,17 +134,22 @@ export interface MessageParts<T, V, B> {
 
 /** A message type of any message (its plain-object, view and builder types erased), for what holds many kinds. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyMessageType = MessageType<any, any, any>;
+export type AnyMessageType = MessageType<any, any, any, any>;
 
 /** The plain-object type of a message type M (read off a declared-only property: inferring it from M's methods goes wrong). */
 export type PlainOf<M extends AnyMessageType> = NonNullable<M["$types"]>["plain"];
 /** The view type of a message type M. */
 export type ViewOf<M extends AnyMessageType> = NonNullable<M["$types"]>["view"];
 
-export class MessageType<T, V, B extends V = V> {
+/**
+ * A message type: T its plain objects, V its views, B its builders, F its plain objects with their
+ * 64-bit integers in each form (for decode()'s int64 option; generated code gives it for messages
+ * that hold 64-bit integers).
+ */
+export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, unknown, unknown> = Int64Forms<T, T, T>> {
   /** @internal */ protected readonly parts: MessageParts<T, V, B>;
-  /** Never set: the plain-object and view types, for PlainOf and ViewOf. */
-  declare readonly $types?: { plain: T; view: V };
+  /** Never set: the plain-object and view types, for PlainOf, ViewOf and Int64Form. */
+  declare readonly $types?: { plain: T; view: V; forms: F };
   /** Fully qualified protobuf name. */
   readonly typeName: string;
   /** @internal bytes of this message's record */
@@ -183,7 +199,7 @@ export class MessageType<T, V, B extends V = V> {
    * absent (a proto2 `[default = …]` there would make the field set; views read it), with the
    * fields `init` sets merged in.
    */
-  create(init?: Partial<T>): T {
+  create(init?: PartialMessage<T>): T {
     const empty = this.emptyPlain();
     return init === undefined ? empty : (mergeMessages(this.schemaDef, this.index, empty as Plain, init as Plain, emptyOf(this.schemaDef)) as T);
   }
@@ -199,8 +215,8 @@ export class MessageType<T, V, B extends V = V> {
    * and then the source's gives): set scalars replace, messages merge, repeated fields append, map
    * entries replace by key, oneof members replace, unknown fields append. Returns target.
    */
-  merge(target: T, source: T | V): T {
-    return mergeMessages(this.schemaDef, this.index, target as Plain, this.plainOf(source), emptyOf(this.schemaDef)) as T;
+  merge(target: T, source: PartialMessage<T> | V): T {
+    return mergeMessages(this.schemaDef, this.index, target as Plain, this.plainOf(source as T | V), emptyOf(this.schemaDef)) as T;
   }
 
   /**
@@ -222,33 +238,39 @@ export class MessageType<T, V, B extends V = V> {
     return isPlainMessage(this.schemaDef, this.index, x);
   }
 
-  /** Whether a field (by its property name, a oneof's member too) is set in a plain object or view. */
+  /**
+   * Whether a field (by its property name: a oneof's member, or a oneof, set when one of its
+   * members is) is set in a plain object or view.
+   */
   isSet(message: T | V, field: string): boolean {
-    const info = this.schemaDef.messages[this.index]!;
     const o = this.plainOf(message);
     const f = this.fieldNamed(field);
+    if (typeof f === "string") return (o[f] as Oneof)?.case !== undefined && (o[f] as Oneof)!.value != null;
     if (f.oneof < 0) return fieldIsSet(f, o);
-    const c = o[info.oneofs[f.oneof]!.prop] as { case?: string; value?: unknown } | undefined;
+    const c = o[this.schemaDef.messages[this.index]!.oneofs[f.oneof]!.prop] as Oneof;
     return c?.case === f.prop && c.value != null;
   }
 
-  /** Clears a field of a plain object in place (to its default, or absent), a oneof's member too; returns the object. */
+  /** Clears a field of a plain object in place (to its default, or absent), a oneof's member or a whole oneof too; returns the object. */
   clear(message: T, field: string): T {
-    const info = this.schemaDef.messages[this.index]!;
     const f = this.fieldNamed(field);
     const o = message as Plain;
-    if (f.oneof >= 0) {
-      const prop = info.oneofs[f.oneof]!.prop;
-      if ((o[prop] as { case?: string } | undefined)?.case === f.prop) o[prop] = undefined;
+    if (typeof f === "string") {
+      o[f] = undefined;
+    } else if (f.oneof >= 0) {
+      const prop = this.schemaDef.messages[this.index]!.oneofs[f.oneof]!.prop;
+      if ((o[prop] as Oneof)?.case === f.prop) o[prop] = undefined;
     } else {
       o[f.prop] = (this.emptyPlain() as Plain)[f.prop];
     }
     return message;
   }
 
-  private fieldNamed(prop: string): FieldInfo {
-    const f = this.schemaDef.messages[this.index]!.fields.find((x) => x.prop === prop);
-    if (f === undefined) throw new TypeError(`${this.typeName} has no field ${prop}`);
+  /** The field of that property name, or the property of the oneof of that name. */
+  private fieldNamed(prop: string): FieldInfo | string {
+    const info = this.schemaDef.messages[this.index]!;
+    const f = info.fields.find((x) => x.prop === prop) ?? info.oneofs.find((x) => x.prop === prop)?.prop;
+    if (f === undefined) throw new TypeError(`${this.typeName} has no field or oneof ${prop}`);
     return f;
   }
 
@@ -318,7 +340,7 @@ export class MessageType<T, V, B extends V = V> {
    * that JS form instead of the generated one (the result's type assumes the default bigint).
    */
   // (this order: type inference reads a method's last signature, which names T plainly)
-  decode<X extends Int64As>(input: BinaryInput, options: { int64: X }): Int64Form<T, X>;
+  decode<X extends Int64As>(input: BinaryInput, options: { int64: X }): F[X];
   decode(input: BinaryInput): T;
   decode(input: BinaryInput, options?: { int64?: Int64As }): unknown {
     const read = this.part("read", "plain objects");
@@ -468,21 +490,23 @@ export class MessageType<T, V, B extends V = V> {
   }
 
   /**
-   * Encodes into `target` at `offset` and returns the number of bytes written. When the message
-   * does not fit, throws BUFFER_TOO_SMALL and leaves target untouched.
+   * Encodes into `target` (a Uint8Array, ArrayBuffer, SharedArrayBuffer or other ArrayBufferView)
+   * at byte `offset` and returns the number of bytes written. When the message does not fit,
+   * throws BUFFER_TOO_SMALL and leaves target untouched.
    */
-  encodeInto(message: Init<T> | V, target: Uint8Array, offset = 0): number {
+  encodeInto(message: Init<T> | V, target: BinaryInput, offset = 0): number {
+    const into = bytesOf(target, this.typeName, "encodeInto");
     const rt = fullRuntime();
     const handle = rt.schema(this.schemaDef);
     const s = scratchArenas(rt);
     const { writer } = enterEncode(rt, s, this.typeName);
     try {
       const n = rt.encode(handle, this.index, this.record(writer, message), this.schemaDef);
-      if (!(offset >= 0 && offset <= target.length && n <= target.length - offset)) {
+      if (!(offset >= 0 && offset <= into.length && n <= into.length - offset)) {
         throw new EncodeError("BUFFER_TOO_SMALL", this.typeName,
-          `${n} bytes do not fit at offset ${offset} of a ${target.length}-byte buffer`);
+          `${n} bytes do not fit at offset ${offset} of a ${into.length}-byte buffer`);
       }
-      copyBytes(rt.mem.u8, rt.output, n, target, offset);
+      copyBytes(rt.mem.u8, rt.output, n, into, offset);
       return n;
     } finally {
       s.encoding--;

@@ -142,16 +142,21 @@ export function camelCase(name: string): string {
   return out;
 }
 
-/** Property names that would break plain objects (prototype access, thenables, coercion). */
+/**
+ * Property names that would break objects (prototype access, thenables, coercion): every property
+ * of Object.prototype, then and toJSON. A fixed list, as generator and runtime must agree on it.
+ */
 const reservedProperty = new Set([
   "__proto__", "constructor", "toString", "toJSON", "valueOf", "hasOwnProperty", "isPrototypeOf",
-  "propertyIsEnumerable", "toLocaleString", "then",
+  "propertyIsEnumerable", "toLocaleString", "then", "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__",
 ]);
+
+/** A name as a property of generated objects: with a "$" suffix when it is one of the reserved ones. */
+export const safeProperty = (name: string): string => (reservedProperty.has(name) ? name + "$" : name);
 
 /** The property a field of this .proto name gets, before names taken by other fields are avoided. */
 export function propertyName(protoName: string): string {
-  const p = camelCase(protoName) || "_";
-  return reservedProperty.has(p) ? p + "$" : p;
+  return safeProperty(camelCase(protoName) || "_");
 }
 
 /** How a numeric field's values sit in a record: the typed array that reads them. */

@@ -2,7 +2,7 @@
 // request and response message types, which the RPC adapters (hppproto/grpc-js, hppproto/nice-grpc)
 // turn into the definitions those libraries take. Nothing here does I/O.
 import type { AnyMessageType } from "./message.js";
-import { bytesOfChars } from "./schema.js";
+import { bytesOfChars, safeProperty } from "./schema.js";
 
 /** Whether a method streams requests, responses, both or neither. */
 export type MethodKind = "unary" | "server_streaming" | "client_streaming" | "bidi_streaming";
@@ -14,7 +14,10 @@ export type Idempotency = "unknown" | "no_side_effects" | "idempotent";
 export interface Method<I extends AnyMessageType = AnyMessageType, O extends AnyMessageType = AnyMessageType, K extends MethodKind = MethodKind> {
   /** As in the .proto, e.g. "SayHello". */
   readonly name: string;
-  /** The service's property holding it: the name in lowerCamelCase, e.g. "sayHello". */
+  /**
+   * The service's property holding it: the name with a lower-case first letter, e.g. "sayHello";
+   * "$" added where the name would break objects ("then$", "constructor$", "__proto__$").
+   */
   readonly property: string;
   /** The HTTP/2 path gRPC, gRPC-web and Connect call it by: "/pkg.Service/Method". */
   readonly path: string;
@@ -40,6 +43,9 @@ export class ServiceType<M extends Record<string, Method> = Record<string, Metho
   ) {
     const out: Record<string, Method> = {};
     for (const [property, [name, input, output, kind, idempotency, options]] of Object.entries(methods)) {
+      // the adapters and RPC libraries look handlers and client methods up by property: one that
+      // Object.prototype has (or then) would find Object's, or make clients thenables
+      if (safeProperty(property) !== property) throw new Error(`${typeName}: a method's property cannot be ${JSON.stringify(property)} (generated code names it ${JSON.stringify(safeProperty(property))})`);
       out[property] = {
         name, property, path: `/${typeName}/${name}`, input, output, kind: methodKinds[kind]!, idempotency: idempotencies[idempotency ?? 0]!,
         ...(options !== undefined && { customOptions: bytesOfChars(options) }), service: this,

@@ -2,7 +2,7 @@
 // WebSocket frames) are joined, and every run of complete messages is decoded in one call.
 import type { Arena } from "./arena.js";
 import { DecodeError } from "./errors.js";
-import type { MessageType } from "./message.js";
+import type { AnyMessageType, PlainOf, ViewOf } from "./message.js";
 import { runtime } from "./runtime.js";
 import { bytesOf, type BinaryInput } from "./input.js";
 
@@ -14,7 +14,8 @@ interface Run {
   offset: number;
 }
 
-export class DelimitedReader<T, V> {
+/** Reads a length-delimited stream of messages of type M (a generated message type) as its chunks arrive. */
+export class DelimitedReader<M extends AnyMessageType> {
   private buf: Uint8Array = new Uint8Array(0);
   private owned = false; // buf is the reader's own, not the caller's chunk
   private start = 0; // first byte not yet consumed
@@ -23,10 +24,10 @@ export class DelimitedReader<T, V> {
   private count = 0; // messages read so far
   private failure: DecodeError | undefined;
 
-  constructor(private readonly type: MessageType<T, V, V>) {}
+  constructor(private readonly type: M) {}
 
   /** Plain objects of every message the chunk completes (possibly none). */
-  push(chunk: BinaryInput): T[] {
+  push(chunk: BinaryInput): PlainOf<M>[] {
     const run = this.take(bytesOf(chunk, "DelimitedReader", "push"));
     return run === undefined ? [] : this.decode(run, (b) => this.type.decodeDelimited(b));
   }
@@ -35,7 +36,7 @@ export class DelimitedReader<T, V> {
    * Views of every message the chunk completes: without an arena they last until the next view
    * decode on the default arena (see MessageType.view), with one until that arena is reset.
    */
-  pushViews(chunk: BinaryInput, arena?: Arena): V[] {
+  pushViews(chunk: BinaryInput, arena?: Arena): ViewOf<M>[] {
     const run = this.take(bytesOf(chunk, "DelimitedReader", "pushViews"));
     return run === undefined ? [] : this.decode(run, (b) => this.type.viewDelimited(b, arena));
   }
@@ -147,7 +148,7 @@ export class DelimitedReader<T, V> {
 export type ChunkSource = AsyncIterable<BinaryInput> | ReadableStream<BinaryInput>;
 
 /** Every message of a length-delimited stream, as plain objects, as the chunks arrive. */
-export async function* decodeStream<T, V>(type: MessageType<T, V, V>, source: ChunkSource): AsyncGenerator<T> {
+export async function* decodeStream<M extends AnyMessageType>(type: M, source: ChunkSource): AsyncGenerator<PlainOf<M>> {
   const reader = new DelimitedReader(type);
   for await (const chunk of chunks(source)) yield* reader.push(chunk);
   reader.close();

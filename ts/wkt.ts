@@ -1,13 +1,12 @@
 // Helpers for the well-known types, on their plain objects (views read the same): Timestamp and
-// Duration to and from JS time, Struct/Value/ListValue to and from JSON values, FieldMask paths to
-// and from their ProtoJSON string and applied to messages, Any packed and unpacked through message types. Functions, so
+// Duration to and from JS time, Struct/Value/ListValue to and from JSON values, Any packed and
+// unpacked through message types (FieldMask's are in fieldmask.ts). Functions, so
 // that a bundle carries only those a program calls; the message types themselves come from the
 // program's generated google/protobuf modules.
 import { define } from "./json/print.js";
-import { fieldMaskFromJson, fieldMaskToJson, JsonError } from "./json/common.js";
+import { JsonError } from "./json/common.js";
 import type { AnyMessageType, Init, PlainOf, ViewOf } from "./message.js";
 import { Registry } from "./registry.js";
-import { FieldType, Label } from "./schema.js";
 
 /** A google.protobuf.Timestamp or Duration as generated code reads it (64-bit seconds as --int64 gives them). */
 export interface SecondsAndNanos {
@@ -133,49 +132,6 @@ export function structToJson(struct: Struct, path = "Struct"): { [key: string]: 
   const fields = struct.fields ?? {};
   for (const k of Object.keys(fields)) define(out as Record<string, unknown>, k, valueToJson(fields[k]!, `${path}[${JSON.stringify(k)}]`));
   return out;
-}
-
-// ---- FieldMask ----
-
-/** A FieldMask's paths as its ProtoJSON string: lowerCamelCase, joined by commas ("a.fooBar,b"). */
-export function fieldMaskToString(mask: { readonly paths: readonly string[] }): string {
-  return fieldMaskToJson(mask.paths, "FieldMask");
-}
-
-/** A FieldMask from its ProtoJSON string. */
-export function fieldMaskFromString(s: string): { paths: string[] } {
-  return { paths: fieldMaskFromJson(s, "FieldMask") };
-}
-
-/**
- * The message with only the fields a FieldMask names (`.proto` names, "a.b" into singular message
- * fields), every other field as decode() leaves an absent one: a new plain object sharing nothing
- * with the message. A path that names no field, or goes on past a field that is not a singular
- * message, is a TypeError.
- */
-export function fieldMaskApply<M extends AnyMessageType>(type: M, message: PlainOf<M>, mask: { readonly paths: readonly string[] }): PlainOf<M> {
-  const def = type.schemaDef;
-  const pick = (mi: number, src: Record<string, unknown>, paths: readonly string[][], at: string): Record<string, unknown> => {
-    const info = def.messages[mi]!;
-    const out: Record<string, unknown> = {};
-    const byName = new Map<string, string[][]>();
-    for (const p of paths) byName.set(p[0]!, [...(byName.get(p[0]!) ?? []), p.slice(1)]);
-    for (const [name, rest] of byName) {
-      const f = info.fields.find((x) => x.name === name);
-      if (f === undefined) throw new TypeError(`FieldMask path ${at}${name}: ${info.name} has no field ${name}`);
-      const whole = rest.some((p) => p.length === 0);
-      const singularMessage = (f.type === FieldType.Message || f.type === FieldType.Group) && f.label !== Label.Repeated && f.label !== Label.Map;
-      if (!whole && !singularMessage) throw new TypeError(`FieldMask path ${at}${name}.${rest[0]!.join(".")}: ${name} is not a singular message field`);
-      const oneof = f.oneof >= 0 ? info.oneofs[f.oneof]!.prop : undefined;
-      const value = oneof === undefined ? src[f.prop] : (src[oneof] as { case?: string; value?: unknown } | undefined)?.case === f.prop ? (src[oneof] as { value: unknown }).value : undefined;
-      if (value === undefined || value === null) continue;
-      const kept = whole ? value : pick(f.ref, value as Record<string, unknown>, rest, `${at}${name}.`);
-      define(out, oneof ?? f.prop, oneof === undefined ? kept : { case: f.prop, value: kept });
-    }
-    return out;
-  };
-  const picked = pick(type.index, message as Record<string, unknown>, mask.paths.map((p) => p.split(".")), "");
-  return type.create(picked) as PlainOf<M>;
 }
 
 // ---- Any ----

@@ -2,6 +2,7 @@
 // hand-rolled or very large messages (the protozero model). No intermediate objects: nested
 // messages are opened with fork() and closed with join(), which back-patches their length.
 import { EncodeError } from "./errors.js";
+import { bytesOf, type BinaryInput } from "./input.js";
 import { isWellFormed } from "./utf16.js";
 import { copyBytes } from "./copy.js";
 
@@ -58,13 +59,17 @@ export class Writer {
     return this.buf.subarray(0, this.pos);
   }
 
-  /** Copies the bytes written into target at offset; BUFFER_TOO_SMALL leaves target untouched. */
-  finishInto(target: Uint8Array, offset = 0): number {
+  /**
+   * Copies the bytes written into target (a Uint8Array, ArrayBuffer, SharedArrayBuffer or other
+   * ArrayBufferView) at byte offset; BUFFER_TOO_SMALL leaves target untouched.
+   */
+  finishInto(target: BinaryInput, offset = 0): number {
     this.checkClosed();
-    if (!(offset >= 0 && offset <= target.length && this.pos <= target.length - offset)) {
-      throw new EncodeError("BUFFER_TOO_SMALL", "", `${this.pos} bytes do not fit at offset ${offset} of a ${target.length}-byte buffer`);
+    const into = bytesOf(target, "Writer", "finishInto");
+    if (!(offset >= 0 && offset <= into.length && this.pos <= into.length - offset)) {
+      throw new EncodeError("BUFFER_TOO_SMALL", "", `${this.pos} bytes do not fit at offset ${offset} of a ${into.length}-byte buffer`);
     }
-    copyBytes(this.buf, 0, this.pos, target, offset);
+    copyBytes(this.buf, 0, this.pos, into, offset);
     return this.pos;
   }
 

@@ -1,7 +1,7 @@
 // The RPC benchmark's measurements (bench/rpc.mjs bundles and runs this).
 import * as grpc from "@grpc/grpc-js";
 import { init } from "hppproto";
-import { grpcService } from "hppproto/grpc-js";
+import { grpcServe, grpcService } from "hppproto/grpc-js";
 import { TickFeed } from "../gen/rpc/hppproto/tick_feed_pb.js";
 import { TickFeedClient, TickFeedService } from "../gen/rpc/ts-proto/tick_feed.js";
 
@@ -61,6 +61,8 @@ interface Library {
   name: string;
   definition: grpc.ServiceDefinition;
   codec: { latest: Codec; subscribe: Codec };
+  /** What the server adds, when not (definition, implementation): hppproto's requests are decoded in the handler */
+  served?: [grpc.ServiceDefinition, grpc.UntypedServiceImplementation];
 }
 
 /** End to end: ms for `n` sequential unary calls, and for one 10,000-tick stream. */
@@ -87,8 +89,8 @@ export async function runRpc(rounds: number, log: (line: string) => void) {
   await init();
   const hpp = grpcService(TickFeed), hppViews = grpcService(TickFeed, { receive: "view" });
   const libraries: Library[] = [
-    { name: "hppproto", definition: hpp, codec: hpp as unknown as Library["codec"] },
-    { name: "hppproto (views)", definition: hppViews, codec: hppViews as unknown as Library["codec"] },
+    { name: "hppproto", definition: hpp, codec: hpp as unknown as Library["codec"], served: grpcServe(TickFeed, implementation as never) },
+    { name: "hppproto (views)", definition: hppViews, codec: hppViews as unknown as Library["codec"], served: grpcServe(TickFeed, implementation as never, { receive: "view" }) },
     { name: "ts-proto", definition: TickFeedService as grpc.ServiceDefinition, codec: TickFeedService as unknown as Library["codec"] },
   ];
   void TickFeedClient; // the client ts-proto generates is makeGenericClientConstructor over the same definition
@@ -96,7 +98,7 @@ export async function runRpc(rounds: number, log: (line: string) => void) {
   const addresses = new Map<string, string>();
   for (const lib of libraries) {
     const server = new grpc.Server();
-    server.addService(lib.definition, implementation as unknown as grpc.UntypedServiceImplementation);
+    server.addService(...(lib.served ?? [lib.definition, implementation as unknown as grpc.UntypedServiceImplementation]));
     const port = await new Promise<number>((ok, fail) => server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? fail(e) : ok(p))));
     servers.push(server);
     addresses.set(lib.name, `127.0.0.1:${port}`);

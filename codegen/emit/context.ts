@@ -1,6 +1,8 @@
 // What every facade's emitter works from: the file being written, the run's model and names,
 // the output options, and the references between generated modules.
 import { FieldType, type Int64As } from "../../ts/schema.js";
+import { holdingInt64 } from "../../ts/int64.js";
+import { literal } from "../names.js";
 import { ts } from "../syntax.js";
 import { isMessage, numberKinds, type EnumModel, type ExtensionModel, type FieldModel, type FileOptionsModel, type MessageModel, type SchemaModel, type ServiceModel } from "../model.js";
 
@@ -116,14 +118,55 @@ export class FileContext {
     return { views: f.has("views") || f.has("builders"), plain: f.has("plain"), builders: f.has("builders"), json: f.has("json") };
   }
 
-  /** The TS type of one value of f in plain objects (and of scalars in views). */
-  valueType(f: FieldModel): string {
-    if (isMessage(f)) return this.ref(f.message!, "type");
+  /**
+   * The TS type of one value of f in plain objects (and of scalars in views). In a plain-object
+   * interface, `form` names its 64-bit form type parameter, which 64-bit integers and the messages
+   * that hold them take.
+   */
+  valueType(f: FieldModel, form?: string): string {
+    if (isMessage(f)) {
+      const type = this.ref(f.message!, "type");
+      return form !== undefined && this.holds64(f.message!) ? `${type}<${form}>` : type;
+    }
     if (f.type === FieldType.Enum) return this.ref(f.enum!, "type");
     if (f.type === FieldType.String) return "string";
     if (f.type === FieldType.Bytes) return "Uint8Array";
     if (f.type === FieldType.Bool) return "boolean";
-    return this.int64As(f) ?? numberKinds[f.type]!.ts;
+    const as = this.int64As(f);
+    if (as === undefined) return numberKinds[f.type]!.ts;
+    if (form === undefined) return as;
+    this.runtimeTypes.add("Int64");
+    return `$Int64<${literal(as)}, ${form}>`;
+  }
+
+  /** Runtime types the module's declarations name beyond the usual ones (imported only when used). */
+  readonly runtimeTypes = new Set<"Int64" | "Int64Forms">();
+
+  private int64Holders?: Map<MessageModel, boolean>;
+
+  /**
+   * Whether m's plain objects hold 64-bit integers, themselves or in messages they hold (the
+   * runtime's rule, int64.ts): their interface then takes the 64-bit form as a type parameter.
+   */
+  holds64(m: MessageModel): boolean {
+    if (this.int64Holders === undefined) {
+      const { messages } = this.model;
+      const at = new Map(messages.map((x, i) => [x, i]));
+      const holds = holdingInt64(messages.map((x) => x.fields.map((f) => ({ type: f.type, label: f.label, ref: at.get((f.message ?? f.mapEntry)!) ?? -1 }))));
+      this.int64Holders = new Map(messages.map((x, i) => [x, holds[i]!]));
+    }
+    return this.int64Holders.get(m)!;
+  }
+
+  /**
+   * The 4th type parameter of m's message type: its plain objects in each 64-bit form, for
+   * decode()'s int64 option ("" when they hold no 64-bit integer or this run makes no plain objects).
+   */
+  formsParam(m: MessageModel): string {
+    if (!(this.parts.plain || this.parts.builders) || !this.holds64(m)) return "";
+    this.runtimeTypes.add("Int64Forms");
+    const type = this.ref(m, "type");
+    return `, $Int64Forms<${type}<"string">, ${type}<"number">, ${type}<"bigint">>`;
   }
 
   /** pkg.Message.field, for errors raised by generated code. */

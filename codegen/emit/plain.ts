@@ -8,13 +8,16 @@ import type { FileContext } from "./context.js";
 
 export function interfaceDecl(c: FileContext, m: MessageModel): string {
   const n = c.names.get(m)!;
-  const lines = [`${docComment(`${m.fullName} as a plain object.`, m.deprecated, "", m.comment)}export interface ${n.type} {`];
+  // holding 64-bit integers: their form, undefined for the generated one (see Int64 in ts/int64.ts)
+  const form = c.holds64(m) ? "$F" : undefined;
+  const params = form === undefined ? "" : `<${form} extends "bigint" | "string" | "number" | undefined = undefined>`;
+  const lines = [`${docComment(`${m.fullName} as a plain object.`, m.deprecated, "", m.comment)}export interface ${n.type}${params} {`];
   for (const f of m.fields) {
     if (f.oneof) continue;
-    lines.push(`${docComment(undefined, f.deprecated, "  ", f.comment)}  ${f.prop}${f.label === Label.Explicit ? "?" : ""}: ${plainType(c, f)};`);
+    lines.push(`${docComment(undefined, f.deprecated, "  ", f.comment)}  ${f.prop}${f.label === Label.Explicit ? "?" : ""}: ${plainType(c, f, form)};`);
   }
   for (const o of m.oneofs) {
-    const cases = o.fields.map((f) => `{ case: ${literal(f.prop)}; value: ${c.valueType(f)} }`);
+    const cases = o.fields.map((f) => `{ case: ${literal(f.prop)}; value: ${c.valueType(f, form)} }`);
     lines.push(`  ${o.prop}?: ${cases.join(" | ")};`);
   }
   lines.push("  /** Fields this schema does not know, as wire bytes, kept for re-encoding. */");
@@ -23,11 +26,12 @@ export function interfaceDecl(c: FileContext, m: MessageModel): string {
   return ts(lines.join("\n"));
 }
 
-export function plainType(c: FileContext, f: FieldModel): string {
+/** The TS type of f in plain objects; `form`: see FileContext.valueType. */
+export function plainType(c: FileContext, f: FieldModel, form?: string): string {
   if (f.label === Label.Map) {
-    return `{ [key: string]: ${c.valueType(f.mapEntry!.fields[1]!)} }`;
+    return `{ [key: string]: ${c.valueType(f.mapEntry!.fields[1]!, form)} }`;
   }
-  const t = c.valueType(f);
+  const t = c.valueType(f, form);
   return f.label === Label.Repeated ? `${t}[]` : t;
 }
 

@@ -1,6 +1,6 @@
 // A service as generated code declares it: a ServiceType (ts/service.ts) whose methods name their
 // request and response message types; the RPC adapters make library definitions of it.
-import { charsOfBytes } from "../../ts/schema.js";
+import { charsOfBytes, safeProperty } from "../../ts/schema.js";
 import { idempotencies, methodKinds } from "../../ts/service.js";
 import type { MethodModel, ServiceModel } from "../model.js";
 import { literal } from "../names.js";
@@ -11,11 +11,14 @@ import type { FileContext } from "./context.js";
 /** A method's kind as generated code numbers it (ts/service.ts's methodKinds). */
 const kindOf = (m: MethodModel): number => (m.serverStreaming ? 1 : 0) + (m.clientStreaming ? 2 : 0);
 
-/** The methods' properties: each name with a lower-case first letter (unique within the service). */
+/**
+ * The methods' properties: each name with a lower-case first letter, "$" added to names that would
+ * break objects as fields' are (a method `then` would make clients thenables), unique within the service.
+ */
 export function methodProperties(s: ServiceModel): string[] {
   const taken = new Set<string>();
   return s.methods.map((m) => {
-    let p = m.name.charAt(0).toLowerCase() + m.name.slice(1);
+    let p = safeProperty(m.name.charAt(0).toLowerCase() + m.name.slice(1));
     while (taken.has(p)) p += "$";
     taken.add(p);
     return p;

@@ -1,7 +1,7 @@
 // A grpc-js server for the tick feed: hppproto/grpc-js's definition, handlers typed from it.
 import * as grpc from "@grpc/grpc-js";
 import { init, type Init } from "hppproto";
-import { grpcService, type GrpcImplementation } from "hppproto/grpc-js";
+import { grpcServe, type GrpcImplementation } from "hppproto/grpc-js";
 import { TickFeed } from "./gen/tickfeed_pb.js";
 import { Side, type Tick } from "./gen/ticks_pb.js";
 
@@ -37,7 +37,7 @@ const feed: GrpcImplementation<typeof TickFeed> = {
 export async function startFeed(): Promise<{ address: string; close(): void }> {
   await init();
   const server = new grpc.Server();
-  server.addService(grpcService(TickFeed), feed);
+  server.addService(...grpcServe(TickFeed, feed));
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
   return { address: `127.0.0.1:${port}`, close: () => server.forceShutdown() };

@@ -21,6 +21,7 @@ import { echoed, summarize, tick } from "../support/ticker.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPage } from "../support/browser.js";
 import { genDir, repoRoot } from "../support/paths.js";
+import { needProtoc } from "../support/protoc.js";
 
 const work = path.join(genDir, "grpcweb");
 const serverLog: string[] = [];
@@ -33,6 +34,7 @@ beforeAll(async () => {
   rmSync(work, { recursive: true, force: true });
   mkdirSync(path.join(work, "es"), { recursive: true });
   // the server's code: protoc-gen-es's, for the same .proto
+  needProtoc();
   execFileSync("protoc", [`--plugin=protoc-gen-es=${repoRoot}node_modules/.bin/protoc-gen-es`, `--es_out=${work}/es`, "--es_opt=target=js+dts", `-I${repoRoot}test/protos`, "rpc.proto"]);
   es = await import(path.join(work, "es", "rpc_pb.js"));
   const esTick = (seq: number, symbol: string) => create(es.TickSchema, tick(seq, symbol));

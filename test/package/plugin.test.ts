@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { conformanceProtos, protos, repoRoot, schemaSets } from "../support/paths.js";
+import { needProtoc } from "../support/protoc.js";
 import { EDITION_2024 } from "../support/edition2024.js";
 
 const plugin = `${repoRoot}bin/protoc-gen-hppproto.mjs`;
@@ -33,6 +34,7 @@ function hppprotoGen(protoPath: string, files: readonly string[], flags: string[
 }
 
 function viaProtoc(protoPath: string, files: readonly string[], opt = "") {
+  needProtoc();
   const out = scratch();
   const args = [`--plugin=protoc-gen-hppproto=${plugin}`, `--hppproto_out=${out}`, `-I${protoPath}`, ...(opt ? [`--hppproto_opt=${opt}`] : []), ...files];
   const r = spawnSync("protoc", args, { cwd: protoPath, encoding: "utf8" });

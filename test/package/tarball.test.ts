@@ -9,6 +9,7 @@ import { gzipSync } from "node:zlib";
 import protobuf from "protobufjs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../support/paths.js";
+import { needProtoc } from "../support/protoc.js";
 import { openPage, serveDir, servePage } from "../support/browser.js";
 
 const npm = (args: string[], cwd: string) => execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
@@ -128,6 +129,7 @@ describe("the npm package", () => {
   });
 
   it("hppproto/codegen in a browser: message types from a FileDescriptorSet (protoc's) and from .proto sources, bundled by esbuild, run in Chromium", async () => {
+    needProtoc();
     execFileSync("protoc", ["--include_imports", `--descriptor_set_out=${project}/addressbook.binpb`, "-I", project, `${project}/addressbook.proto`]);
     const set = readFileSync(`${project}/addressbook.binpb`);
     const sources = { "addressbook.proto": readFileSync(`${project}/addressbook.proto`, "utf8"), "bad.proto": 'syntax = "proto3";\nimport "missing.proto";\n' };
@@ -205,6 +207,7 @@ initSync(); console.log(AddressBook.toJsonString(AddressBook.decode(new Uint8Arr
   });
 
   it("protoc runs the installed protoc-gen-hppproto, with the same output as npx hppproto-gen", () => {
+    needProtoc();
     mkdirSync(`${project}/protoc-gen`);
     execFileSync("protoc", ["--plugin=protoc-gen-hppproto=node_modules/.bin/protoc-gen-hppproto", "--hppproto_out=protoc-gen", "addressbook.proto"], { cwd: project, stdio: "pipe" });
     for (const f of ["addressbook_pb.ts", "hppproto_schema.ts"]) {

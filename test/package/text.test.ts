@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { fromText, init, toText } from "hppproto";
 import { encodeWithProtobufjs, loadSet, randomObject, rng, withoutUnknown } from "../support/protos.js";
 import { conformanceProtos, protos, testdata } from "../support/paths.js";
+import { needProtoc } from "../support/protoc.js";
 
 beforeAll(async () => {
   await init();
@@ -15,6 +16,7 @@ beforeAll(async () => {
 const loaded = loadSet("unittest");
 
 function protoc(mode: "--decode" | "--encode", typeName: string, input: Uint8Array | string): Uint8Array {
+  needProtoc();
   const file = loaded.models.get(typeName)!.file;
   // the well-known types from the conformance schemas' copies
   const r = spawnSync("protoc", [`${mode}=${typeName}`, `-I${protos}`, `-I${conformanceProtos}`, file], { input, cwd: protos });

@@ -26,7 +26,7 @@ export const schemaSets = {
       "editions/golden/test_messages_proto3_editions.proto",
     ],
   },
-  names: { protoPath: testProtos, files: ["names.proto", "names_props.proto", "names_reserved.proto", "limits.proto"] },
+  names: { protoPath: testProtos, files: ["names.proto", "names_props.proto", "names_reserved.proto", "names_rpc.proto", "limits.proto"] },
   custom_options: { protoPath: testProtos, files: ["custom_options.proto", "custom_options_other.proto"] },
   rpc: { protoPath: testProtos, files: ["rpc.proto"] },
   // hppproto-gen's output options, each on the same schema
@@ -48,7 +48,7 @@ export const schemaSets = {
     files: ["google/protobuf/unittest.proto", "google/protobuf/unittest_proto3.proto", "google/protobuf/map_unittest.proto"],
     options: { optimizeFor: "code_size" },
   },
-  names_code_size: { protoPath: testProtos, files: ["names.proto", "names_props.proto", "names_reserved.proto", "limits.proto"], options: { optimizeFor: "code_size" } },
+  names_code_size: { protoPath: testProtos, files: ["names.proto", "names_props.proto", "names_reserved.proto", "names_rpc.proto", "limits.proto"], options: { optimizeFor: "code_size" } },
   wide_code_size_string: { protoPath: testProtos, files: ["wide.proto"], options: { optimizeFor: "code_size", int64: "string" } },
   wide_code_size_number: { protoPath: testProtos, files: ["wide.proto"], options: { optimizeFor: "code_size", int64: "number", target: "js" } },
   code_size_mixed: { protoPath: testProtos, files: ["codesize_base.proto", "codesize_slow.proto", "codesize_top.proto"] },

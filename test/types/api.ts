@@ -1,9 +1,14 @@
 // Type-checked, not run (codegen.test.ts runs tsc on it): the public functions that take a message
 // type and its messages infer their types from generated types; @ts-expect-error lines must fail.
-import { anyIs, anyPack, anyUnpack, clearExtension, fieldMaskApply, fromText, getExtension, hasExtension, Registry, setExtension, timestampFromDate, toText } from "hppproto";
+import {
+  anyIs, anyPack, anyUnpack, clearExtension, decodeStream, DelimitedReader, fieldMaskApply, fieldMaskMerge, fromText, getExtension, hasExtension, Registry,
+  setExtension, timestampFromDate, toText,
+} from "hppproto";
 import * as conf2 from "../gen/conformance/google/protobuf/test_messages_proto2_pb.js";
 import { TestAllTypesProto3 } from "../gen/conformance/google/protobuf/test_messages_proto3_pb.js";
 import { Timestamp } from "../gen/conformance/google/protobuf/timestamp_pb.js";
+import { Wide as WideAsStrings } from "../gen/wide_string/wide_pb.js";
+import { Wide } from "../gen/wide/wide_pb.js";
 
 const T = conf2.TestAllTypesProto2;
 const registry = new Registry(T, [conf2.ForeignMessageProto2], Timestamp);
@@ -36,5 +41,32 @@ const list: string[] = asStrings.repeatedUint64;
 const n: number = TestAllTypesProto3.decode(new Uint8Array(0), { int64: "number" }).optionalInt64;
 // @ts-expect-error the default form is bigint
 const wrong: string = TestAllTypesProto3.decode(new Uint8Array(0)).optionalInt64;
+// every 64-bit field takes the asked form, whatever its generated one (--int64 string, jstype), at any depth
+const asked = Wide.decode(new Uint8Array(0), { int64: "number" });
+const numbers: [number | undefined, number | undefined, number | undefined, number[], number | undefined] = [asked.i64, asked.asString, asked.asNumber, asked.stringsList, asked.sub?.id];
+const fromStrings = WideAsStrings.decode(new Uint8Array(0), { int64: "bigint" });
+const bigints: [bigint | undefined, bigint | undefined, bigint[]] = [fromStrings.i64, fromStrings.asString, fromStrings.packedI64];
+// @ts-expect-error asked for bigints, a jstype = JS_STRING field holds one too
+const notString: string | undefined = fromStrings.asString;
+const generated: [string | undefined, string | undefined, number | undefined] = [WideAsStrings.decode(new Uint8Array(0)).i64, Wide.decode(new Uint8Array(0)).asString, Wide.decode(new Uint8Array(0)).asNumber];
 
-export { seconds, unknownType, masked, back, level, group, s, list, n, wrong };
+// streams over a message with enums, 64-bit integers, oneofs and maps
+const reader = new DelimitedReader(T);
+const pushed: conf2.TestAllTypesProto2[] = reader.push(new Uint8Array(0));
+const pushedViews: conf2.TestAllTypesProto2View[] = reader.pushViews(new Uint8Array(0));
+// @ts-expect-error push() gives plain objects, not views
+const notViews: conf2.TestAllTypesProto2View[] = reader.push(new Uint8Array(0));
+async function streamed(source: AsyncIterable<Uint8Array>): Promise<bigint | undefined> {
+  for await (const x of decodeStream(TestAllTypesProto3, source)) return x.optionalInt64;
+  return undefined;
+}
+
+// what encode() takes partially, merge(), create() and toText() take partially too (nested included)
+T.merge(m, { optionalInt32: 1, optionalNestedMessage: { a: 2 } });
+T.create({ optionalNestedMessage: { a: 2 }, oneofField: { case: "oneofUint32", value: 1 } });
+toText(T, { optionalInt64: 5n, optionalNestedMessage: {} });
+fieldMaskMerge(T, { paths: ["optional_int32"] }, m, m);
+// @ts-expect-error a oneof's case stays required
+T.merge(m, { oneofField: { value: 1 } });
+
+export { seconds, unknownType, masked, back, level, group, s, list, n, wrong, numbers, bigints, notString, generated, pushed, pushedViews, notViews, streamed };

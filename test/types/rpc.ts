@@ -5,9 +5,10 @@ import { createChannel, createClient, createServer } from "nice-grpc";
 import { ConnectRouter } from "@connectrpc/connect";
 import { MessageView } from "hppproto";
 import { connectService } from "hppproto/connect";
-import { grpcClient, grpcService, type GrpcImplementation } from "hppproto/grpc-js";
-import { niceGrpcService } from "hppproto/nice-grpc";
+import { grpcClient, grpcServe, grpcService, type GrpcImplementation } from "hppproto/grpc-js";
+import { niceGrpcServe, niceGrpcService } from "hppproto/nice-grpc";
 import { Ticker, type Tick } from "../gen/rpc/rpc_pb.js";
+import { Prototype } from "../gen/names/names_rpc_pb.js";
 
 const implementation: GrpcImplementation<typeof Ticker> = {
   quote: (call, done) => done(null, { symbol: call.request.symbol, seq: 1n }),
@@ -19,6 +20,10 @@ const implementation: GrpcImplementation<typeof Ticker> = {
   echo: (call) => call.on("data", (t: Tick) => call.write(t)),
 };
 new grpc.Server().addService(grpcService(Ticker), implementation);
+new grpc.Server().addService(...grpcServe(Ticker, implementation));
+new grpc.Server().addService(...grpcServe(Ticker, { quote: (call, done) => done(null, { symbol: call.request.$toObject().symbol }) }, { receive: "view" }));
+// @ts-expect-error a Tick's symbol is a string
+grpcServe(Ticker, { quote: (_call, done) => done(null, { symbol: 5 }) });
 const badImplementation: GrpcImplementation<typeof Ticker> = {
   ...implementation,
   // @ts-expect-error a Tick's symbol is a string
@@ -49,6 +54,41 @@ createServer().add(niceGrpcService(Ticker), {
   },
 });
 
+createServer().add(...niceGrpcServe(Ticker, {
+  async quote(request) {
+    return { symbol: request.$toObject().symbol };
+  },
+  async *stream() {},
+  async collect() {
+    return {};
+  },
+  async *echo(requests) {
+    for await (const t of requests) yield t;
+  },
+}, { receive: "view" }));
+niceGrpcServe(Ticker, {
+  // @ts-expect-error quote answers a Tick, whose symbol is a string
+  async quote() {
+    return { symbol: 5 };
+  },
+  async *stream() {},
+  async collect() {
+    return {};
+  },
+  async *echo() {},
+});
+
 (router: ConnectRouter) => router.service(...connectService(Ticker, { quote: (request) => ({ symbol: request.symbol }) }));
 // @ts-expect-error quote answers a Tick, whose symbol is a string
 connectService(Ticker, { quote: () => ({ symbol: 5 }) });
+
+// methods named after Object.prototype members or then: under their $ properties only
+const prototypeClient = grpcClient(Prototype, "127.0.0.1:1", grpc.credentials.createInsecure());
+prototypeClient.then$({ text: "a" }, (_e, w) => w?.text);
+prototypeClient.constructor$({ text: "a" }, () => {});
+// @ts-expect-error no method is named then
+prototypeClient.then({ text: "a" }, () => {});
+const prototypeNice = createClient(niceGrpcService(Prototype), createChannel("127.0.0.1:1"));
+const word: Promise<{ text: string }> = prototypeNice.__proto__$({ text: "a" });
+void word;
+connectService(Prototype, { toString$: (request) => ({ text: request.text }) });

@@ -5,7 +5,7 @@
 // FALLBACK, and JsonMessageType reads the message the schema-driven way instead.
 import { hasSpecialJson, type TypeRef } from "../json/common.js";
 import * as jsonIn from "../json/in.js";
-import type { JsonValue } from "../json/parse.js";
+import { jsonKeySegment, type JsonValue } from "../json/parse.js";
 import type { JsonReadOptions } from "../json/read.js";
 import { safeNumber } from "../plain.js";
 import { FieldFlag, FieldType, isInt64, Label, type FieldInfo, type SchemaDef } from "../schema.js";
@@ -147,7 +147,7 @@ function messageReader(def: SchemaDef, index: number): FromJson {
         if (v !== null || nullable.has(m.field)) m.read(o, v, opts, depth);
       }
     } catch (e) {
-      throw key === undefined ? e : jsonIn.at(e, `.${key}`);
+      throw key === undefined ? e : jsonIn.at(e, jsonKeySegment(key));
     }
     // the codec reports a missing required field, with its path: the schema-driven reader's way
     for (const prop of required) if (o[prop] === undefined) jsonIn.fallback();

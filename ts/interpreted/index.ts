@@ -3,6 +3,7 @@
 // and what runtime schemas (hppproto/codegen's loadSchema) are made of. Plain objects, views,
 // builders and encoding behave as generated code's; they are slower, and the code is the runtime's.
 import type { Fill } from "../fill.js";
+import type { Int64Forms } from "../int64.js";
 import { MessageType, type Init, type Materializer, type MessageParts } from "../message.js";
 import type { Memory } from "../memory.js";
 import * as plain from "../plain.js";
@@ -78,6 +79,6 @@ function partsOf(def: SchemaDef, i: number): readonly [ViewClass<MessageView>, F
 }
 
 /** Called by generated code (CODE_SIZE): message `index` of a schema, without ProtoJSON. */
-export function interpretedType<T, V, B extends V>(def: SchemaDef, index: number): MessageType<T, V, B> {
+export function interpretedType<T, V, B extends V, F extends Int64Forms<unknown, unknown, unknown>>(def: SchemaDef, index: number): MessageType<T, V, B, F> {
   return new MessageType(def, index, interpretedParts<T, V, B>(def, index) as MessageParts<T, V, B>);
 }

@@ -2,6 +2,7 @@
 // forms (Timestamp, Duration, FieldMask), and finding the type an Any holds.
 import { FieldType as T, type SchemaDef } from "../schema.js";
 import type { Registry } from "../registry.js";
+import { excerpt, quote } from "../excerpt.js";
 
 export type JsonErrorCode = "INVALID_JSON" | "INVALID_VALUE" | "VALUE_OUT_OF_RANGE" | "UNKNOWN_FIELD" | "DUPLICATE_FIELD" | "UNKNOWN_TYPE" | "MISSING_REQUIRED";
 
@@ -60,13 +61,13 @@ const isRegistry = (r: Types | undefined): r is Registry => typeof (r as Registr
 export function resolveAny(def: SchemaDef, url: string, registry: Types | undefined, path: string): { type: TypeRef; def: SchemaDef; index: number } {
   const slash = url.lastIndexOf("/");
   const name = url.slice(slash + 1);
-  if (slash < 0 || name === "") throw new JsonError("UNKNOWN_TYPE", path, `invalid Any type URL ${JSON.stringify(url)}`);
+  if (slash < 0 || name === "") throw new JsonError("UNKNOWN_TYPE", path, `invalid Any type URL ${quote(url)}`);
   // (a Registry told apart by its get(), not instanceof: JSON programs need not carry the class)
   const listed = isRegistry(registry) ? registry.get(name) : [...(registry ?? [])].find((t) => t.typeName === name);
   if (listed !== undefined) return { type: listed, def: listed.schemaDef, index: listed.index };
   const index = def.messages.findIndex((m) => m.name === name);
   const type = index >= 0 ? (def.types[index] as TypeRef | undefined) : undefined;
-  if (type === undefined) throw new JsonError("UNKNOWN_TYPE", path, `Any holds ${name}, which is not in the registry`);
+  if (type === undefined) throw new JsonError("UNKNOWN_TYPE", path, `Any holds ${excerpt(name)}, which is not in the registry`);
   return { type, def, index };
 }
 
@@ -144,20 +145,20 @@ export function formatTimestamp(seconds: bigint, nanos: number, path: string): s
 
 export function parseTimestamp(s: string, path: string): { seconds: bigint; nanos: number } {
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/.exec(s);
-  if (!m) throw new JsonError("INVALID_VALUE", path, `${JSON.stringify(s)} is not an RFC 3339 timestamp`);
+  if (!m) throw new JsonError("INVALID_VALUE", path, `${quote(s)} is not an RFC 3339 timestamp`);
   const [y, mo, d, h, mi, se] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
   const date = new Date(0);
   date.setUTCFullYear(y, mo - 1, d); // not Date.UTC, which maps years 0-99 to 1900-1999
   date.setUTCHours(h, mi, se, 0);
   if (date.getUTCFullYear() !== y || date.getUTCMonth() + 1 !== mo || date.getUTCDate() !== d || h > 23 || mi > 59 || se > 59) {
-    throw new JsonError("INVALID_VALUE", path, `${JSON.stringify(s)} is not a valid date and time`);
+    throw new JsonError("INVALID_VALUE", path, `${quote(s)} is not a valid date and time`);
   }
   let seconds = BigInt(date.getTime() / 1000);
   const zone = m[8]!;
   const frac = m[7];
   if (zone !== "Z") {
     if (Number(zone.slice(1, 3)) > 23 || Number(zone.slice(4, 6)) > 59) {
-      throw new JsonError("INVALID_VALUE", path, `${JSON.stringify(s)} has an offset past ±23:59`);
+      throw new JsonError("INVALID_VALUE", path, `${quote(s)} has an offset past ±23:59`);
     }
     const sign = zone.startsWith("-") ? -1n : 1n;
     seconds -= sign * (BigInt(zone.slice(1, 3)) * 3600n + BigInt(zone.slice(4, 6)) * 60n);
@@ -178,7 +179,7 @@ export function formatDuration(seconds: bigint, nanos: number, path: string): st
 
 export function parseDuration(s: string, path: string): { seconds: bigint; nanos: number } {
   const m = /^(-)?(\d+)(?:\.(\d{1,9}))?s$/.exec(s);
-  if (!m) throw new JsonError("INVALID_VALUE", path, `${JSON.stringify(s)} is not a duration like "1.5s"`);
+  if (!m) throw new JsonError("INVALID_VALUE", path, `${quote(s)} is not a duration like "1.5s"`);
   const seconds = BigInt(m[2]!);
   if (seconds > MAX_DURATION) throw new JsonError("VALUE_OUT_OF_RANGE", path, "Duration out of range (±315,576,000,000 s)");
   const nanos = m[3] ? Number(m[3].padEnd(9, "0")) : 0;
@@ -190,7 +191,7 @@ export function parseDuration(s: string, path: string): { seconds: bigint; nanos
 export function fieldMaskToJson(paths: readonly string[], path: string): string {
   return paths.map((p) => {
     if (/[A-Z]/.test(p) || /_(?![a-z])/.test(p) || p.includes("__")) {
-      throw new JsonError("INVALID_VALUE", path, `FieldMask path ${JSON.stringify(p)} has no JSON form`);
+      throw new JsonError("INVALID_VALUE", path, `FieldMask path ${quote(p)} has no JSON form`);
     }
     return p.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
   }).join(",");
@@ -199,7 +200,7 @@ export function fieldMaskToJson(paths: readonly string[], path: string): string 
 export function fieldMaskFromJson(s: string, path: string): string[] {
   if (s === "") return [];
   return s.split(",").map((p) => {
-    if (p.includes("_")) throw new JsonError("INVALID_VALUE", path, `FieldMask path ${JSON.stringify(p)} is not lowerCamelCase`);
+    if (p.includes("_")) throw new JsonError("INVALID_VALUE", path, `FieldMask path ${quote(p)} is not lowerCamelCase`);
     return p.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
   });
 }

@@ -9,6 +9,7 @@ import { FieldType as T, type SchemaDef } from "../schema.js";
 import { JsonError, within, type TypeRef } from "./common.js";
 import { DecodeError, EncodeError } from "../errors.js";
 import { isJsonObject, members, type JsonValue } from "./parse.js";
+import { quote } from "../excerpt.js";
 import { isWellFormed } from "../utf16.js";
 import { SKIP, describe, enumNumber, integer, messageFromJson, scalarFromJson, type JsonReadOptions } from "./read.js";
 
@@ -33,7 +34,7 @@ export function object(v: JsonValue): [string, JsonValue][] {
 export function unknownField(typeName: string, key: string, opts: JsonReadOptions): void {
   // an extension the registry knows: the schema-driven reader keeps it in $unknown
   if (key.startsWith("[") && (opts.registry as Registry | undefined)?.extension?.(key.slice(1, -1)) !== undefined) fallback();
-  if (!opts.ignoreUnknownFields) throw new JsonError("UNKNOWN_FIELD", "", `${typeName} has no field ${JSON.stringify(key)}`);
+  if (!opts.ignoreUnknownFields) throw new JsonError("UNKNOWN_FIELD", "", `${typeName} has no field ${quote(key)}`);
 }
 
 export function duplicate(): never {
@@ -58,7 +59,7 @@ export function enumValue(def: SchemaDef, index: number, v: JsonValue, opts: Jso
     const n = numbers.get(v);
     if (n !== undefined) return n;
     if (opts.ignoreUnknownFields) return SKIP;
-    throw new JsonError("INVALID_VALUE", "", `${JSON.stringify(v)} is not a value of ${info.name}`);
+    throw new JsonError("INVALID_VALUE", "", `${quote(v)} is not a value of ${info.name}`);
   }
   return enumNumber(v, info.name, "");
 }
@@ -132,7 +133,7 @@ export function map<X>(v: JsonValue, keyType: T, each: (x: JsonValue) => X | typ
       if (value === SKIP) continue;
       Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
     } catch (e) {
-      throw at(e, `[${JSON.stringify(k)}]`);
+      throw at(e, `[${quote(k)}]`);
     }
   }
   return out;
@@ -144,9 +145,9 @@ function mapKey(type: T, k: string): string {
     return k;
   }
   if (type === T.Bool) {
-    if (k !== "true" && k !== "false") throw new JsonError("INVALID_VALUE", "", `map key ${JSON.stringify(k)} is not true or false`);
+    if (k !== "true" && k !== "false") throw new JsonError("INVALID_VALUE", "", `map key ${quote(k)} is not true or false`);
     return k;
   }
-  if (!/^-?\d+$/.test(k)) throw new JsonError("INVALID_VALUE", "", `map key ${JSON.stringify(k)} is not an integer`);
+  if (!/^-?\d+$/.test(k)) throw new JsonError("INVALID_VALUE", "", `map key ${quote(k)} is not an integer`);
   return String(integer(type, k, ""));
 }

@@ -2,6 +2,7 @@
 // written as numbers must be exact) and keeps only the last of duplicate keys (which ProtoJSON
 // rejects): its value is taken when a check over it proves neither happened (parseFast), and
 // otherwise the text is read by the strict parser here, which keeps numbers as their text.
+import { quote, SHOWN } from "../excerpt.js";
 
 /** A JSON number, kept as its source text until the field's type says how to read it. */
 export class JsonNumber {
@@ -25,9 +26,12 @@ export const members = (o: JsonObject): [string, JsonValue][] => Object.entries(
 
 /**
  * JSON.parse's value of the text when it says exactly what the text says, else undefined. Every
- * ":" of the text separates a key from its value or lies in a string (escapes write none), so when
- * the keys and the ":" in the parsed strings add up to the text's count, no duplicate key was
- * dropped; an integer beyond 2^53 may have been rounded.
+ * ":" of the text separates a key from its value or lies in a string, so the text's count of ":"
+ * is the keys plus the ":" its strings show. The parsed value has fewer keys for each duplicate
+ * dropped, and its strings have one ":" more for each escaped one (\u003a): with those escapes
+ * added to the text's count, the counts agree only when no key was dropped (an escape-like run
+ * that is no escape, as in "\\u003a", only adds to the text's side: the strict parser reads
+ * such text). An integer beyond 2^53 may have been rounded.
  */
 export function parseFast(text: string): JsonValue | undefined {
   let v: JsonValue;
@@ -36,45 +40,81 @@ export function parseFast(text: string): JsonValue | undefined {
   } catch {
     return undefined; // the strict parser says what is wrong
   }
-  let colons = 0;
-  for (let i = text.indexOf(":"); i >= 0; i = text.indexOf(":", i + 1)) colons++;
-  return colonsAndKeys(v, 0) === colons ? v : undefined;
+  stringColons = 0;
+  const keys = keysIn(v, 0);
+  let colons = count(text, ":");
+  // the text's own escapes are looked for only when a parsed string holds a ":" (rarely)
+  if (stringColons > 0) colons += escapedColons(text);
+  return keys + stringColons === colons ? v : undefined;
 }
 
-function colonsIn(s: string): number {
+function count(s: string, c: string): number {
   let n = 0;
-  for (let i = s.indexOf(":"); i >= 0; i = s.indexOf(":", i + 1)) n++;
+  for (let i = s.indexOf(c); i >= 0; i = s.indexOf(c, i + 1)) n++;
   return n;
 }
 
-/** Keys plus the ":" in keys and strings; NaN for a rounded integer or nesting past MAX_DEPTH. */
-function colonsAndKeys(v: JsonValue, depth: number): number {
+/** The \u003a and \u003A in the text: every way JSON escapes ":". */
+function escapedColons(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf("\\u003"); i >= 0; i = text.indexOf("\\u003", i + 5)) {
+    const hex = text.charCodeAt(i + 5);
+    if (hex === 0x61 || hex === 0x41) n++;
+  }
+  return n;
+}
+
+/** The ":" in the keys and strings keysIn() went through. */
+let stringColons = 0;
+
+/** The keys of the value (their ":" and its strings' counted in stringColons); NaN for a rounded integer or nesting past MAX_DEPTH. */
+function keysIn(v: JsonValue, depth: number): number {
   if (typeof v !== "object") {
-    if (typeof v === "string") return v.indexOf(":") < 0 ? 0 : colonsIn(v);
+    if (typeof v === "string") {
+      if (v.indexOf(":") >= 0) stringColons += count(v, ":");
+      return 0;
+    }
     return typeof v === "number" && (v > Number.MAX_SAFE_INTEGER || v < -Number.MAX_SAFE_INTEGER) ? NaN : 0;
   }
   if (v === null) return 0;
   if (depth > MAX_DEPTH) return NaN;
   let n = 0;
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) n += colonsAndKeys(v[i]!, depth + 1);
+    for (let i = 0; i < v.length; i++) n += keysIn(v[i]!, depth + 1);
     return n;
   }
   const keys = Object.keys(v);
   n = keys.length;
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i]!;
-    if (k.indexOf(":") >= 0) n += colonsIn(k);
-    n += colonsAndKeys((v as JsonObject)[k]!, depth + 1);
+    if (k.indexOf(":") >= 0) stringColons += count(k, ":");
+    n += keysIn((v as JsonObject)[k]!, depth + 1);
   }
   return n;
 }
 
+/** A JSON key in an error's path: `.key`, or `["key"]` (excerpted) when it is long or not a name. */
+export const jsonKeySegment = (key: string): string => (key.length <= SHOWN && /^[\w@$.[\]]+$/.test(key) ? `.${key}` : `[${quote(key)}]`);
+
 export class JsonSyntaxError extends Error {
   override readonly name = "JsonSyntaxError";
-  constructor(reason: string, readonly offset: number) {
+  constructor(
+    reason: string,
+    readonly offset: number,
+    /** Where, in the value: ".key[2]" (keys as jsonKeySegment writes them), built on the way out. */
+    public path = "",
+  ) {
     super(`invalid JSON at offset ${offset}: ${reason}`);
   }
+}
+
+/** Levels of nesting an error's path names, the outermost (as the codec's paths); deeper ones are "…". */
+const PATH_LEVELS = 64;
+
+/** The error, its path prefixed with the segment of a value at `depth` when it is a JsonSyntaxError. */
+function inside(e: unknown, segment: string, depth: number): unknown {
+  if (e instanceof JsonSyntaxError) e.path = depth < PATH_LEVELS ? segment + e.path : ".…";
+  return e;
 }
 
 const MAX_DEPTH = 200;
@@ -166,13 +206,14 @@ export function parseJson(text: string): JsonValue {
           if (text.charAt(i) !== '"') fail("expected a key");
           const at = i;
           const key = string();
-          if (key in obj) {
-            i = at;
-            fail(`duplicate key ${JSON.stringify(key)}`);
-          }
+          if (key in obj) throw new JsonSyntaxError(`duplicate key ${quote(key)}`, at, jsonKeySegment(key));
           ws();
           if (text.charAt(i++) !== ":") fail("expected ':'");
-          obj[key] = value(depth + 1);
+          try {
+            obj[key] = value(depth + 1);
+          } catch (e) {
+            throw inside(e, jsonKeySegment(key), depth);
+          }
           ws();
           const sep = text.charAt(i++);
           if (sep === "}") return obj;
@@ -188,7 +229,11 @@ export function parseJson(text: string): JsonValue {
           return arr;
         }
         for (;;) {
-          arr.push(value(depth + 1));
+          try {
+            arr.push(value(depth + 1));
+          } catch (e) {
+            throw inside(e, `[${arr.length}]`, depth);
+          }
           ws();
           const sep = text.charAt(i++);
           if (sep === "]") return arr;
@@ -212,9 +257,9 @@ export function parseJson(text: string): JsonValue {
 
 /** A JS value (what JSON.parse or a literal gives) as a JsonValue; as deep as parseJson allows. */
 export function fromJs(v: unknown, depth = 0): JsonValue {
-  if (v === null || typeof v === "boolean" || typeof v === "string") return v;
-  // NaN, Infinity: their JSON strings
-  if (typeof v === "number") return Number.isFinite(v) ? v : String(v);
+  // (NaN and Infinity stay numbers: a double field takes them, a Value refuses them; text never
+  // gives one, as parseFast leaves 1e400 to the strict parser)
+  if (v === null || typeof v === "boolean" || typeof v === "string" || typeof v === "number") return v;
   if (typeof v === "bigint") return new JsonNumber(String(v));
   if (typeof v === "object" && depth > MAX_DEPTH) throw new TypeError(`nested deeper than ${MAX_DEPTH} (or a cycle)`);
   if (Array.isArray(v)) return v.map((e) => fromJs(e, depth + 1));

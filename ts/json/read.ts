@@ -3,7 +3,8 @@
 // twice, or two members of one oneof, are errors.
 import { FieldType as T, Label as L, type FieldInfo, type MessageInfo, type SchemaDef } from "../schema.js";
 import { JsonError, base64Decode, hasSpecialJson, fieldMaskFromJson, parseDuration, parseTimestamp, resolveAny, wrapperTypes, type TypeRef, type Types } from "./common.js";
-import { isJsonObject, JsonNumber, members, type JsonObject, type JsonValue } from "./parse.js";
+import { isJsonObject, JsonNumber, jsonKeySegment, members, type JsonObject, type JsonValue } from "./parse.js";
+import { excerpt, quote } from "../excerpt.js";
 import { isWellFormed } from "../utf16.js";
 import { EncodeError } from "../errors.js";
 import type { Extension } from "../extension.js";
@@ -33,9 +34,9 @@ function fieldByKey(info: MessageInfo): Map<string, FieldInfo> {
   return m;
 }
 
-/** A JSON value as error messages name it. */
+/** A JSON value as error messages name it (excerpted: it may be a megabyte of digits). */
 export const describe = (v: JsonValue): string =>
-  v === null ? "null" : v instanceof JsonNumber ? v.text : typeof v === "number" ? jsNumberText(v) : Array.isArray(v) ? "an array" : isJsonObject(v) ? "an object" : JSON.stringify(v);
+  v === null ? "null" : v instanceof JsonNumber ? excerpt(v.text) : typeof v === "number" ? jsNumberText(v) : Array.isArray(v) ? "an array" : isJsonObject(v) ? "an object" : typeof v === "string" ? quote(v) : String(v);
 
 /** A JS number as JSON writes it, -0 with its sign. */
 const jsNumberText = (n: number): string => (Object.is(n, -0) ? "-0" : String(n));
@@ -61,7 +62,7 @@ export function messageFromJson(def: SchemaDef, mi: number, json: JsonValue, opt
         continue;
       }
       if (opts.ignoreUnknownFields) continue;
-      throw new JsonError("UNKNOWN_FIELD", at, `${info.name} has no field ${JSON.stringify(key)}`);
+      throw new JsonError("UNKNOWN_FIELD", path + jsonKeySegment(key), `${info.name} has no field ${quote(key)}`);
     }
     const { number, prop, label, ref } = f;
     const oneof = f.oneof >= 0 ? info.oneofs[f.oneof]!.prop : undefined;
@@ -83,7 +84,7 @@ export function messageFromJson(def: SchemaDef, mi: number, json: JsonValue, opt
       const m: Plain = {};
       const seenKeys = new Set<string>();
       for (const [k, x] of members(v)) {
-        const kat = `${at}[${JSON.stringify(k)}]`;
+        const kat = `${at}[${quote(k)}]`;
         checkMapKey(keyField.type, k, kat);
         const key = keyField.type === T.String || keyField.type === T.Bool ? k : String(BigInt(k));
         if (seenKeys.has(key)) throw new JsonError("DUPLICATE_FIELD", kat, `map key ${key} is given twice`);
@@ -147,7 +148,7 @@ function valueFromJson(def: SchemaDef, f: FieldInfo, v: JsonValue, opts: JsonRea
         const hit = e.values.find(([, name]) => name === v);
         if (hit) return hit[0];
         if (opts.ignoreUnknownFields) return SKIP;
-        throw new JsonError("INVALID_VALUE", path, `${JSON.stringify(v)} is not a value of ${e.name}`);
+        throw new JsonError("INVALID_VALUE", path, `${quote(v)} is not a value of ${e.name}`);
       }
       return enumNumber(v, e.name, path);
     }
@@ -198,16 +199,16 @@ export function integer(type: T, v: JsonValue, path: string): number | bigint {
   if (!m) throw new JsonError("INVALID_VALUE", path, `${describe(v)} is not an integer`);
   let digits = m[2]! + (m[3] ?? "");
   let exp = Number(m[4] ?? 0) - (m[3]?.length ?? 0);
-  if (exp < -400 || exp > 400) throw new JsonError("VALUE_OUT_OF_RANGE", path, `${text} is out of range`);
+  if (exp < -400 || exp > 400) throw new JsonError("VALUE_OUT_OF_RANGE", path, `${describe(v)} is out of range`);
   while (exp < 0 && digits.endsWith("0")) {
     digits = digits.slice(0, -1);
     exp++;
   }
-  if (exp < 0 && /[1-9]/.test(digits)) throw new JsonError("INVALID_VALUE", path, `${text} is not an integer`);
+  if (exp < 0 && /[1-9]/.test(digits)) throw new JsonError("INVALID_VALUE", path, `${describe(v)} is not an integer`);
   let n = exp < 0 ? 0n : BigInt(digits) * 10n ** BigInt(exp);
   if (m[1]) n = -n;
   const [min, max] = ranges[type]!;
-  if (n < min || n > max) throw new JsonError("VALUE_OUT_OF_RANGE", path, `${text} is out of range for ${T[type]!.toLowerCase()}`);
+  if (n < min || n > max) throw new JsonError("VALUE_OUT_OF_RANGE", path, `${describe(v)} is out of range for ${T[type]!.toLowerCase()}`);
   return max > 2n ** 32n ? n : Number(n);
 }
 
@@ -215,7 +216,10 @@ export function scalarFromJson(type: T, v: JsonValue, path: string): unknown {
   switch (type) {
     case T.Double: case T.Float: {
       let n: number;
-      if (typeof v === "number") n = v;
+      if (typeof v === "number") {
+        if (!Number.isFinite(v)) return v; // NaN or Infinity: a JS value's (fromJs), never text's
+        n = v;
+      }
       else if (v instanceof JsonNumber) n = v.value;
       else if (v === "NaN") return NaN;
       else if (v === "Infinity") return Infinity;
@@ -251,10 +255,10 @@ function checkMapKey(type: T, k: string, path: string): void {
     return;
   }
   if (type === T.Bool) {
-    if (k !== "true" && k !== "false") throw new JsonError("INVALID_VALUE", path, `map key ${JSON.stringify(k)} is not true or false`);
+    if (k !== "true" && k !== "false") throw new JsonError("INVALID_VALUE", path, `map key ${quote(k)} is not true or false`);
     return;
   }
-  if (!/^-?\d+$/.test(k)) throw new JsonError("INVALID_VALUE", path, `map key ${JSON.stringify(k)} is not an integer`);
+  if (!/^-?\d+$/.test(k)) throw new JsonError("INVALID_VALUE", path, `map key ${quote(k)} is not an integer`);
   integer(type, k, path);
 }
 
@@ -284,7 +288,7 @@ function wellKnownFromJson(def: SchemaDef, name: string, v: JsonValue, opts: Jso
 
 function structFromJson(v: JsonObject, path: string): Plain {
   const fields: Plain = {};
-  for (const [k, x] of members(v)) Object.defineProperty(fields, k, { value: valueMessageFromJson(x, `${path}.${k}`), enumerable: true, writable: true, configurable: true });
+  for (const [k, x] of members(v)) Object.defineProperty(fields, k, { value: valueMessageFromJson(x, path + jsonKeySegment(k)), enumerable: true, writable: true, configurable: true });
   return { fields };
 }
 
@@ -292,8 +296,12 @@ function valueMessageFromJson(v: JsonValue, path: string): Plain {
   if (v === null) return { kind: { case: "nullValue", value: 0 } };
   if (typeof v === "boolean") return { kind: { case: "boolValue", value: v } };
   if (typeof v === "string") return { kind: { case: "stringValue", value: v } };
-  if (typeof v === "number") return { kind: { case: "numberValue", value: v } };
-  if (v instanceof JsonNumber) return { kind: { case: "numberValue", value: v.value } };
+  if (typeof v === "number" || v instanceof JsonNumber) {
+    const n = typeof v === "number" ? v : v.value;
+    // 1e400 (or a JS value's Infinity): JSON has no number for it, and protobuf refuses it
+    if (!Number.isFinite(n)) throw new JsonError("VALUE_OUT_OF_RANGE", path, `${describe(v)} is out of range for google.protobuf.Value's number (a double)`);
+    return { kind: { case: "numberValue", value: n } };
+  }
   if (Array.isArray(v)) return { kind: { case: "listValue", value: { values: v.map((x, i) => valueMessageFromJson(x, `${path}[${i}]`)) } } };
   return { kind: { case: "structValue", value: structFromJson(v, path) } };
 }

@@ -3,6 +3,7 @@
 // (json_decoder.hpp, json_encoder.hpp); the forms it leaves to JS (the well-known types' own, and
 // every error, whose code and path the JS side gives) are read and written from the schema.
 import { MessageType, scratchPlainArena, type Init } from "../message.js";
+import type { Int64Forms } from "../int64.js";
 import { fullRuntime, runtime, type Runtime } from "../runtime.js";
 import { jsonNamesTable } from "./names.js";
 import type { MessageView } from "../view.js";
@@ -13,7 +14,7 @@ import { indentJson, messageToJson, shortestFloat32, stringify, type JsonWriteOp
 import { messageFromJson, type JsonReadOptions } from "./read.js";
 import { FALLBACK, throughCodec } from "./in.js";
 import { interpretedFromJson } from "../interpreted/fromjson.js";
-import type { BinaryInput } from "../input.js";
+import { textOf, type BinaryInput } from "../input.js";
 import type { Registry } from "../registry.js";
 
 /** A double or float the codec's text leaves to JS: Number#toString's shortest text that reads back. */
@@ -22,7 +23,7 @@ const printNumber = (v: number, isFloat: boolean): string => String(isFloat ? sh
 /** Whether the options' registry has extensions, which only the schema-driven writer finds in unknown fields. */
 const printsExtensions = (options: JsonWriteOptions): boolean => (options.registry as Registry | undefined)?.hasExtensions === true;
 
-export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B> {
+export class JsonMessageType<T, V, B extends V = V, F extends Int64Forms<unknown, unknown, unknown> = Int64Forms<T, T, T>> extends MessageType<T, V, B, F> {
   /** The message as a ProtoJSON value (objects, arrays, strings, numbers, booleans, null). */
   toJson(message: T | V, options: JsonWriteOptions = {}): unknown {
     // the text read back: one writer, and the same value whichever is asked for
@@ -103,6 +104,7 @@ export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B>
 
   /** A plain object from ProtoJSON text. Duplicate keys and large integers are handled exactly. */
   fromJsonString(text: string, options: JsonReadOptions = {}): T {
+    textOf(text, this.typeName, "fromJsonString");
     // the codec reads the forms serializers write straight into a record, read out as decode() does;
     // it hands anything else (and every error) to the reader below
     const read = this.parts.read;
@@ -127,7 +129,7 @@ export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B>
       try {
         value = parseJson(text);
       } catch (e) {
-        if (e instanceof JsonSyntaxError) throw new JsonError("INVALID_JSON", this.typeName, e.message);
+        if (e instanceof JsonSyntaxError) throw new JsonError("INVALID_JSON", this.typeName + e.path, e.message);
         throw e;
       }
     }
@@ -140,6 +142,7 @@ export class JsonMessageType<T, V, B extends V = V> extends MessageType<T, V, B>
    * codec leaves to the JS reader, such as a well-known type's own form, goes through a plain object.)
    */
   encodeFromJsonString(text: string, options: JsonReadOptions = {}): Uint8Array {
+    textOf(text, this.typeName, "encodeFromJsonString");
     const rt = fullRuntime();
     const rec = this.jsonRecord(rt, text);
     if (rec === 0) return this.encode(this.fromJsonStringInJs(text, options) as never);

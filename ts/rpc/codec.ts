@@ -1,11 +1,14 @@
 // What every RPC adapter does per method: encode what is sent, decode what is received as plain
-// objects or as views. Views of received messages live in a ring of arenas per method and
-// direction, each message taking the next and resetting it: a view stays valid while the
+// objects or as views. Views of the responses a client receives live in a ring of arenas per
+// method, each message taking the next and resetting it: a view stays valid while the
 // VIEW_RING - 1 messages after it arrive (reading it later throws StaleViewError). The libraries
 // decode ahead of the application (grpc-js fills a Node object stream of 16 before it stops
-// reading), so one arena would leave a `for await` loop only stale views.
+// reading), so one arena would leave a `for await` loop only stale views. A server's requests are
+// not decoded here but by the call that owns them (requests.ts): a ring shared by every call would
+// let one client's requests reset the views another call's handler is still reading.
 import { Arena } from "../arena.js";
 import type { AnyMessageType, Init, PlainOf, ViewOf } from "../message.js";
+import type { Method, ServiceType } from "../service.js";
 
 /** How received messages arrive: plain objects that own their data (the default), or views. */
 export type Receive = "plain" | "view";
@@ -20,11 +23,26 @@ export type Received<T extends AnyMessageType, R extends Receive> = R extends "v
 /** What may be sent as a message of type T: a plain object (fields may be left out) or a view. */
 export type Sent<T extends AnyMessageType> = Init<PlainOf<T>> | ViewOf<T>;
 
+type Awaitable<T> = T | Promise<T>;
+
+/**
+ * The handlers of service S in the style of nice-grpc and Connect-ES: a request (or an async
+ * iterable of them) and the call's context C in, an answer (or an async iterable of them) out.
+ */
+export type IterableImplementation<S extends ServiceType, R extends Receive, C> = {
+  [K in keyof S["methods"]]: S["methods"][K] extends Method<infer I, infer O, infer Kind>
+    ? Kind extends "unary" ? (request: Received<I, R>, context: C) => Awaitable<Sent<O>>
+    : Kind extends "server_streaming" ? (request: Received<I, R>, context: C) => AsyncIterable<Sent<O>>
+    : Kind extends "client_streaming" ? (requests: AsyncIterable<Received<I, R>>, context: C) => Awaitable<Sent<O>>
+    : (requests: AsyncIterable<Received<I, R>>, context: C) => AsyncIterable<Sent<O>>
+    : never;
+};
+
 export function encoder<T extends AnyMessageType>(type: T): (message: Sent<T>) => Uint8Array {
   return (message) => type.encode(message as never);
 }
 
-/** How many received views of one method are valid at a time. */
+/** How many received views of one method (of one call, on a server) are valid at a time. */
 export const VIEW_RING = 32;
 
 /** An arena that grew past this for a large message is released rather than kept (a reset keeps its largest block). */

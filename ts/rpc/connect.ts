@@ -12,21 +12,13 @@ import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import type { AnyMessageType } from "../message.js";
 import { streamsRequests, streamsResponses, type Method, type ServiceType } from "../service.js";
-import { decoder, encoder, type Receive, type Received, type RpcOptions, type Sent } from "./codec.js";
+import { encoder, type IterableImplementation, type Receive, type RpcOptions } from "./codec.js";
+import { iterableHandler, ServerMethod, type MalformedRequestError } from "./requests.js";
 
 export type { Receive, Received, RpcOptions, Sent } from "./codec.js";
 
-type Awaitable<T> = T | Promise<T>;
-
 /** The handlers of service S, Connect-ES style: requests received as hppproto messages, responses sent as them. */
-export type ConnectImplementation<S extends ServiceType, R extends Receive = "plain"> = {
-  [K in keyof S["methods"]]: S["methods"][K] extends Method<infer I, infer O, infer Kind>
-    ? Kind extends "unary" ? (request: Received<I, R>, context: HandlerContext) => Awaitable<Sent<O>>
-    : Kind extends "server_streaming" ? (request: Received<I, R>, context: HandlerContext) => AsyncIterable<Sent<O>>
-    : Kind extends "client_streaming" ? (requests: AsyncIterable<Received<I, R>>, context: HandlerContext) => Awaitable<Sent<O>>
-    : (requests: AsyncIterable<Received<I, R>>, context: HandlerContext) => AsyncIterable<Sent<O>>
-    : never;
-};
+export type ConnectImplementation<S extends ServiceType, R extends Receive = "plain"> = IterableImplementation<S, R, HandlerContext>;
 
 type Handler = (input: unknown, context: HandlerContext) => unknown;
 
@@ -45,13 +37,12 @@ export function connectService<S extends ServiceType, R extends Receive = "plain
     const own = (implementation as Record<string, Handler | undefined>)[m.property];
     if (own === undefined) continue; // Connect answers UNIMPLEMENTED
     const d = desc.methods.find((x) => x.name === m.name)!;
-    const read = reader(m.input, d.input, options?.receive), write = writer(m.output, d.output);
-    const streamsIn = streamsRequests(m.kind), streamsOut = streamsResponses(m.kind);
+    const bytes = (message: unknown) => toBinary(d.input, message as never), write = writer(m.output, d.output);
+    const streamsIn = streamsRequests(m.kind);
+    const handle = iterableHandler(new ServerMethod(m.input, options?.receive), streamsIn, streamsResponses(m.kind), own as (received: unknown, context: unknown) => unknown, (_call, value) => write(value), rejected);
     handlers[d.localName] = (input, context) => {
       refuseJson(context);
-      const received = streamsIn ? mapAsync(input as AsyncIterable<unknown>, read) : read(input);
-      const result = own(received, context);
-      return streamsOut ? mapAsync(result as AsyncIterable<unknown>, write) : Promise.resolve(result).then(write);
+      return handle(streamsIn ? mapAsync(input as AsyncIterable<unknown>, bytes) : bytes(input), context);
     };
   }
   return [desc, handlers as unknown as Partial<ServiceImpl<DescService>>]; // (its type for a descriptor made at run time)
@@ -63,11 +54,8 @@ function refuseJson(context: HandlerContext): void {
   }
 }
 
-/** A received message (fields only as unknown fields) as an hppproto plain object or view. */
-function reader(type: AnyMessageType, desc: DescMessage, receive: Receive | undefined): (message: unknown) => unknown {
-  const decode = decoder(type, receive);
-  return (message) => decode(toBinary(desc, message as never));
-}
+/** A request hppproto could not decode, as Connect answers it (Connect's codes are gRPC's numbers). */
+const rejected = (e: MalformedRequestError) => new ConnectError(e.details, e.code as Code, undefined, undefined, e.cause);
 
 /** A message to send, encoded by hppproto, as Connect-ES writes it: its fields as unknown fields. */
 function writer(type: AnyMessageType, desc: DescMessage): (message: unknown) => unknown {

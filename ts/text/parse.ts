@@ -10,6 +10,7 @@ import { safeNumber } from "../plain.js";
 import { FieldFlag, FieldType, isInt64, Label, type FieldInfo, type MessageInfo, type SchemaDef } from "../schema.js";
 import { TextError, type TextErrorCode } from "./error.js";
 import { concatBytes } from "../copy.js";
+import { excerpt, quote } from "../excerpt.js";
 import { EncodeError } from "../errors.js";
 import type { Extension } from "../extension.js";
 import type { Registry } from "../registry.js";
@@ -102,7 +103,7 @@ class Tokens {
   }
 
   describe(): string {
-    return this.kind === "end" ? "the end of the text" : `"${this.text}"`;
+    return this.kind === "end" ? "the end of the text" : quote(this.text);
   }
 
   /**
@@ -128,10 +129,15 @@ class Tokens {
   }
 
   fail(code: TextErrorCode, reason: string, at = this.start): never {
-    const before = this.src.slice(0, at);
-    const line = before.split("\n").length;
-    throw new TextError(code, this.path(), reason, line, at - before.lastIndexOf("\n"));
+    const { line, column } = lineAndColumn(this.src, at);
+    throw new TextError(code, this.path(), reason, line, column);
   }
+}
+
+/** The 1-based line and column of offset `at` of the text. */
+function lineAndColumn(src: string, at: number): { line: number; column: number } {
+  const before = src.slice(0, at);
+  return { line: before.split("\n").length, column: at - before.lastIndexOf("\n") };
 }
 
 const isLetter = (c: number) => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f;
@@ -180,10 +186,28 @@ function fieldsByName(def: SchemaDef, info: MessageInfo): Map<string, FieldInfo>
 
 /** Reads one message of a schema from text. */
 export function messageFromText(def: SchemaDef, index: number, text: string, opts: TextReadOptions, typeName: string): Plain {
+  return reader(text, opts, typeName).message(def, index, null, 0);
+}
+
+function reader(text: string, opts: TextReadOptions, typeName: string, target?: string): TextReader {
   const path: string[] = [];
   const where = () => typeName + path.join("");
-  const tokens = new Tokens(text, where);
-  return new TextReader(tokens, opts, path, where).message(def, index, null, 0);
+  return new TextReader(new Tokens(text, where), opts, path, where, target);
+}
+
+/**
+ * Where in the text (text messageFromText read without error) the field at `path` is, as
+ * "pkg.Msg.a[2].b" names it; or the deepest field on the way there that the text has (a map
+ * entry, a path cut short). For what only the codec finds in what the text made (a memory budget).
+ */
+export function textPosition(def: SchemaDef, index: number, text: string, opts: TextReadOptions, typeName: string, path: string): { line: number; column: number } {
+  const r = reader(text, opts, typeName, path);
+  try {
+    r.message(def, index, null, 0);
+  } catch (e) {
+    if (e !== r) throw e;
+  }
+  return lineAndColumn(text, r.reached);
 }
 
 class TextReader {
@@ -193,7 +217,23 @@ class TextReader {
     /** The fields being read, from the top-level message: ".a", ".b". */
     private readonly path: string[],
     private readonly where: () => string,
+    /** A path to find (textPosition): the reader throws itself when it reaches it. */
+    private readonly target?: string,
   ) {}
+
+  /** Where the deepest field on the way to the target starts. */
+  reached = 0;
+
+  /** At the start (`at`) of the field (or element) the path names now: is it on the way to the target? */
+  private visit(at: number): void {
+    if (this.target === undefined) return;
+    const here = this.where();
+    if (!this.target.startsWith(here)) return;
+    const next = this.target.charAt(here.length);
+    if (next !== "" && next !== "." && next !== "[") return;
+    this.reached = at;
+    if (next === "") throw this; // found: no need to read on
+  }
 
   private fail(code: TextErrorCode, reason: string, at = this.t.start): never {
     return this.t.fail(code, reason, at);
@@ -228,7 +268,7 @@ class TextReader {
       f = info.fields.find((x) => x.name === `[${name}]`);
       if (f === undefined) {
         const ext = (this.opts.registry as Registry | undefined)?.extension?.(name);
-        if (ext === undefined || ext.extendee.typeName !== info.name) this.fail("UNKNOWN_FIELD", `${info.name} has no extension [${name}] in this schema`, at);
+        if (ext === undefined || ext.extendee.typeName !== info.name) this.fail("UNKNOWN_FIELD", `${info.name} has no extension [${excerpt(name)}] in this schema`, at);
         return this.extension(ext, o, seen, at, depth);
       }
     } else if (t.kind === "ident") {
@@ -238,7 +278,7 @@ class TextReader {
           t.next();
           return this.skipValue();
         }
-        this.fail("UNKNOWN_FIELD", `${info.name} has no field "${t.text}"`);
+        this.fail("UNKNOWN_FIELD", `${info.name} has no field ${quote(t.text)}`);
       }
       t.next();
     } else this.fail("INVALID_TEXT", `expected a field name, found ${t.describe()}`);
@@ -265,6 +305,7 @@ class TextReader {
   private fieldValue(def: SchemaDef, info: MessageInfo, f: FieldInfo, o: Plain, seen: Set<FieldInfo>, at: number, depth: number): void {
     const t = this.t;
     this.path.push(`.${f.name}`);
+    this.visit(at);
     try {
       if (f.label === Label.Repeated || f.label === Label.Map) {
         const list = (o[f.prop] ??= f.label === Label.Map ? {} : []) as unknown[] | Plain;
@@ -272,6 +313,7 @@ class TextReader {
         const add = () => {
           if (f.label === Label.Map) return this.putEntry(def, f, list as Plain, this.value(def, f, depth) as Plain);
           this.path.push(`[${(list as unknown[]).length}]`);
+          this.visit(t.start);
           (list as unknown[]).push(this.value(def, f, depth));
           this.path.pop();
         };
@@ -327,7 +369,7 @@ class TextReader {
     switch (f.type) {
       case FieldType.Float: case FieldType.Double: {
         const n = kind === "ident" ? specialFloat(text) : decimalFloat(text);
-        if (n === undefined) this.fail("INVALID_VALUE", `${text} is not a valid ${FieldType[f.type]!.toLowerCase()} value`, at);
+        if (n === undefined) this.fail("INVALID_VALUE", `${excerpt(text)} is not a valid ${FieldType[f.type]!.toLowerCase()} value`, at);
         const v = negative ? -n : n;
         return f.type === FieldType.Float ? Math.fround(v) : v;
       }
@@ -336,13 +378,13 @@ class TextReader {
           if (text === "true" || text === "True" || text === "t" || text === "1") return true;
           if (text === "false" || text === "False" || text === "f" || text === "0") return false;
         }
-        return this.fail("INVALID_VALUE", `${negative ? "-" : ""}${text} is not a valid bool value`, at);
+        return this.fail("INVALID_VALUE", `${negative ? "-" : ""}${excerpt(text)} is not a valid bool value`, at);
       }
       case FieldType.Enum: {
         const e = def.enums[f.ref]!;
         if (kind === "ident" && !negative) {
           const value = e.values.find(([, name]) => name === text);
-          if (value === undefined) this.fail("INVALID_VALUE", `${e.name} has no value named ${text}`, at);
+          if (value === undefined) this.fail("INVALID_VALUE", `${e.name} has no value named ${excerpt(text)}`, at);
           return value[0];
         }
         const n = Number(this.integer(text, negative, int32Range, "enum", at));
@@ -350,7 +392,7 @@ class TextReader {
         return n;
       }
     }
-    if (kind !== "number") this.fail("INVALID_VALUE", `${text} is not a valid ${FieldType[f.type]!.toLowerCase()} value`, at);
+    if (kind !== "number") this.fail("INVALID_VALUE", `${excerpt(text)} is not a valid ${FieldType[f.type]!.toLowerCase()} value`, at);
     const v = this.integer(text, negative, rangeOf(f.type), FieldType[f.type]!.toLowerCase(), at);
     if (!isInt64(f.type)) return Number(v);
     return f.int64 === "string" ? String(v) : f.int64 === "number" ? safeNumber(v, this.where()) : v;
@@ -361,9 +403,9 @@ class TextReader {
     let magnitude: bigint;
     if (/^0[xX][0-9a-fA-F]+$/.test(text) || /^(?:0|[1-9]\d*)$/.test(text)) magnitude = BigInt(text);
     else if (/^0[0-7]+$/.test(text)) magnitude = BigInt(`0o${text.slice(1)}`);
-    else return this.fail("INVALID_VALUE", `${negative ? "-" : ""}${text} is not a valid ${type} value`, at);
+    else return this.fail("INVALID_VALUE", `${negative ? "-" : ""}${excerpt(text)} is not a valid ${type} value`, at);
     const v = negative ? -magnitude : magnitude;
-    if (v < min || v > max) this.fail("VALUE_OUT_OF_RANGE", `${negative ? "-" : ""}${text} is out of range for ${type}`, at);
+    if (v < min || v > max) this.fail("VALUE_OUT_OF_RANGE", `${negative ? "-" : ""}${excerpt(text)} is out of range for ${type}`, at);
     return v;
   }
 
@@ -431,7 +473,7 @@ class TextReader {
   /** An Any written as `[type.url/pkg.Type] { fields of pkg.Type }`: stored as its type URL and bytes. */
   private expandedAny(def: SchemaDef, index: number, url: string, o: Plain, seen: Set<FieldInfo>, at: number, depth: number): void {
     const t = this.t;
-    if (/%(?![0-9a-fA-F]{2})/.test(url)) this.fail("INVALID_VALUE", `invalid percent escape in type URL ${url}`, at);
+    if (/%(?![0-9a-fA-F]{2})/.test(url)) this.fail("INVALID_VALUE", `invalid percent escape in type URL ${excerpt(url)}`, at);
     const fields = def.messages[index]!.fields;
     if (fields.some((f) => seen.has(f))) this.fail("DUPLICATE_FIELD", "an Any is given both expanded and by its fields", at);
     let target;

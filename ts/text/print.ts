@@ -49,7 +49,7 @@ class TextWriter {
       this.field(def, f, f.oneof >= 0 ? info.oneofs[f.oneof]!.prop : undefined, o, indent, depth);
     }
     printExtensions(Infinity);
-    if (this.opts.unknownFields && unknown instanceof Uint8Array) printUnknown(this.out, unknown, 0, unknown.length, indent, 10);
+    if (this.opts.unknownFields && unknown instanceof Uint8Array) this.out.push(printUnknown(unknown, 0, unknown.length, indent, 10) ?? "");
   }
 
   /** Field f of o (every element of a repeated one) when set; `oneof` the property of its oneof. */
@@ -181,14 +181,12 @@ function quote(bytes: Uint8Array, utf8: boolean): string {
 /**
  * Unknown fields from their wire bytes, as protoc prints them: `number: value` with fixed-width
  * values in hex, length-delimited values as a nested message when they parse as one, else as bytes.
- * Returns false (printing nothing) when the bytes are not a well-formed run of fields.
+ * Undefined when the bytes are not a well-formed run of fields. (Pieces are joined, never spread
+ * into a push(): 50,000 fields would be more arguments than a call takes.)
  */
-function printUnknown(out: string[], b: Uint8Array, from: number, to: number, indent: string, budget: number): boolean {
-  const at = { p: from };
+function printUnknown(b: Uint8Array, from: number, to: number, indent: string, budget: number): string | undefined {
   const lines: string[] = [];
-  if (!unknownFields(b, at, to, indent, budget, lines, 0n)) return false;
-  out.push(...lines);
-  return true;
+  return unknownFields(b, { p: from }, to, indent, budget, lines, 0n) ? lines.join("") : undefined;
 }
 
 /** Fields up to `to`, or up to the end tag of group number `group` (when not 0n). */
@@ -217,8 +215,8 @@ function unknownFields(b: Uint8Array, at: { p: number }, to: number, indent: str
         const len = varint(b, at, to);
         if (len === undefined || BigInt(to - at.p) < len) return false;
         const end = at.p + Number(len);
-        const nested: string[] = [];
-        if (end > at.p && budget > 0 && printUnknown(nested, b, at.p, end, `${indent}  `, budget - 1)) lines.push(indent, number, " {\n", ...nested, indent, "}\n");
+        const nested = end > at.p && budget > 0 ? printUnknown(b, at.p, end, `${indent}  `, budget - 1) : undefined;
+        if (nested !== undefined) lines.push(indent, number, " {\n", nested, indent, "}\n");
         else lines.push(indent, number, ": ", quote(b.subarray(at.p, end), false), "\n");
         at.p = end;
         break;
@@ -226,7 +224,7 @@ function unknownFields(b: Uint8Array, at: { p: number }, to: number, indent: str
       case 3: {
         const nested: string[] = [];
         if (budget <= 0 || !unknownFields(b, at, to, `${indent}  `, budget - 1, nested, tag >> 3n)) return false;
-        lines.push(indent, number, " {\n", ...nested, indent, "}\n");
+        lines.push(indent, number, " {\n", nested.join(""), indent, "}\n");
         break;
       }
       case 4:
