@@ -1,12 +1,9 @@
 // What protoc rejects and protobufjs lets through, checked on the parsed schema so that such a
 // file fails at generation with its place (`file:line:col`) instead of later in the codec.
 import protobuf from "protobufjs";
-import { at, escape, fieldDeclaration } from "./located.js";
+import { at, escape, fieldDeclaration, searchFor } from "./located.js";
+import { fieldNumberProblem } from "./validate.js";
 import { excerpt } from "../ts/excerpt.js";
-
-const MAX_FIELD_NUMBER = 536870911; // 2^29 - 1
-const FIRST_RESERVED = 19000; // 19000-19999: the protobuf implementation's own
-const LAST_RESERVED = 19999;
 
 /** Throws the first declaration protoc would reject. */
 export function checkDeclarations(root: protobuf.Root): void {
@@ -17,7 +14,7 @@ export function checkDeclarations(root: protobuf.Root): void {
     } else if (o instanceof protobuf.Enum && file) {
       const first = Object.entries(o.values)[0];
       if ((o as unknown as { _edition?: string })._edition === "proto3" && first && first[1] !== 0) {
-        throw at(file, new RegExp(`(?<![\\w.])${escape(first[0])}\\s*=`), `the first value of enum ${excerpt(o.name)} must be zero in proto3`);
+        throw at(file, searchFor(`(?<![\\w.])${escape(first[0])}\\s*=`), `the first value of enum ${excerpt(o.name)} must be zero in proto3`);
       }
     } else if (o instanceof protobuf.Field) {
       checkField(o); // an extension (the fields of a message are checked with it)
@@ -33,9 +30,6 @@ function everything(ns: protobuf.NamespaceBase): protobuf.ReflectionObject[] {
 function checkField(f: protobuf.Field): void {
   const file = f.filename ?? f.parent?.filename;
   if (!file) return;
-  const problem = f.id < 1 ? "field numbers must be positive integers"
-    : f.id > MAX_FIELD_NUMBER ? `field numbers cannot be greater than ${MAX_FIELD_NUMBER}`
-    : f.id >= FIRST_RESERVED && f.id <= LAST_RESERVED ? `field numbers ${FIRST_RESERVED} through ${LAST_RESERVED} are reserved for the protocol buffer library implementation`
-    : undefined;
+  const problem = fieldNumberProblem(f.id);
   if (problem) throw at(file, fieldDeclaration(escape(f.name), String(f.id)), `${problem} (${excerpt(f.name)} = ${f.id})`);
 }

@@ -11,7 +11,7 @@ import { decodeRaw } from "./raw.js";
 import { buildModel } from "./model.js";
 import { describeFiles } from "./describe.js";
 import { OptimizeMode, type FileDescriptorProto } from "./descriptor.js";
-import { validateDescriptors } from "./validate.js";
+import { validateDescriptors, validateOutputFileNames } from "./validate.js";
 
 const usage = `Usage: hppproto-gen --out DIR [--proto_path DIR ...] [OUTPUT OPTIONS] FILE.proto ...
        hppproto-gen decode --type NAME [--proto_path DIR ...] [JSON OPTIONS] FILE.proto ... < payload.bin
@@ -194,6 +194,7 @@ export function generate(opts: GenerateOptions): { files: number; messages: numb
 /** The files to write for a parsed schema: one module per .proto file and the schema module. */
 export function buildOutputs(files: readonly FileDescriptorProto[], opts: OutputOptions): { outputs: OutputFile[]; modules: number; messages: number } {
   checkOutputOptions(opts);
+  validateOutputFileNames(files);
   validateDescriptors(files);
   const model = buildModel(files);
   // the files that say option optimize_for = CODE_SIZE

@@ -3,12 +3,13 @@
 import protobuf from "protobufjs";
 import descriptorModule from "protobufjs/ext/descriptor.js";
 import {
-  escapeBytes, FieldLabel, IdempotencyLevel, JsType, OptimizeMode, PathOf,
+  Edition, escapeBytes, FieldLabel, IdempotencyLevel, JsType, OptimizeMode, PathOf,
   type DescriptorProto, type EnumDescriptorProto, type FeatureSet, type FieldDescriptorProto, type FileDescriptorProto, type MethodDescriptorProto,
   type ServiceDescriptorProto, type SourceLocation,
 } from "./descriptor.js";
 import { encodeCustomOptions, fileCustomOptions, nestedOptions } from "./options.js";
-import { declaringFile, defaultBytes, exactIntegerDefault, realName, sourceOf, type LoadedFiles } from "./parse.js";
+import { withSources } from "./located.js";
+import { declaringFile, defaultBytes, exactIntegerDefault, realName, scannedOf, sourceOf, type LoadedFiles } from "./parse.js";
 
 // a CommonJS module: its exports arrive as the default export
 const descriptor = descriptorModule as unknown as typeof import("protobufjs/ext/descriptor.js");
@@ -156,6 +157,8 @@ class FileDescriber {
       fields.push(d);
     });
     if (fields.length > 0) out.field = fields;
+    // protobufjs's ranges include their end, descriptors' do not
+    if (t.extensions?.length) out.extensionRange = t.extensions.map(([start, end]) => ({ start, end: end! + 1 }));
     const reserved = (t.reserved ?? []).filter((r): r is string => typeof r === "string").map(realName);
     if (reserved.length > 0) out.reservedName = reserved;
     const extensions: FieldDescriptorProto[] = [];
@@ -183,7 +186,9 @@ class FileDescriber {
       const custom = encodeCustomOptions(nestedOptions(e.valuesOptions?.[name]), e);
       return deprecated || custom ? { name: realName(name), number, options: { ...(deprecated && { deprecated }), ...(custom && { custom }) } } : { name: realName(name), number };
     });
-    return setOptions<EnumDescriptorProto>({ name: realName(e.name), value }, commonOptions(e));
+    const options: NonNullable<EnumDescriptorProto["options"]> = commonOptions(e);
+    if (e.options?.["allow_alias"] === true) options.allowAlias = true;
+    return setOptions<EnumDescriptorProto>({ name: realName(e.name), value }, options);
   }
 
   service(s: protobuf.Service, path: number[]): ServiceDescriptorProto {
@@ -216,16 +221,21 @@ class FileDescriber {
 /** The syntax statement of a parsed file, as a descriptor has it. */
 function syntaxOf(file: string | undefined): Pick<FileDescriptorProto, "syntax" | "edition"> {
   if (file === undefined) return { syntax: "proto3" }; // protobufjs's built-in well-known types
-  const statement = /^\s*(syntax|edition)\s*=\s*["']([^"']*)["']/m.exec(sourceOf(file));
+  const statement = scannedOf(file)?.syntax;
   if (!statement) return {};
-  if (statement[1] === "syntax") return { syntax: statement[2] };
-  // protobufjs reads the edition in development ("UNSTABLE") as the newest it knows
-  const edition = statement[2] === "UNSTABLE" ? "EDITION_UNSTABLE" : `EDITION_${statement[2]}`;
-  return { syntax: "editions", edition: (descriptor.FileDescriptorProto.fromObject({ edition }) as { edition?: number }).edition ?? 1000 };
+  if (statement.keyword === "syntax") return { syntax: statement.value };
+  // protobufjs reads the edition in development ("UNSTABLE") as the newest it knows, and its
+  // descriptor.proto has no number for it: protoc's
+  if (statement.value === "UNSTABLE") return { syntax: "editions", edition: Edition.Unstable };
+  return { syntax: "editions", edition: (descriptor.FileDescriptorProto.fromObject({ edition: `EDITION_${statement.value}` }) as { edition?: number }).edition ?? Edition.E2023 };
 }
 
 /** One descriptor per loaded file that declares something, named by its import name. */
-export function describeFiles({ root, importNames, wellKnown }: LoadedFiles): FileDescriptorProto[] {
+export function describeFiles(loaded: LoadedFiles): FileDescriptorProto[] {
+  return withSources(loaded.sources, () => describeAll(loaded));
+}
+
+function describeAll({ root, importNames, wellKnown }: LoadedFiles): FileDescriptorProto[] {
   const files = new Map<string, { proto: FileDescriptorProto; describer: FileDescriber }>();
   const fileFor = (o: protobuf.ReflectionObject, pkg: string) => {
     const declared = declaringFile(o);

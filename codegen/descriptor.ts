@@ -26,6 +26,9 @@ export interface DescriptorProto {
   enumType?: EnumDescriptorProto[];
   oneofDecl?: { name: string; options?: { features?: FeatureSet; custom?: Uint8Array } }[];
   reservedName?: string[];
+  /** Field numbers for extensions and reserved ones: start inclusive, end exclusive (checked by validate.ts). */
+  extensionRange?: NumberRange[];
+  reservedRange?: NumberRange[];
   options?: { messageSetWireFormat?: boolean; mapEntry?: boolean; deprecated?: boolean; features?: FeatureSet; custom?: Uint8Array };
 }
 
@@ -49,7 +52,12 @@ export interface FieldDescriptorProto {
 export interface EnumDescriptorProto {
   name: string;
   value?: { name: string; number: number; options?: { deprecated?: boolean; custom?: Uint8Array } }[];
-  options?: { deprecated?: boolean; features?: FeatureSet; custom?: Uint8Array };
+  options?: { allowAlias?: boolean; deprecated?: boolean; features?: FeatureSet; custom?: Uint8Array };
+}
+
+export interface NumberRange {
+  start?: number;
+  end?: number;
 }
 
 export interface ServiceDescriptorProto {
@@ -89,8 +97,11 @@ export interface FeatureSet {
   messageEncoding?: number;
 }
 
+/** The largest field number (2^29 - 1, `max` in a range): the codec's (protoc allows message set extensions beyond it). */
+export const MAX_FIELD_NUMBER = 536870911;
+
 export const FieldLabel = { Optional: 1, Required: 2, Repeated: 3 } as const;
-export const Edition = { Proto2: 998, Proto3: 999, E2023: 1000 } as const;
+export const Edition = { Proto2: 998, Proto3: 999, E2023: 1000, Unstable: 9999 } as const;
 export const JsType = { Normal: 0, String: 1, Number: 2 } as const;
 export const IdempotencyLevel = { Unknown: 0, NoSideEffects: 1, Idempotent: 2 } as const;
 export const OptimizeMode = { Speed: 1, CodeSize: 2, LiteRuntime: 3 } as const;
@@ -154,12 +165,16 @@ export function unescapeBytes(body: string): Uint8Array {
       i += cp > 0xffff ? 2 : 1;
       continue;
     }
-    const e = /^(x[0-9a-fA-F]{1,2}|[0-7]{1,3}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)/.exec(body.slice(i + 1))![1]!;
+    const e = /^(?:x[0-9a-fA-F]{1,2}|[0-7]{1,3}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[^])?/.exec(body.slice(i + 1, i + 10))![0];
     i += 1 + e.length;
-    if (e[0] === "x") out.push(parseInt(e.slice(1), 16));
+    if (e === "") out.push(0x5c); // a backslash ending the text stands for itself
+    else if (e[0] === "x") out.push(parseInt(e.slice(1), 16));
     else if (/^[0-7]/.test(e)) out.push(parseInt(e, 8) & 0xff);
-    else if (e[0] === "u" || e[0] === "U") out.push(...utf8.encode(String.fromCodePoint(parseInt(e.slice(1), 16))));
-    else out.push((simpleEscapes[e] ?? e).charCodeAt(0));
+    else if ((e[0] === "u" || e[0] === "U") && e.length > 1) {
+      const cp = parseInt(e.slice(1), 16);
+      if (cp > 0x10ffff) throw new RangeError(`\\${e} is beyond U+10FFFF`);
+      out.push(...utf8.encode(String.fromCodePoint(cp)));
+    } else out.push((simpleEscapes[e] ?? e).charCodeAt(0));
   }
   return Uint8Array.from(out);
 }

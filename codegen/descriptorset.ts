@@ -7,12 +7,15 @@ import descriptorModule from "protobufjs/ext/descriptor.js";
 import { Extension } from "../ts/extension.js";
 import { interpretedJsonType } from "../ts/interpreted/json.js";
 import type { JsonMessageType } from "../ts/json/type.js";
+import { SchemaError } from "../ts/errors.js";
+import { excerpt } from "../ts/excerpt.js";
 import { defineSchema, type SchemaDef } from "../ts/schema.js";
 import { fileReflection, type FileReflection } from "../ts/reflect.js";
 import type { MessageView } from "../ts/view.js";
 import type { FileDescriptorProto } from "./descriptor.js";
 import { buildModel, schemaSource } from "./model.js";
 import { attachCustomOptions } from "./options.js";
+import { validateDescriptors } from "./validate.js";
 
 // a CommonJS module: its exports arrive as the default export
 const descriptor = descriptorModule as unknown as typeof import("protobufjs/ext/descriptor.js");
@@ -53,15 +56,21 @@ export function schemaFromDescriptors(files: readonly FileDescriptorProto[]): Dy
 
 /**
  * Message types of a FileDescriptorSet: `protoc --include_imports --descriptor_set_out=set.binpb`
- * or `buf build -o set.binpb` (every file its messages need must be in it).
+ * or `buf build -o set.binpb` (every file its messages need must be in it). A set that is not one,
+ * or that protoc would reject, is a SchemaError naming the file and the declaration.
  */
 export function schemaFromDescriptorSet(bytes: Uint8Array): DynamicSchema {
   const files: FileDescriptorProto[] = [];
-  const r = protobuf.Reader.create(bytes);
-  while (r.pos < r.len) {
-    const tag = r.uint32();
-    if (tag === ((1 << 3) | 2)) files.push(fileDescriptorOf(r.bytes())); // FileDescriptorSet.file
-    else r.skipType(tag & 7);
+  try {
+    const r = protobuf.Reader.create(bytes);
+    while (r.pos < r.len) {
+      const tag = r.uint32();
+      if (tag === ((1 << 3) | 2)) files.push(fileDescriptorOf(r.bytes())); // FileDescriptorSet.file
+      else r.skipType(tag & 7);
+    }
+  } catch (e) {
+    throw new SchemaError(`hppproto: not a FileDescriptorSet: ${excerpt((e as Error).message)}`);
   }
+  validateDescriptors(files);
   return schemaFromDescriptors(files);
 }

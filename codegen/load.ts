@@ -5,7 +5,7 @@ import * as fs from "node:fs";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
-import { at, escape, ProtoLoadError } from "./located.js";
+import { at, ProtoLoadError } from "./located.js";
 import { builtInName, parseProtos, type LoadedFiles } from "./parse.js";
 import { excerpt } from "../ts/excerpt.js";
 
@@ -62,13 +62,13 @@ export function loadProtos(files: string[], protoPaths: string[]): LoadedFiles {
     resolve(target, origin) {
       if (target.includes("\\") || target.split("/").some((part) => part === "." || part === ".." || part === "")) {
         // as protoc: an import names a file inside an include path, never a way out of one
-        throw at(origin, new RegExp(`"${escape(target)}"`), `import "${excerpt(target)}": backslashes, consecutive slashes, "." and ".." are not allowed in import paths`);
+        throw at(origin, `"${target}"`, `import "${excerpt(target)}": backslashes, consecutive slashes, "." and ".." are not allowed in import paths`);
       }
       const found = locate(target);
       if (found) return found;
       const rel = path.resolve(path.dirname(origin), target);
       if (existsSync(rel)) return rel;
-      throw at(origin, new RegExp(`"${escape(target)}"`), `import "${excerpt(target)}" was not found in any --proto_path`);
+      throw at(origin, `"${target}"`, `import "${excerpt(target)}" was not found in any --proto_path`);
     },
     read: (file) => fs.readFileSync(file, "utf8"),
     importName: (file) => importNames.get(file) ?? file,

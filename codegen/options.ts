@@ -6,8 +6,9 @@
 import protobuf from "protobufjs";
 import { concatBytes } from "../ts/copy.js";
 import { bytesOfChars } from "../ts/schema.js";
-import { at, escape, ProtoLoadError } from "./located.js";
-import { declaringFile, integerLiteral, realName, sourceOf } from "./parse.js";
+import { at, escape, fromSource, ProtoLoadError, searchFor, type Reader } from "./located.js";
+import { declaringFile, realName, sourceOf } from "./parse.js";
+import { integer, integerLiteral, tokensOf } from "./scan.js";
 import { excerpt } from "../ts/excerpt.js";
 
 const FIRST_EXTENSION = 1000;
@@ -128,6 +129,39 @@ function topLevelOptions(source: string): string[] {
 }
 
 /**
+ * A file's integer literals by the value protobufjs parsed them into (the first of those that round
+ * alike): all of them, and by option name those after each `(name)` up to the next option's name or
+ * the end of its statement. Read once per file, in one pass.
+ */
+const integerLiterals: Reader<{ byOption: Map<string, Map<number, bigint>>; all: Map<number, bigint> }> = (_text, file) => {
+  const { tokens } = tokensOf(sourceOf(file));
+  const byOption = new Map<string, Map<number, bigint>>();
+  const all = new Map<number, bigint>();
+  let own: Map<number, bigint> | undefined; // the literals of the option being read
+  const add = (to: Map<number, bigint>, literal: bigint) => {
+    if (!to.has(Number(literal))) to.set(Number(literal), literal);
+  };
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t === "(") {
+      let j = i + 1;
+      while (j < tokens.length && (tokens[j] === "." || /^[A-Za-z_]/.test(tokens[j]!))) j++;
+      if (tokens[j] !== ")" || j === i + 1) continue;
+      const name = tokens.slice(i + 1, j).join("").replace(/^\./, "");
+      if (!byOption.has(name)) byOption.set(name, new Map());
+      own = byOption.get(name);
+      i = j;
+    } else if (t === ";" || t === "]") own = undefined;
+    else if (integer.test(t)) {
+      const literal = integerLiteral(tokens[i - 1] === "-" ? `-${t}` : t);
+      add(all, literal);
+      if (own) add(own, literal);
+    }
+  }
+  return { byOption, all };
+};
+
+/**
  * Enum values keep their options flattened (`{"(name).path": value}`): the same, nested again.
  */
 export function nestedOptions(flat: Record<string, unknown> | undefined): Record<string, unknown>[] {
@@ -152,7 +186,7 @@ class OptionWriter {
   private error(message: string, atValue = false): ProtoLoadError {
     const file = declaringFile(this.scope);
     const name = this.namePattern;
-    return file === undefined ? new ProtoLoadError(message) : at(file, new RegExp(atValue ? `(?<=${name}[^=;\\]]*=\\s*)\\S` : name), message);
+    return file === undefined ? new ProtoLoadError(message) : at(file, searchFor(atValue ? `(?<=${name}[^=;\\]]*=\\s*)\\S` : name), message);
   }
 
   /**
@@ -161,17 +195,9 @@ class OptionWriter {
    */
   private exact(value: number): bigint {
     const file = declaringFile(this.scope);
-    if (Number.isSafeInteger(value) || file === undefined) return BigInt(value);
-    // the literals of this option's statements first (values that round alike stay apart), then the file's
-    const source = sourceOf(file);
-    const statements = [...source.matchAll(new RegExp(`${this.namePattern}[^;\\]]*`, "g"))].map((m) => m[0]);
-    for (const text of [...statements, source]) {
-      for (const [literal] of text.matchAll(/-?\s*\b(?:0[xX][0-9a-fA-F]+|\d+)\b/g)) {
-        const exact = integerLiteral(literal);
-        if (Number(exact) === value) return exact;
-      }
-    }
-    return BigInt(value);
+    const literals = Number.isSafeInteger(value) || file === undefined ? undefined : fromSource(file, integerLiterals);
+    // this option's literals first (values that round alike stay apart), then the file's
+    return literals?.byOption.get(this.option.slice(1, -1).replace(/^\./, ""))?.get(value) ?? literals?.all.get(value) ?? BigInt(value);
   }
 
   /** `(name)` as a pattern (a leading "." optional). */

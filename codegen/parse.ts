@@ -4,47 +4,57 @@
 import protobuf from "protobufjs";
 import { checkDeclarations } from "./check.js";
 import { unescapeBytes } from "./descriptor.js";
-import { at, escape, fieldDeclaration, ProtoLoadError, rememberSource, sourceText, withoutComments } from "./located.js";
+import {
+  at, atOffset, escape, fieldDeclaration, fieldDeclarationSource, fromSource, literalsAndComments, LoadedSources, ProtoLoadError, searchFor, shownName, withoutComments, withSources, type Reader,
+} from "./located.js";
+import { declarationKey, integerLiteral, scanDeclarations, type ScannedFile } from "./scan.js";
 import { excerpt } from "../ts/excerpt.js";
 
-export { ProtoLoadError };
+export { integerLiteral, ProtoLoadError };
 
-// protobufjs 8 cannot parse `extensions N;` inside a group body either. Extension ranges carry
-// nothing the codec uses (only the extension fields themselves do), so such statements are blanked out
-// before parsing, keeping every other character where it was for error positions.
-export function blankGroupExtensions(source: string): string {
-  const code = withoutComments(source);
-  const blocks: boolean[] = []; // true for group bodies
-  let out = source;
-  const re = /\bgroup\s+\w+\s*=\s*\w+\s*(?:\[[^\]]*\])?\s*\{|\{|\}|\bextensions\b[^;{}]*;/g;
-  for (let m: RegExpExecArray | null; (m = re.exec(code)); ) {
-    const t = m[0];
-    if (t === "}") blocks.pop();
-    else if (t.endsWith("{")) blocks.push(t.startsWith("group"));
-    else if (blocks[blocks.length - 1]) {
-      out = out.slice(0, m.index) + out.slice(m.index, m.index + t.length).replace(/[^\n]/g, " ") + out.slice(m.index + t.length);
-    }
-  }
-  return out;
-}
 // protobufjs knows the numbered editions only; the edition in development ("UNSTABLE", which
 // protobuf's own tests use) has the newest edition's features, so it is read as that one.
 const NEWEST_EDITION = "2026";
-const unstableEdition = (source: string) => source.replace(/^(\s*edition\s*=\s*)"UNSTABLE"(\s*;)/m, `$1"${NEWEST_EDITION}"$2`);
 
 // protobufjs silently drops anything named "__proto__" (its name tables are plain objects), where
 // protoc accepts it. Such identifiers are read under a stand-in of the same length (error positions
 // stay right) and the model names them back with realName().
 const dunderProto = "__proto__";
 const standIn = "__pr0t0__";
-const dunderProtoTokens = /("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|\/\/[^\n]*|\/\*[\s\S]*?\*\/)|\b__proto__\b/g;
-const renameDunderProto = (source: string) => source.replace(dunderProtoTokens, (token, kept?: string) => kept ?? standIn);
+const dunderProtoTokens = new RegExp(`${literalsAndComments.source}|\\b__proto__\\b`, "g");
+const renameDunderProto = (source: string) => source.replace(dunderProtoTokens, (token) => (token === dunderProto ? standIn : token));
 /** A name (or dotted full name) as written in the .proto file. */
 export const realName = (name: string): string => name.replaceAll(standIn, dunderProto);
 /** A name as protobufjs holds it, for lookups in the parsed root. */
 export const parsedName = (name: string): string => name.replaceAll(dunderProto, standIn);
 
-const fixSource = (text: string) => blankGroupExtensions(renameDunderProto(unstableEdition(text)));
+/**
+ * The text as protobufjs can parse it: `extensions` statements in group bodies blanked (protobufjs
+ * 8 cannot parse them; withGroupExtensions adds their ranges back), the UNSTABLE edition named as the
+ * newest, `__proto__` renamed. Every character stays where it was, for error positions, but on the
+ * edition's line.
+ */
+function fixSource(text: string, scanned: ScannedFile): string {
+  const parts: string[] = [];
+  let copied = 0; // text up to here is in parts
+  const replace = (from: number, to: number, by: string) => {
+    parts.push(text.slice(copied, from), by);
+    copied = to;
+  };
+  const edition = scanned.syntax;
+  if (edition?.keyword === "edition" && edition.value === "UNSTABLE") replace(edition.offset, edition.offset + '"UNSTABLE"'.length, `"${NEWEST_EDITION}"`);
+  for (const { at: [from, to] } of scanned.groupExtensions) replace(from, to, text.slice(from, to).replace(/[^\n]/g, " "));
+  parts.push(text.slice(copied));
+  return renameDunderProto(parts.join(""));
+}
+
+/** The extension ranges of the group bodies fixSource blanked, on the groups protobufjs parsed (the descriptors declare them, as protoc's). */
+function withGroupExtensions(root: protobuf.Root, scanned: ScannedFile): void {
+  for (const { group, ranges } of scanned.groupExtensions) {
+    const type = root.lookup(`.${parsedName(group)}`);
+    if (type instanceof protobuf.Type) (type.extensions ??= []).push(...ranges);
+  }
+}
 
 // protobufjs's parser needs the fixes below. They are installed on protobufjs's classes only while
 // parseProtos parses (synchronously), then removed: a program's own use of protobufjs never sees them.
@@ -127,32 +137,18 @@ export function declaringFile(o: protobuf.ReflectionObject): string | undefined 
   return undefined;
 }
 
-const sources = new Map<string, string>();
+/** A parsed .proto file's text with its comments blanked (string literals kept), or "" for a file not parsed. */
+export const sourceOf = (file: string): string => fromSource(file, withoutComments) ?? "";
 
-/** A parsed .proto file's text with its comments blanked (string literals kept). */
-export function sourceOf(file: string): string {
-  let source = sources.get(file);
-  if (source === undefined) sources.set(file, (source = withoutComments(sourceText(file) ?? "")));
-  return source;
-}
+const scanFile: Reader<ScannedFile> = (_text, file) => scanDeclarations(sourceOf(file));
+/** What scan.ts reads from a parsed file's text. */
+export const scannedOf = (file: string): ScannedFile | undefined => fromSource(file, scanFile);
 
 /** The `default = ...` literal of a field's declaration as written, or undefined (no file, not found). */
 function defaultLiteral(f: protobuf.Field): string | undefined {
   const file = declaringFile(f);
-  if (!file || sourceText(file) === undefined) return undefined;
-  const source = sourceOf(file);
-  const literal = String.raw`(-?\s*(?:0[xX][0-9a-fA-F]+|\d+)|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')`;
-  // the name found by indexOf, the rest by a pattern: a pattern holding a name of (say) a megabyte
-  // would be too large to compile
-  const name = realName(f.name);
-  const rest = new RegExp(String.raw`\s*=\s*${f.id}\s*\[[^\]]*?\bdefault\s*=\s*` + literal, "y");
-  for (let i = source.indexOf(name); i >= 0; i = source.indexOf(name, i + 1)) {
-    if (i > 0 && /\w/.test(source[i - 1]!)) continue; // the name, not the end of a longer one
-    rest.lastIndex = i + name.length;
-    const declaration = rest.exec(source);
-    if (declaration) return declaration[1];
-  }
-  return undefined;
+  const scope = f.parent ? realName(f.parent.fullName.slice(1)) : "";
+  return file === undefined ? undefined : scannedOf(file)?.defaults.get(declarationKey(scope, realName(f.name), f.id));
 }
 
 /**
@@ -161,16 +157,7 @@ function defaultLiteral(f: protobuf.Field): string | undefined {
  */
 export function exactIntegerDefault(f: protobuf.Field): bigint | undefined {
   const text = defaultLiteral(f);
-  if (text === undefined || text.startsWith('"') || text.startsWith("'")) return undefined;
-  return integerLiteral(text);
-}
-
-/** A .proto integer literal's value (`-0x10`, `017` octal, `- 5`), exactly. */
-export function integerLiteral(text: string): bigint {
-  const t = text.replace(/\s/g, "");
-  const negative = t.startsWith("-");
-  const magnitude = BigInt((negative ? t.slice(1) : t).replace(/^0(?=\d)/, "0o")); // a leading 0 is octal in .proto
-  return negative ? -magnitude : magnitude;
+  return text !== undefined && /^-?(?:0[xX][0-9a-fA-F]+|\d+)$/.test(text) ? integerLiteral(text) : undefined;
 }
 
 /**
@@ -179,8 +166,7 @@ export function integerLiteral(text: string): bigint {
  */
 export function defaultBytes(f: protobuf.Field): Uint8Array | undefined {
   const text = defaultLiteral(f);
-  if (text === undefined || !(text.startsWith('"') || text.startsWith("'"))) return undefined;
-  return unescapeBytes(text.slice(1, -1));
+  return text?.startsWith('"') ? unescapeBytes(text.slice(1, -1)) : undefined;
 }
 
 
@@ -190,6 +176,8 @@ export interface LoadedFiles {
   importNames: Map<string, string>;
   /** Import names of the files protobufjs supplied (its well-known types): their copies carry no comments. */
   wellKnown: Set<string>;
+  /** The texts parsed: describing the files reads literals from them and places errors in them. */
+  sources: LoadedSources;
 }
 
 /** Where parseProtos finds files: a file system with include paths, or sources in memory. */
@@ -215,6 +203,11 @@ export function builtInName(target: string): string | undefined {
  * loader does.
  */
 export function parseProtos(files: readonly string[], host: ProtoHost): LoadedFiles {
+  const sources = new LoadedSources();
+  return withSources(sources, () => ({ ...parseAll(files, host, sources), sources }));
+}
+
+function parseAll(files: readonly string[], host: ProtoHost, sources: LoadedSources): Omit<LoadedFiles, "sources"> {
   const root = new protobuf.Root();
   const importNames = new Map<string, string>();
   const wellKnown = new Set<string>();
@@ -239,10 +232,13 @@ export function parseProtos(files: readonly string[], host: ProtoHost): LoadedFi
       if (weak) return; // a weak import may be missing, as with protoc
       throw e;
     }
-    rememberSource(file, text);
+    sources.add(file, text);
+    const scanned = scannedOf(file)!;
+    if (scanned.tooDeep) throw atOffset(file, scanned.tooDeep.offset, scanned.tooDeep.message);
     importNames.set(file, host.importName(file));
     (protobuf.parse as unknown as { filename: string | null }).filename = file;
-    const parsed = protobuf.parse(fixSource(text), root, { keepCase: true, alternateCommentMode: true });
+    const parsed = protobuf.parse(fixSource(text, scanned), root, { keepCase: true, alternateCommentMode: true });
+    withGroupExtensions(root, scanned);
     for (const target of parsed.imports ?? []) load(builtInName(target) ?? host.resolve(target, file), false);
     for (const target of parsed.weakImports ?? []) load(builtInName(target) ?? host.resolve(target, file), true);
   };
@@ -269,16 +265,13 @@ function placed(e: Error, root: protobuf.Root): ProtoLoadError {
   // the tokenizer's errors leave out the file: it is the one being parsed
   const syntax = /^(.*) \((?:(.+), )?line (\d+)\)$/.exec(message);
   const file = syntax?.[2] ?? parsingFile;
-  if (syntax && file !== null) {
-    const token = /'([^']*)'/.exec(syntax[1]!)?.[1];
-    return at(file, token ? new RegExp(escape(token)) : undefined, shownReason(syntax[1]!), Number(syntax[3]));
-  }
+  if (syntax && file !== null) return at(file, /'([^']*)'/.exec(syntax[1]!)?.[1] || undefined, shownReason(syntax[1]!), Number(syntax[3]));
   if (parsingFile !== null) {
     // protobufjs finds these while parsing parsingFile, and names neither file nor place
     const duplicateName = /^duplicate name '([^']+)' in (?:Type|Enum|Namespace|Service) \.?(.*)$/.exec(message);
     if (duplicateName) {
       const [, name, owner] = duplicateName as unknown as [string, string, string];
-      const declared = new RegExp(`${fieldDeclaration(escape(name), "-?\\w+").source}|\\b(?:message|enum|service|oneof)\\s+${escape(name)}\\b`);
+      const declared = searchFor(`${fieldDeclarationSource(escape(name), "-?\\w+")}|\\b(?:message|enum|service|oneof)\\s+${escape(name)}\\b`);
       return at(parsingFile, declared, `"${excerpt(name)}" is already defined in "${excerpt(owner)}"`, undefined, 2);
     }
     const duplicateId = /^duplicate id (\d+) in Type \.?(.*)$/.exec(message);
@@ -301,9 +294,8 @@ function placed(e: Error, root: protobuf.Root): ProtoLoadError {
     const file = owner ? declaringFile(owner) : undefined;
     if (file) {
       const reference = escape(unresolved[1]!).replace(/^\\\./, "\\.?");
-      return at(file, new RegExp(`(?<![\\w.])${reference}(?![\\w])`), `unknown type ${excerpt(realName(unresolved[1]!))}`);
+      return at(file, searchFor(`(?<![\\w.])${reference}(?![\\w])`), `unknown type ${excerpt(realName(unresolved[1]!))}`);
     }
   }
-  return new ProtoLoadError(shownReason(message));
+  return new ProtoLoadError(parsingFile === null ? shownReason(message) : `${shownName(parsingFile)}: ${shownReason(message)}`);
 }
-

@@ -3,7 +3,7 @@
 // browsers as in Node.
 import { describeFiles } from "./describe.js";
 import { schemaFromDescriptors, type DynamicSchema } from "./descriptorset.js";
-import { at, escape, ProtoLoadError } from "./located.js";
+import { at, ProtoLoadError } from "./located.js";
 import { parseProtos } from "./parse.js";
 import { excerpt } from "../ts/excerpt.js";
 
@@ -15,11 +15,11 @@ import { excerpt } from "../ts/excerpt.js";
  * for custom options) must be given. Errors are `name:line:col: message`.
  */
 export function schemaFromSources(sources: Readonly<Record<string, string>>, files: readonly string[] = Object.keys(sources)): DynamicSchema {
-  for (const f of files) if (!Object.hasOwn(sources, f)) throw new ProtoLoadError(`${f}: not among the sources`);
+  for (const f of files) if (!Object.hasOwn(sources, f)) throw new ProtoLoadError(`${excerpt(f)}: not among the sources`);
   const loaded = parseProtos(files, {
     resolve(target, origin) {
       if (Object.hasOwn(sources, target)) return target;
-      throw at(origin, new RegExp(`"${escape(target)}"`), `import "${excerpt(target)}" is not among the sources`);
+      throw at(origin, `"${target}"`, `import "${excerpt(target)}" is not among the sources`);
     },
     read: (file) => sources[file]!,
     importName: (file) => file,

@@ -1,12 +1,18 @@
 // Stateful fuzzing of the JS/WASM boundary: random sequences of views (default arena and own
 // arenas, some with small limits), plain decodes, batches, stream pushes, encodes whose getters
 // start other encodes and decodes, arena resets and releases, dropped builders, calls that run
-// out of stack inside WASM, and ProtoJSON of Any in Any near and far past its depth limit. After every step each live view must read exactly its message or throw
-// StaleViewError, never another message's data, and a canary decode must work. Exits 1 on the
-// first violation (the seed replays it). First, a scaling check: maps whose keys collide in the
-// codec's hash must cost about what maps of random keys cost, on every JSON path.
+// out of stack inside WASM, ProtoJSON of Any in Any near and far past its depth limit, and runtime
+// schemas from mutated descriptor sets (each must load and work, or be refused with a SchemaError).
+// After every step each live view must read exactly its message or throw StaleViewError, never
+// another message's data, and a canary decode must work. Exits 1 on the first violation (the seed
+// replays it). First, a scaling check: maps whose keys collide in the codec's hash must cost about
+// what maps of random keys cost, on every JSON path.
 // Usage: node --expose-gc fuzz/boundary.mjs [SECONDS] [SEED]   (after npm run build)
-import { Arena, DecodeError, DelimitedReader, EncodeError, init, JsonError, runtime, StaleViewError } from "hppproto";
+import { createRequire } from "node:module";
+import { Arena, DecodeError, DelimitedReader, EncodeError, init, JsonError, runtime, SchemaError, StaleViewError } from "hppproto";
+import { describeFiles } from "../dist/codegen/describe.js";
+import { schemaFromDescriptorSet } from "../dist/codegen/dynamic.js";
+import { parseProtos } from "../dist/codegen/parse.js";
 import { prepare, genDir } from "../test/conformance/prepare.mjs";
 import { collidingKeys, randomKeys } from "../test/support/collisions.mjs";
 
@@ -38,9 +44,99 @@ function expectView(v, m, path = "") {
   if (m.recursiveMessage) expectView(v.recursiveMessage, m.recursiveMessage, `${path}.recursiveMessage`);
 }
 
+// Descriptor sets to mutate: files of every syntax with maps, oneofs, groups, enums, extensions,
+// defaults and services, as descriptor.proto's objects (protobufjs's toObject form)
+const descriptor = createRequire(import.meta.url)("protobufjs/ext/descriptor");
+const baseSources = {
+  "a.proto": `syntax = "proto2"; package a; import "b.proto";
+    message M { optional int64 i = 1 [default = -7]; optional string s = 2 [default = "x\\001"]; repeated int32 r = 3 [packed = true];
+      map<string, N> m = 4; oneof o { uint32 u = 5; b.E e = 6 [default = B2]; } optional group G = 7 { optional bytes g = 8 [default = "\\377"]; }
+      required double d = 9 [default = inf]; optional float f = 10 [default = 1.5]; extensions 100 to 199; }
+    message N { optional M m = 1; optional bool b = 2 [default = true]; enum Kind { K0 = 0; K1 = 1; } optional Kind k = 3 [default = K1]; }
+    extend M { optional sfixed64 x = 100 [default = 9007199254740993]; repeated N xs = 101; }`,
+  "b.proto": `syntax = "proto3"; package b; enum E { B0 = 0; B2 = 2; }
+    message P { optional int32 o = 1; map<int64, E> m = 2; repeated string s = 3; oneof k { bytes y = 4; P p = 5; } }
+    service S { rpc Get(P) returns (P); }`,
+  "c.proto": `edition = "2023"; package c; import "a.proto";
+    message Q { int32 i = 1 [features.field_presence = IMPLICIT]; a.M m = 2 [features.message_encoding = DELIMITED]; sint64 z = 3 [default = 5]; }`,
+};
+const baseSet = describeFiles(parseProtos(["c.proto"], { resolve: (t) => t, read: (f) => baseSources[f], importName: (f) => f }))
+  .map((f) => descriptor.FileDescriptorProto.toObject(descriptor.FileDescriptorProto.fromObject(f)));
+const pick = (list) => list[int(list.length)];
+const messagesOf = (list) => (list ?? []).flatMap((m) => [m, ...messagesOf(m.nestedType)]);
+const strange = ["", "x", "abc", "nan", "-inf", "1e5", "0x10", "-1", "010", " 7 ", "true", "\\", "\\U0011FFFF", "B2", "K1", "99999999999999999999", ".a.M", "a.N", ".b.E", ".a.M.MEntry", ".nope"];
+/** One random change to a descriptor set: a field, a message, an enum or a file made odd. */
+function mutate(files) {
+  const file = pick(files), messages = messagesOf(file.messageType), m = pick(messages), fields = m ? [...(m.field ?? []), ...(m.extension ?? [])] : [];
+  const f = pick(fields.length ? fields : file.extension ?? [{}]);
+  const other = pick(fields.length ? fields : [{}]);
+  const change = pick([
+    () => (f.number = pick([0, -1, other.number, 19000, 2 ** 29, 2 ** 31 - 1, int(300)])),
+    () => delete f[pick(["name", "number", "label", "type", "typeName", "extendee", "oneofIndex", "jsonName", "defaultValue"])],
+    () => (f.typeName = pick(strange)),
+    () => (f.type = int(21)),
+    () => (f.label = int(5)),
+    () => (f.oneofIndex = int(4) - 1),
+    () => (f.defaultValue = pick(strange)),
+    () => (f.jsonName = pick([other.jsonName, other.name, "x", ""])),
+    () => (f.extendee = pick(strange)),
+    () => (f.proto3Optional = true),
+    () => (f.options = { ...f.options, packed: random() < 0.5, jstype: int(3) }),
+    () => (f.name = pick([other.name, "", "a-b", "__proto__", "x".repeat(int(2) ? 3 : 5000)])),
+    () => m && (m.options = { ...m.options, mapEntry: random() < 0.5, messageSetWireFormat: random() < 0.3 }),
+    () => m && (m.name = pick(["", m.name + "2", pick(messages).name])),
+    () => m && (m.oneofDecl = random() < 0.5 ? [] : [...(m.oneofDecl ?? []), { name: "extra" }]),
+    () => m && (m.extensionRange = [{ start: int(300) - 50, end: int(600) - 50 }]),
+    () => m && (m.nestedType = [...(m.nestedType ?? []), structuredClone(pick(messages))]),
+    () => file.enumType?.[0] && (file.enumType[0].value = random() < 0.5 ? [] : [{ name: "Z", number: int(3) }, ...file.enumType[0].value]),
+    () => (file.syntax = pick(["proto2", "proto3", "editions", "proto4", ""])),
+    () => (file.edition = pick([0, 998, 999, 1000, 1001, 9999])),
+    () => (file.dependency = [pick(["a.proto", "z.proto"])]),
+    () => (file.package = pick(["", "a", "b.c", "a..b", "1x"])),
+  ]);
+  change();
+}
+
+/** A mutated descriptor set loads as a working schema or is refused with a SchemaError; nothing else escapes. */
+function descriptorSetStep() {
+  const files = structuredClone(baseSet);
+  for (let i = 1 + int(3); i > 0; i--) mutate(files);
+  let bytes = descriptor.FileDescriptorSet.encode(descriptor.FileDescriptorSet.fromObject({ file: files })).finish();
+  if (random() < 0.2) {
+    bytes = bytes.slice(0, random() < 0.5 ? int(bytes.length) : bytes.length);
+    for (let i = int(4); i > 0 && bytes.length > 0; i--) bytes[int(bytes.length)] = int(256);
+  }
+  let schema;
+  try {
+    schema = schemaFromDescriptorSet(bytes);
+  } catch (e) {
+    if (!(e instanceof SchemaError)) throw new Error(`a mutated descriptor set threw ${e?.name}: ${String(e?.message).slice(0, 300)}`);
+    if (e.message.length > 400) throw new Error(`a SchemaError echoes its input: ${e.message.slice(0, 200)}…`);
+    stats.setsRefused++;
+    return;
+  }
+  stats.setsLoaded++;
+  for (const T of schema.types.values()) {
+    const attempt = (run) => {
+      try {
+        run();
+      } catch (e) {
+        if (!(e instanceof DecodeError || e instanceof EncodeError || e instanceof JsonError)) throw new Error(`${T.typeName} of a mutated set threw ${e?.name}: ${String(e?.message).slice(0, 300)}`);
+      }
+    };
+    attempt(() => T.toJsonString(T.decode(T.encode({}))));
+    attempt(() => {
+      const v = T.view(new Uint8Array(0));
+      for (const f of T.fields) v[f.property];
+    });
+    attempt(() => T.decode(Uint8Array.from({ length: int(30) }, () => int(256))));
+    attempt(() => T.fromJsonString("{}"));
+  }
+}
+
 const live = []; // { view, message }: every view made, with the message it must show while valid
 const arenas = [];
-const stats = { steps: 0, stale: 0, refused: 0, traps: 0, tooDeep: 0 };
+const stats = { steps: 0, stale: 0, refused: 0, traps: 0, tooDeep: 0, setsLoaded: 0, setsRefused: 0 };
 
 function checkLive() {
   for (const { view, message: m } of live) {
@@ -139,6 +235,7 @@ const steps = [
       }
     }
   },
+  descriptorSetStep,
 ];
 
 /**
@@ -206,4 +303,4 @@ try {
   process.exit(1);
 }
 for (const a of arenas) a.release();
-console.log(`${stats.steps} steps, ${stats.stale} stale reads refused, ${stats.refused} decodes over an arena limit refused, ${stats.traps} stack overflows in WASM recovered, ${stats.tooDeep} Anys nested past ProtoJSON's depth refused; limits ${JSON.stringify(runtime().limits)}`);
+console.log(`${stats.steps} steps, ${stats.stale} stale reads refused, ${stats.refused} decodes over an arena limit refused, ${stats.traps} stack overflows in WASM recovered, ${stats.tooDeep} Anys nested past ProtoJSON's depth refused, ${stats.setsLoaded} mutated descriptor sets loaded and ${stats.setsRefused} refused; limits ${JSON.stringify(runtime().limits)}`);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every fuzzer for SECONDS each (default 60): the native libFuzzer targets (cpp/fuzz.sh), then the
-# JS differential fuzzer against @bufbuild/protobuf, the boundary fuzzer and the JSON fast-path fuzzer.
-# Needs npm run build first.
+# JS differential fuzzer against @bufbuild/protobuf, the boundary fuzzer, the JSON fast-path fuzzer
+# and the runtime schemas' checks. Needs npm run build first.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
@@ -13,3 +13,5 @@ echo "== boundary: views, arenas, re-entrant encodes and stack overflows across 
 node --expose-gc "$root/fuzz/boundary.mjs" "$seconds"
 echo "== json: the ProtoJSON reader's fast path (JSON.parse) against its strict parser"
 node "$root/fuzz/json.mjs" "$seconds"
+echo "== runtime schemas: linear .proto handling, dropped schemas collected"
+node --expose-gc "$root/fuzz/schemas.mjs"

@@ -9,7 +9,7 @@ import { Node } from "./gen/names/limits_pb.js";
 import { NestedTestAllTypes, TestAllTypes } from "./gen/unittest/google/protobuf/unittest_proto3_pb.js";
 import { TestAllTypes as TestAllTypes2 } from "./gen/unittest/google/protobuf/unittest_pb.js";
 import { Wire } from "./support/wire.js";
-import { thrown } from "./support/thrown.js";
+import { thrown, thrownError } from "./support/thrown.js";
 import { repoRoot } from "./support/paths.js";
 import { loadSet } from "./support/protos.js";
 import { ABI } from "../dist/ts/abi.js";
@@ -341,19 +341,10 @@ describe("enum-typed values out of range name their enum", () => {
     expect(() => (TestAllTypes.builder().optionalNestedEnum = -(2 ** 31) - 1)).toThrow(`enum ${nested}`);
   });
   it("ProtoJSON in", () => {
-    const e = thrownJson(() => TestAllTypes.fromJsonString('{"optionalNestedEnum": 99999999999}'));
+    const e = thrownError(() => TestAllTypes.fromJsonString('{"optionalNestedEnum": 99999999999}'));
     expect(e.message).toBe(`99999999999 is not a value of enum ${nested} (a name, or a 32-bit signed integer) (proto3_unittest.TestAllTypes.optionalNestedEnum) [VALUE_OUT_OF_RANGE]`);
   });
 });
-
-function thrownJson(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error("did not throw");
-}
 
 describe("running out of stack inside WASM", () => {
   /** NestedTestAllTypes nested `depth` levels through child (field 1). */

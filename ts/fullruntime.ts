@@ -17,8 +17,6 @@ const FLOAT_MARKER = "\x02";
 const SLAB_SIZE = 64 * 1024;
 
 export class FullRuntime extends Runtime {
-  /** Each schema's ProtoJSON names in WASM (0: not loadable there), loaded by the first JSON read. */
-  private readonly jsonNames = new Map<SchemaDef, number>();
   /** Address of the last encode's bytes (the codec's output buffer). */
   output = 0;
   private slab = new Uint8Array(0);
@@ -38,15 +36,15 @@ export class FullRuntime extends Runtime {
    * 0 when this module has no JSON reader (hppproto/decode).
    */
   jsonNamesOf(def: SchemaDef, handle: number, table: (def: SchemaDef) => Uint8Array): number {
-    let names = this.jsonNames.get(def);
-    if (names !== undefined) return names;
-    names = 0;
+    const handles = this.schemas.get(def)!; // loaded: `handle` is its schema's
+    if (handles.jsonNames !== undefined) return handles.jsonNames;
+    let names = 0;
     const load = this.exports.hp_json_names_load;
     if (load !== undefined) {
       names = this.loadTable(table(def), (p, n) => load(handle, p, n));
       if (names === 0) throw new SchemaError(`hppproto: the codec refused the ProtoJSON names of ${def.messages[0]?.name ?? "a schema"}'s schema`);
     }
-    this.jsonNames.set(def, names);
+    handles.jsonNames = names;
     return names;
   }
 

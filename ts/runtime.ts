@@ -37,6 +37,7 @@ export interface Exports {
   hp_encode_delimited?(schema: number, message: number, recs: number, count: number): number;
   hp_output?(): number;
   hp_json_names_load?(schema: number, ptr: number, size: number): number;
+  hp_json_names_free?(names: number): void;
   hp_json_decode?(schema: number, names: number, message: number, arena: number, ptr: number, size: number, reset: number): number;
   hp_json_encode?(schema: number, names: number, message: number, rec: number, flags: number, numbers: number): number;
   hp_json_numbers?(): number;
@@ -75,11 +76,25 @@ export const MAX_INPUT = MAX_BLOCK - 8;
 /** Deeper nesting would overflow the WASM stack; the limit is capped here. */
 const MAX_DEPTH_CAP = 1_000; // about 330 KB of the engine's ~1 MB native stack when encoding (measured: 3,000 overflowed)
 
+/** A schema's tables in WASM: the codec's, and its ProtoJSON names once a JSON read needed them (0: none). */
+export interface SchemaHandles {
+  readonly schema: number;
+  jsonNames?: number;
+}
+
 export class Runtime {
   readonly mem: Memory;
   private readonly statusPtr: number;
   private readonly limitsPtr: number;
-  private readonly schemas = new Map<SchemaDef, number>();
+  /**
+   * Each schema's tables in WASM, loaded on first use and freed once the schema is collected:
+   * schemas built at run time and dropped (schemaFromSources, ...) take no memory for good.
+   */
+  protected readonly schemas = new WeakMap<SchemaDef, SchemaHandles>();
+  private readonly unusedSchemas = new FinalizationRegistry<SchemaHandles>(({ schema, jsonNames }) => {
+    if (jsonNames) this.exports.hp_json_names_free?.(jsonNames);
+    this.exports.hp_schema_free(schema);
+  });
   private lastSchema: SchemaDef | undefined;
   private lastHandle = 0;
   /** Input of decodes into the default view arena: views point into it until the next such decode. */
@@ -168,7 +183,7 @@ export class Runtime {
   /** The schema's handle in WASM, loading and validating its table on first use. */
   schema(def: SchemaDef): number {
     if (def === this.lastSchema) return this.lastHandle; // one message type decoded over and over
-    const known = this.schemas.get(def);
+    const known = this.schemas.get(def)?.schema;
     if (known !== undefined) {
       this.lastSchema = def;
       this.lastHandle = known;
@@ -180,7 +195,9 @@ export class Runtime {
       const where = s.detail < def.messages.length ? ` in message ${def.messages[s.detail]!.name}` : "";
       throw new SchemaError(`hppproto: schema table rejected${where} (table byte ${s.offset})`, s.offset);
     }
-    this.schemas.set(def, handle);
+    const handles = { schema: handle };
+    this.schemas.set(def, handles);
+    this.unusedSchemas.register(def, handles);
     this.ensureZeroRecord(def.maxRecordSize);
     return handle;
   }

@@ -11,3 +11,13 @@ export function thrown(fn: () => unknown, cls: abstract new (...args: never[]) =
   }
   throw new Error("did not throw");
 }
+
+/** The error fn throws. */
+export function thrownError(fn: () => unknown): Error {
+  try {
+    fn();
+  } catch (e) {
+    return e as Error;
+  }
+  throw new Error("did not throw");
+}

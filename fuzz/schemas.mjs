@@ -1,0 +1,85 @@
+// Runtime schemas under load: (1) .proto source handling is linear: for each shape of source, the
+// time for 4N must stay near 4x the time for N (quadratic handling gives 16x); (2) dropped schemas
+// are collected: schemas built, used and dropped leave neither JS heap nor their WASM tables behind.
+// Exits 1 on the first failure. Timing checks live here, not in unit tests: they need a quiet machine.
+// Usage: node --expose-gc fuzz/schemas.mjs [N]   (after npm run build; N: the smallest source's units, default 500)
+import { init, runtime } from "hppproto";
+import { schemaFromSources } from "../dist/codegen/dynamic.js";
+
+if (globalThis.gc === undefined) throw new Error("run with node --expose-gc");
+const n = Number(process.argv[2] ?? 500);
+await init();
+
+/** Sources of each shape, `count` units long. */
+const shapes = {
+  "int64 defaults": (count) => 'syntax = "proto2";\n' + blocks(count, 200, (i) => `  optional int64 f${i} = ${i + 1} [default = ${9007199254740993n + BigInt(i)}];\n`),
+  "string defaults": (count) => 'syntax = "proto2";\n' + blocks(count, 200, (i) => `  optional bytes f${i} = ${i + 1} [default = "\\001\\x02${i}"];\n`),
+  "extensions in groups": (count) => 'syntax = "proto2";\nmessage M {\n  optional group G = 1 {\n' + lines(count, (i) => `    extensions ${i * 2 + 100} to ${i * 2 + 101};\n`) + "  }\n}\n",
+  "64-bit option values": (count) => 'syntax = "proto2";\nimport "google/protobuf/descriptor.proto";\nextend google.protobuf.FieldOptions { optional uint64 big = 50000; }\n' +
+    blocks(count, 200, (i) => `  optional int32 f${i} = ${i + 1} [(big) = ${18446744073709551615n - BigInt(i)}];\n`),
+  "messages": (count) => 'syntax = "proto3";\npackage p;\n' + lines(count, (i) => `message M${i} { int32 a = 1; M${Math.max(0, i - 1)} b = 2; }\n`),
+  "blank lines": (count) => 'syntax = "proto3";\n' + "\n".repeat(count * 50) + "message M { int32 a = 1; }\n",
+};
+const lines = (count, line) => Array.from({ length: count }, (_, i) => line(i)).join("");
+const blocks = (count, size, line) => lines(Math.ceil(count / size), (m) => `message M${m} {\n${lines(size, line)}}\n`);
+
+const descriptorProto = await import("node:fs").then((fs) => fs.readFileSync(new URL("../testdata/protos/conformance/google/protobuf/descriptor.proto", import.meta.url), "utf8"));
+const build = (text) => schemaFromSources({ "a.proto": text, "google/protobuf/descriptor.proto": descriptorProto }, ["a.proto"]);
+
+/** Milliseconds to build the schema of a source, the best of three. */
+function timeOf(text) {
+  let best = Infinity;
+  for (let run = 0; run < 3; run++) {
+    gc();
+    const start = performance.now();
+    build(text);
+    best = Math.min(best, performance.now() - start);
+  }
+  return best;
+}
+
+let failed = false;
+console.log("scaling from N to 4N, N grown until a build takes 100 ms (linear: about 4x the time; quadratic: 16x)");
+for (const [name, make] of Object.entries(shapes)) {
+  let count = n;
+  while (timeOf(make(count)) < 100 && count < 64 * n) count *= 2;
+  const small = make(count), large = make(4 * count);
+  const ratio = timeOf(large) / timeOf(small);
+  const ok = ratio < 7;
+  failed ||= !ok;
+  console.log(`${ok ? "ok  " : "FAIL"} ${name}: ${(small.length / 1024).toFixed(0)} KB -> ${(large.length / 1024).toFixed(0)} KB, ${ratio.toFixed(1)}x the time`);
+}
+
+// Dropped schemas: each ~100 KB of source, built, used (its tables go to WASM) and dropped. WASM
+// memory never shrinks: a first round sets its high-water mark, a second must stay under it.
+const wasmMemory = () => runtime().exports.memory.buffer.byteLength;
+let collected = 0;
+const tracked = new FinalizationRegistry(() => collected++);
+const settle = async () => {
+  for (let i = 0; i < 3; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10)); // finalizers run between tasks
+    gc();
+  }
+};
+const heapAfter = async (count) => {
+  for (let i = 0; i < count; i++) {
+    const { types } = build(`${shapes["int64 defaults"](2000)}// schema ${i}\n`);
+    const M0 = types.get("M0");
+    if (M0.decode(M0.encode({ f1: 5n })).f1 !== 5n || M0.view(new Uint8Array(0)).f0 !== 9007199254740993n) throw new Error("a schema does not work");
+    M0.toJsonString(M0.decode(new Uint8Array(0)));
+    tracked.register(M0, i);
+    if (i % 10 === 9) await settle();
+  }
+  await settle();
+  return process.memoryUsage().heapUsed;
+};
+const schemas = 100;
+const warm = await heapAfter(schemas);
+const wasmWarm = wasmMemory();
+const grown = (await heapAfter(schemas)) - warm;
+const wasmGrown = wasmMemory() - wasmWarm;
+const memoryOk = grown < 10 * 2 ** 20 && wasmGrown === 0 && collected >= 2 * schemas - 1;
+failed ||= !memoryOk;
+console.log(`${memoryOk ? "ok  " : "FAIL"} ${schemas} more dropped schemas of ~100 KB of source: JS heap ${(grown / 2 ** 20).toFixed(1)} MB more, WASM memory ${(wasmGrown / 2 ** 20).toFixed(1)} MB more; ${collected} of ${2 * schemas} collected`);
+
+process.exit(failed ? 1 : 0);
