@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { conformanceProtos, protos, repoRoot, schemaSets } from "../support/paths.js";
 import { needProtoc } from "../support/protoc.js";
 import { EDITION_2024 } from "../support/edition2024.js";
+import { OPTIONS_ONLY, OPTIONS_USED } from "../support/optionsonly.js";
 
 const plugin = `${repoRoot}bin/protoc-gen-hppproto.mjs`;
 const cli = `${repoRoot}bin/hppproto-gen.mjs`;
@@ -99,6 +100,18 @@ describe("protoc-gen-hppproto", () => {
     const dir = scratch();
     writeFileSync(path.join(dir, "e.proto"), EDITION_2024);
     expectSameOutput(viaBuf(dir, ["e.proto"]), hppprotoGen(dir, ["e.proto"]));
+  });
+
+  it("under protoc: a file of custom options only gets its module, as hppproto-gen writes it", () => {
+    const dir = scratch();
+    writeFileSync(path.join(dir, "opt.proto"), OPTIONS_ONLY);
+    writeFileSync(path.join(dir, "use.proto"), OPTIONS_USED);
+    // protoc's descriptor.proto is newer than protobufjs's copy (more messages, which number use.proto's
+    // after them): the module of the options compares
+    const r = viaProtoc(dir, ["opt.proto", "use.proto"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.files.get("opt_pb.ts")).toContain("export const weights: $Extension<$dep0.MessageOptions, number[]>");
+    expect(r.files.get("opt_pb.ts")).toBe(hppprotoGen(dir, ["opt.proto", "use.proto"]).get("opt_pb.ts"));
   });
 
   it("under buf: protobuf's unittest schemas (groups, maps, extensions, defaults, json_name) as hppproto-gen writes them", () => {
