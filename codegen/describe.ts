@@ -225,11 +225,15 @@ function syntaxOf(file: string | undefined): Pick<FileDescriptorProto, "syntax" 
 }
 
 /** One descriptor per loaded file that declares something, named by its import name. */
-export function describeFiles({ root, importNames, wellKnown }: LoadedFiles): FileDescriptorProto[] {
+export function describeFiles({ root, importNames, wellKnown, forOptionsOnly }: LoadedFiles): FileDescriptorProto[] {
   const files = new Map<string, { proto: FileDescriptorProto; describer: FileDescriber }>();
+  const fileName = (o: protobuf.ReflectionObject) => {
+    const declared = declaringFile(o);
+    return importNames.get(declared ?? builtinFile(o)) ?? declared ?? builtinFile(o);
+  };
   const fileFor = (o: protobuf.ReflectionObject, pkg: string) => {
     const declared = declaringFile(o);
-    const name = importNames.get(declared ?? builtinFile(o)) ?? declared ?? builtinFile(o);
+    const name = fileName(o);
     let file = files.get(name);
     if (!file) {
       const proto: FileDescriptorProto = { name, ...syntaxOf(declared) };
@@ -247,6 +251,8 @@ export function describeFiles({ root, importNames, wellKnown }: LoadedFiles): Fi
   const visit = (ns: protobuf.NamespaceBase) => {
     const pkg = ns instanceof protobuf.Root ? "" : realName(ns.fullName.slice(1));
     for (const o of ns.nestedArray) {
+      const isPackage = o instanceof protobuf.Namespace && !(o instanceof protobuf.Type) && !(o instanceof protobuf.Service);
+      if (!isPackage && forOptionsOnly.has(fileName(o))) continue; // a declaration of a file loaded for its options only
       if (o instanceof protobuf.Type) {
         const { proto, describer } = fileFor(o, pkg);
         (proto.messageType ??= []).push(describer.message(o, [PathOf.fileMessage, proto.messageType.length]));

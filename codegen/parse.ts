@@ -5,6 +5,7 @@ import protobuf from "protobufjs";
 import { checkDeclarations } from "./check.js";
 import { unescapeBytes } from "./descriptor.js";
 import { at, escape, fieldDeclaration, ProtoLoadError, rememberSource, sourceText, withoutComments } from "./located.js";
+import { loadedForOptionsOnly, optionImports } from "./optionimports.js";
 import { excerpt } from "../ts/excerpt.js";
 
 export { ProtoLoadError };
@@ -190,6 +191,8 @@ export interface LoadedFiles {
   importNames: Map<string, string>;
   /** Import names of the files protobufjs supplied (its well-known types): their copies carry no comments. */
   wellKnown: Set<string>;
+  /** Import names of the files loaded only for the options they declare (`import option`): not described. */
+  forOptionsOnly: Set<string>;
 }
 
 /** Where parseProtos finds files: a file system with include paths, or sources in memory. */
@@ -219,6 +222,7 @@ export function parseProtos(files: readonly string[], host: ProtoHost): LoadedFi
   const importNames = new Map<string, string>();
   const wellKnown = new Set<string>();
   const seen = new Set<string>();
+  const dependencies = new Map<string, string[]>(); // each file's ordinary imports
   const load = (file: string, weak: boolean) => {
     const builtIn = builtInName(file);
     const name = builtIn ?? file;
@@ -243,8 +247,17 @@ export function parseProtos(files: readonly string[], host: ProtoHost): LoadedFi
     importNames.set(file, host.importName(file));
     (protobuf.parse as unknown as { filename: string | null }).filename = file;
     const parsed = protobuf.parse(fixSource(text), root, { keepCase: true, alternateCommentMode: true });
-    for (const target of parsed.imports ?? []) load(builtInName(target) ?? host.resolve(target, file), false);
-    for (const target of parsed.weakImports ?? []) load(builtInName(target) ?? host.resolve(target, file), true);
+    const imported = (target: string) => builtInName(target) ?? host.resolve(target, file);
+    const deps: string[] = [];
+    dependencies.set(name, deps);
+    const ordinary = (target: string) => {
+      const found = imported(target);
+      deps.push(builtInName(found) ?? found);
+      return found;
+    };
+    for (const target of parsed.imports ?? []) load(ordinary(target), false);
+    for (const target of parsed.weakImports ?? []) load(ordinary(target), true);
+    for (const target of optionImports(text)) load(imported(target), false);
   };
   try {
     // comments: the one before an element, else the one after it on its line (as protoc's leading and trailing comments)
@@ -257,7 +270,8 @@ export function parseProtos(files: readonly string[], host: ProtoHost): LoadedFi
     throw placed(e as Error, root);
   }
   checkDeclarations(root);
-  return { root, importNames, wellKnown };
+  const forOptionsOnly = loadedForOptionsOnly(files.map((f) => builtInName(f) ?? f), seen, dependencies);
+  return { root, importNames, wellKnown, forOptionsOnly: new Set([...forOptionsOnly].map((f) => importNames.get(f) ?? f)) };
 }
 
 /** protobufjs's reason with what it quotes ('name') excerpted: a token may be a megabyte long. */
