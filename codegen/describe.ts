@@ -235,11 +235,15 @@ export function describeFiles(loaded: LoadedFiles): FileDescriptorProto[] {
   return withSources(loaded.sources, () => describeAll(loaded));
 }
 
-function describeAll({ root, importNames, wellKnown }: LoadedFiles): FileDescriptorProto[] {
+function describeAll({ root, importNames, wellKnown, forOptionsOnly }: LoadedFiles): FileDescriptorProto[] {
   const files = new Map<string, { proto: FileDescriptorProto; describer: FileDescriber }>();
+  const fileName = (o: protobuf.ReflectionObject) => {
+    const declared = declaringFile(o);
+    return importNames.get(declared ?? builtinFile(o)) ?? declared ?? builtinFile(o);
+  };
   const fileFor = (o: protobuf.ReflectionObject, pkg: string) => {
     const declared = declaringFile(o);
-    const name = importNames.get(declared ?? builtinFile(o)) ?? declared ?? builtinFile(o);
+    const name = fileName(o);
     let file = files.get(name);
     if (!file) {
       const proto: FileDescriptorProto = { name, ...syntaxOf(declared) };
@@ -257,6 +261,8 @@ function describeAll({ root, importNames, wellKnown }: LoadedFiles): FileDescrip
   const visit = (ns: protobuf.NamespaceBase) => {
     const pkg = ns instanceof protobuf.Root ? "" : realName(ns.fullName.slice(1));
     for (const o of ns.nestedArray) {
+      const isPackage = o instanceof protobuf.Namespace && !(o instanceof protobuf.Type) && !(o instanceof protobuf.Service);
+      if (!isPackage && forOptionsOnly.has(fileName(o))) continue; // a declaration of a file loaded for its options only
       if (o instanceof protobuf.Type) {
         const { proto, describer } = fileFor(o, pkg);
         (proto.messageType ??= []).push(describer.message(o, [PathOf.fileMessage, proto.messageType.length]));

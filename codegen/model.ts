@@ -307,6 +307,7 @@ export function buildModel(descriptors: readonly FileDescriptorProto[]): SchemaM
       const fullName = qualified(e.parent, e.d.name);
       field.name = field.jsonName = `[${fullName}]`;
       m.fields.push(field);
+      inFile(e.scope.file); // a module of its own, also for a file that only extends (custom options)
       extensionModels.push({ fullName, file: e.scope.file.name, localName, extendee: m, field, order: e.order });
     }
     m.fields.sort((a, b) => a.number - b.number);

@@ -8,6 +8,7 @@ import {
   at, atOffset, escape, fieldDeclaration, fieldDeclarationSource, fromSource, literalsAndComments, LoadedSources, ProtoLoadError, searchFor, shownName, withoutComments, withSources, type Reader,
 } from "./located.js";
 import { declarationKey, integerLiteral, scanDeclarations, type ScannedFile } from "./scan.js";
+import { loadedForOptionsOnly, optionImports } from "./optionimports.js";
 import { excerpt } from "../ts/excerpt.js";
 
 export { integerLiteral, ProtoLoadError };
@@ -178,6 +179,8 @@ export interface LoadedFiles {
   wellKnown: Set<string>;
   /** The texts parsed: describing the files reads literals from them and places errors in them. */
   sources: LoadedSources;
+  /** Import names of the files loaded only for the options they declare (`import option`): not described. */
+  forOptionsOnly: Set<string>;
 }
 
 /** Where parseProtos finds files: a file system with include paths, or sources in memory. */
@@ -212,6 +215,7 @@ function parseAll(files: readonly string[], host: ProtoHost, sources: LoadedSour
   const importNames = new Map<string, string>();
   const wellKnown = new Set<string>();
   const seen = new Set<string>();
+  const dependencies = new Map<string, string[]>(); // each file's ordinary imports
   const load = (file: string, weak: boolean) => {
     const builtIn = builtInName(file);
     const name = builtIn ?? file;
@@ -239,8 +243,17 @@ function parseAll(files: readonly string[], host: ProtoHost, sources: LoadedSour
     (protobuf.parse as unknown as { filename: string | null }).filename = file;
     const parsed = protobuf.parse(fixSource(text, scanned), root, { keepCase: true, alternateCommentMode: true });
     withGroupExtensions(root, scanned);
-    for (const target of parsed.imports ?? []) load(builtInName(target) ?? host.resolve(target, file), false);
-    for (const target of parsed.weakImports ?? []) load(builtInName(target) ?? host.resolve(target, file), true);
+    const imported = (target: string) => builtInName(target) ?? host.resolve(target, file);
+    const deps: string[] = [];
+    dependencies.set(name, deps);
+    const ordinary = (target: string) => {
+      const found = imported(target);
+      deps.push(builtInName(found) ?? found);
+      return found;
+    };
+    for (const target of parsed.imports ?? []) load(ordinary(target), false);
+    for (const target of parsed.weakImports ?? []) load(ordinary(target), true);
+    for (const target of optionImports(text)) load(imported(target), false);
   };
   try {
     // comments: the one before an element, else the one after it on its line (as protoc's leading and trailing comments)
@@ -253,7 +266,8 @@ function parseAll(files: readonly string[], host: ProtoHost, sources: LoadedSour
     throw placed(e as Error, root);
   }
   checkDeclarations(root);
-  return { root, importNames, wellKnown };
+  const forOptionsOnly = loadedForOptionsOnly(files.map((f) => builtInName(f) ?? f), seen, dependencies);
+  return { root, importNames, wellKnown, forOptionsOnly: new Set([...forOptionsOnly].map((f) => importNames.get(f) ?? f)) };
 }
 
 /** protobufjs's reason with what it quotes ('name') excerpted: a token may be a megabyte long. */

@@ -5,9 +5,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkS
 import { tmpdir } from "node:os";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
-import { fromText, init, toText } from "hppproto";
+import { Extension, fromText, getOption, init, toText } from "hppproto";
 import { loadSchema } from "../dist/codegen/dynamic.js";
 import { EDITION_2024 } from "./support/edition2024.js";
+import { OPTIONS_ONLY, OPTIONS_USED } from "./support/optionsonly.js";
 import { crossCheck, encodeWithProtobufjs, loadSet, randomObject, rng } from "./support/protos.js";
 import { conformanceProtos, genDir, repoRoot } from "./support/paths.js";
 import { Wire } from "./support/wire.js";
@@ -265,6 +266,21 @@ describe("hppproto-gen", () => {
     expect([T.field("s")!.presence, T.field("nums")!.packed, T.field("kind")!.enum!.closed, T.field("inner")!.message]).toEqual(["explicit", true, false, "e24.Outer.Inner"]);
     const bytes = T.encode({ s: "x", nums: [1, 2], kind: 1, inner: { x: 3 } });
     expect(T.decode(bytes)).toEqual({ s: "x", nums: [1, 2], kind: 1, inner: { x: 3 } });
+  });
+
+  it("a file of custom options only gets a module: its extensions, for getOption", async () => {
+    const dir = scratch();
+    writeFileSync(`${dir}/opt.proto`, OPTIONS_ONLY);
+    writeFileSync(`${dir}/use.proto`, OPTIONS_USED);
+    const r = run(["--out", `${dir}/out`, "--target", "js", "--runtime_import", `${repoRoot}dist/ts/generated.js`, "use.proto"], dir);
+    expect(r.status, r.out).toBe(0);
+    const opt = (await import(`${dir}/out/opt_pb.js`)) as Record<string, unknown>;
+    const { W, file_use } = (await import(`${dir}/out/use_pb.js`)) as Record<"W" | "file_use", Parameters<typeof getOption>[0]>;
+    expect(Object.keys(opt).sort()).toEqual(["file_note", "weights"]);
+    const weights = opt["weights"] as Extension<unknown, number[]>, note = opt["file_note"] as Extension<unknown, string>;
+    expect([weights instanceof Extension, weights.typeName, weights.number]).toEqual([true, "opt.weights", 50101]);
+    expect(getOption(W, weights)).toEqual([7, 8]);
+    expect(getOption(file_use, note)).toBe("used");
   });
 
   it("--version prints the version", () => {

@@ -3,7 +3,7 @@
 // buf's descriptors of the same file, whether hppproto-gen encoded what protobufjs parsed or the
 // descriptors' bytes came in (a FileDescriptorSet at run time, as the protoc plugin gets them).
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as es from "@bufbuild/protobuf";
 import * as wkt from "@bufbuild/protobuf/wkt";
@@ -15,7 +15,9 @@ import { loadSchema, schemaFromDescriptorSet } from "hppproto/codegen";
 import * as descriptor from "./gen/custom_options/google/protobuf/descriptor_pb.js";
 import * as o from "./gen/custom_options/custom_options_pb.js";
 import * as other from "./gen/custom_options/custom_options_other_pb.js";
-import { descriptorSetOf, registryOf } from "./support/buf.js";
+import { bufBuild, descriptorSetOf, registryOf } from "./support/buf.js";
+import { OPTION_IMPORT_2024 } from "./support/edition2024.js";
+import { repoRoot } from "./support/paths.js";
 import { needProtoc } from "./support/protoc.js";
 
 beforeAll(async () => {
@@ -152,5 +154,61 @@ describe("custom options protoc rejects", () => {
       message = (e as Error).message.replace(/^.*?bad\.proto/, "bad.proto");
     }
     expect(message).toBe(expected);
+  });
+});
+
+describe("edition 2024's import option", () => {
+  // use.proto sets the options opts.proto declares, which it imports with `import option` only
+  const dir = mkdtempSync(`${tmpdir()}/hppproto-option-import-`);
+  for (const [name, text] of Object.entries(OPTION_IMPORT_2024)) writeFileSync(`${dir}/${name}`, text);
+  const buf = es.createFileRegistry(es.fromBinary(wkt.FileDescriptorSetSchema, bufBuild(dir)));
+  const optionNames = ["a.file_tag", "a.msg_level", "a.field_tags", "a.enum_flag", "a.value_weight"];
+
+  /** Each declaration's options that are set, by option name. */
+  type Options = Record<string, Record<string, unknown>>;
+  const setOptions = (holders: Record<string, unknown>, has: (h: any, x: string) => boolean, get: (h: any, x: string) => unknown): Options =>
+    Object.fromEntries(Object.entries(holders).map(([what, h]) => [what, Object.fromEntries(optionNames.filter((x) => has(h, x)).map((x) => [x, get(h, x)]))]));
+
+  const M = buf.getMessage("b.M")!, E = buf.getEnum("b.E")!;
+  const theirs = setOptions(
+    { file: buf.getFile("use.proto"), M, "M.name": M.field.name, "M.plain": M.field.plain, E, E_UNSPECIFIED: E.values[0], E_OTHER: E.values[1] },
+    (h, x) => es.hasOption(h, buf.getExtension(x)!), (h, x) => es.getOption(h, buf.getExtension(x)!),
+  );
+  /** The same declarations in our reflection, with the options' extensions. */
+  const ours = (file: FileReflection, T: AnyMessageType, extensions: (name: string) => Extension<unknown, unknown>) => {
+    const kind = T.field("kind")!.enum!;
+    return setOptions(
+      { file, M: T, "M.name": T.field("name"), "M.plain": T.field("plain"), E: kind, E_UNSPECIFIED: kind.value(0), E_OTHER: kind.value(1) },
+      (h, x) => hasOption(h, extensions(x)), (h, x) => getOption(h, extensions(x)),
+    );
+  };
+
+  it("buf reads the options on the file, a message, a field, an enum and its value", () => {
+    expect(theirs).toEqual({
+      file: { "a.file_tag": "tagged" }, M: { "a.msg_level": 3 }, "M.name": { "a.field_tags": ["x", "y"] }, "M.plain": {},
+      E: { "a.enum_flag": true }, E_UNSPECIFIED: { "a.value_weight": 9007199254740993n }, E_OTHER: {},
+    });
+  });
+
+  it("loadSchema applies them as buf does; the file imported for its options is no dependency", () => {
+    const { types, files } = loadSchema([`${dir}/use.proto`], [dir]);
+    expect([...files.keys()]).toEqual(["use.proto"]);
+    const { extensions } = loadSchema([`${dir}/opts.proto`], [dir]);
+    expect(ours(files.get("use.proto")!, types.get("b.M")!, (x) => extensions.get(x)!)).toEqual(theirs);
+  });
+
+  it("hppproto-gen applies them as buf does, and writes no module for the file imported for its options", async () => {
+    const gen = (file: string) => {
+      const out = `${dir}/out-${file}`;
+      const r = spawnSync(process.execPath, [`${repoRoot}bin/hppproto-gen.mjs`, "--out", out, "--target", "js", "--runtime_import", `${repoRoot}dist/ts/generated.js`, "-I", dir, `${dir}/${file}`], { encoding: "utf8" });
+      expect(r.stderr).toContain("hppproto-gen: ");
+      expect(r.status, r.stderr).toBe(0);
+      return out;
+    };
+    const use = gen("use.proto"), opts = gen("opts.proto");
+    expect(readdirSync(use).sort()).toEqual(["hppproto_schema.d.ts", "hppproto_schema.js", "use_pb.d.ts", "use_pb.js"]);
+    const u = (await import(`${use}/use_pb.js`)) as { M: AnyMessageType; file_use: FileReflection };
+    const x = (await import(`${opts}/opts_pb.js`)) as Record<string, Extension<unknown, unknown>>;
+    expect(ours(u.file_use, u.M, (name) => x[name.slice(2)]!)).toEqual(theirs);
   });
 });

@@ -162,6 +162,7 @@ describe("extensions a run does not know, resolved through a registry", () => {
     expect(Holder.toJson(m, { registry: new Registry(more.extensions.values()) })).toEqual(theirs);
     expect(Holder.toJson(m, { registry: new Registry(registry) })).toEqual(theirs); // a registry's extensions come along
     expect(Holder.toJson(m, { registry, useProtoNames: true, enumsAsInts: true })).toEqual(es.toJson(schema, es.fromBinary(schema, bytes), { registry: reg, useProtoFieldName: true, enumAsInteger: true }));
+    expect(Holder.toJson(m, { registry, emitDefaults: true })).toEqual(es.toJson(schema, es.fromBinary(schema, bytes), { registry: reg, alwaysEmitImplicit: true }));
     // without the registry (or with one of message types only) they stay unknown fields, left out
     expect(Holder.toJson(m)).toEqual(Holder.toJson(m, { registry: new Registry(Holder) }));
     expect(JSON.stringify(Holder.toJson(m))).not.toContain("[x.");

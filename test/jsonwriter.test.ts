@@ -5,11 +5,15 @@
 // writer's text for the same message, and so must the schema-driven JS writer's (the codec
 // switched off); and the codec must write most messages itself, or it is dead weight.
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import * as es from "@bufbuild/protobuf";
 import { DecodeError, init, JsonError, toText } from "hppproto";
+import { loadSchema } from "../dist/codegen/dynamic.js";
 import { runtime } from "../dist/ts/runtime.js";
 import { interpretedJsonType } from "../dist/ts/interpreted/json.js";
 import { encodeWithProtobufjs, loadSet, randomObject, requiresItself, rng } from "./support/protos.js";
 import { thrown } from "./support/thrown.js";
+import { registryOf } from "./support/buf.js";
+import { schemaSets } from "./support/paths.js";
 import * as conf3 from "./gen/conformance/google/protobuf/test_messages_proto3_pb.js";
 import * as conf2 from "./gen/conformance/google/protobuf/test_messages_proto2_pb.js";
 
@@ -340,5 +344,46 @@ describe("Any in Any: the writers nest JSON as deeply as the readers read it (20
     expect(thrown(() => T.fromJson(JSON.parse(text)), JsonError)[0]).toBe("INVALID_JSON");
     expect(toText(T, T.decode(nested(99)))).toContain("optional_int32: 7");
     for (const levels of [100, 6000]) expect(() => toText(T, T.decode(nested(levels)))).toThrow(/messages nested deeper than 100 \(protobuf_test_messages\.proto3\.TestAllTypesProto3\.optional_any\) \[INVALID_VALUE\]/);
+  });
+});
+
+describe("extensions with emitDefaults: left out unless set, as @bufbuild's toJson with alwaysEmitImplicit leaves them out", () => {
+  // extensions of every kind (singular, repeated, packed, messages, enums, groups) as fields of the
+  // messages they extend, written by every writer, against @bufbuild reading the same bytes
+  const samples: [keyof typeof sets, string, Record<string, unknown>][] = [
+    ["unittest", "protobuf_unittest.TestAllExtensions", { optionalInt32Extension: 1, repeatedStringExtension: ["a"], repeatedNestedMessageExtension: [{ bb: 2 }], repeatedNestedEnumExtension: [3] }],
+    ["unittest", "protobuf_unittest.TestPackedExtensions", { packedSint64Extension: [-1n, 2n] }],
+    ["unittest", "protobuf_unittest.TestUnpackedExtensions", { unpackedDoubleExtension: [0.5] }],
+    ["conformance", "protobuf_test_messages.proto2.TestAllTypesProto2", { optionalInt32: 1, extensionInt32: 5 }],
+    ["conformance", "protobuf_test_messages.editions.proto2.TestAllTypesProto2", { extensionInt32: 6 }],
+  ];
+  const registries = { unittest: registryOf("unittest"), conformance: registryOf("conformance") };
+  const runtimeSchemas = Object.fromEntries(Object.keys(sets).map((set) => {
+    const { files, protoPath } = schemaSets[set as keyof typeof sets];
+    return [set, loadSchema(files.map((f) => `${protoPath}/${f}`), [protoPath]).types];
+  }));
+  const options = { emitDefaults: true };
+
+  it.each(samples)("%s: %s, empty and with some set", (set, typeName, fields) => {
+    const T = sets[set].types.get(typeName)!;
+    const I = interpretedJsonType((T as any).schemaDef, (T as any).index) as unknown as typeof T;
+    const R = runtimeSchemas[set]!.get(typeName)!;
+    const desc = registries[set].getMessage(typeName)!;
+    expect(T.toJsonString(T.create(), options)).not.toContain('"[');
+    for (const bytes of [new Uint8Array(0), T.encode(fields)]) {
+      const theirs = es.toJson(desc, es.fromBinary(desc, bytes), { alwaysEmitImplicit: true, registry: registries[set] });
+      const written = {
+        "generated writer": T.toJsonString(T.decode(bytes), options),
+        "codec, a view": T.toJsonString(T.view(bytes), options),
+        "codec, decodeToJsonString": T.decodeToJsonString(bytes, options),
+        "JS writer, a view": inJs(() => T.toJsonString(T.view(bytes), options)),
+        "codec, a plain object of the interpreted type": I.toJsonString(I.decode(bytes), options),
+        "interpreted writer": inJs(() => I.toJsonString(I.decode(bytes), options)),
+        "runtime schema, a plain object": R.toJsonString(R.decode(bytes), options),
+        "runtime schema, decodeToJsonString": R.decodeToJsonString(bytes, options),
+        "runtime schema, interpreted writer": inJs(() => R.toJsonString(R.view(bytes), options)),
+      };
+      for (const [path, text] of Object.entries(written)) expect(JSON.parse(text), `${typeName} ${path}`).toEqual(theirs);
+    }
   });
 });

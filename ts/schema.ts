@@ -175,6 +175,13 @@ export function numberKind(t: FieldType): NumberKind | undefined {
   }
 }
 
+/**
+ * Whether a field is an extension held as a field of the message it extends: its name is its full
+ * name in brackets, its JSON key (codegen/model.ts). Unset, an empty repeated one included, it is
+ * left out of ProtoJSON even with emitDefaults, as protobuf leaves unset extensions out.
+ */
+export const isExtension = (f: { readonly name: string }): boolean => f.name.startsWith("[");
+
 /** Whether values of this type are 64-bit integers (held as bigint, or as --int64 / jstype say). */
 export function isInt64(t: FieldType): boolean {
   const k = numberKind(t);

@@ -1,6 +1,6 @@
 // ProtoJSON out of plain objects: the generated text writer, each field's key and value appended
 // to one string (views and wire bytes are written by the codec, and JSON is read by the codec).
-import { FieldType, Label } from "../../ts/schema.js";
+import { FieldType, isExtension, Label } from "../../ts/schema.js";
 import { hasSpecialJson } from "../../ts/json/common.js";
 import { isMessage, numberKinds, type FieldModel, type MessageModel } from "../model.js";
 import { comment, literal } from "../names.js";
@@ -65,7 +65,8 @@ export function toJsonDecl(c: FileContext, m: MessageModel): string {
           // numbers and bools are written as Array.join writes them
           list = each === '"" + x' || f.type === FieldType.Bool ? "$jsonWrite.list(v ?? [])" : `$jsonWrite.list(v ?? [], (x) => ${each})`;
         }
-        lines.push(`  { ${v} if ((v != null && v.length !== 0) || d) ${add(list)} }`);
+        // an empty repeated extension is unset, left out even with emitDefaults
+        lines.push(`  { ${v} if ((v != null && v.length !== 0)${isExtension(f) ? "" : " || d"}) ${add(list)} }`);
         break;
       }
       case Label.Map: {

@@ -8,7 +8,8 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { conformanceProtos, protos, repoRoot, schemaSets } from "../support/paths.js";
 import { needProtoc } from "../support/protoc.js";
-import { EDITION_2024 } from "../support/edition2024.js";
+import { EDITION_2024, OPTION_IMPORT_2024 } from "../support/edition2024.js";
+import { OPTIONS_ONLY, OPTIONS_USED } from "../support/optionsonly.js";
 
 const plugin = `${repoRoot}bin/protoc-gen-hppproto.mjs`;
 const cli = `${repoRoot}bin/hppproto-gen.mjs`;
@@ -99,6 +100,29 @@ describe("protoc-gen-hppproto", () => {
     const dir = scratch();
     writeFileSync(path.join(dir, "e.proto"), EDITION_2024);
     expectSameOutput(viaBuf(dir, ["e.proto"]), hppprotoGen(dir, ["e.proto"]));
+  });
+
+  it("under protoc: a file of custom options only gets its module, as hppproto-gen writes it", () => {
+    const dir = scratch();
+    writeFileSync(path.join(dir, "opt.proto"), OPTIONS_ONLY);
+    writeFileSync(path.join(dir, "use.proto"), OPTIONS_USED);
+    // protoc's descriptor.proto is newer than protobufjs's copy (more messages, which number use.proto's
+    // after them): the module of the options compares
+    const r = viaProtoc(dir, ["opt.proto", "use.proto"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.files.get("opt_pb.ts")).toContain("export const weights: $Extension<$dep0.MessageOptions, number[]>");
+    expect(r.files.get("opt_pb.ts")).toBe(hppprotoGen(dir, ["opt.proto", "use.proto"]).get("opt_pb.ts"));
+  });
+
+  it("under buf: edition 2024 options used through import option, and the file declaring them, as hppproto-gen writes them", () => {
+    const dir = scratch();
+    for (const [name, text] of Object.entries(OPTION_IMPORT_2024)) writeFileSync(path.join(dir, name), text);
+    // buf hands the plugin no file imported for its options only
+    expectSameOutput(viaBuf(dir, ["use.proto"]), hppprotoGen(dir, ["use.proto"]));
+    // the file of options only (buf's descriptor.proto is newer than protobufjs's copy: its module compares)
+    const options = viaBuf(dir, ["opts.proto"]).get("opts_pb.ts");
+    expect(options).toContain("export const value_weight: $Extension<$dep0.EnumValueOptions, bigint>");
+    expect(options).toBe(hppprotoGen(dir, ["opts.proto"]).get("opts_pb.ts"));
   });
 
   it("under buf: protobuf's unittest schemas (groups, maps, extensions, defaults, json_name) as hppproto-gen writes them", () => {

@@ -11,6 +11,11 @@ import { repoRoot, schemaSets } from "./paths.js";
 /** buf's FileDescriptorSet of a schema set (the files and their imports), as bytes. */
 export function descriptorSetOf(set: keyof typeof schemaSets): Uint8Array {
   const { protoPath, files } = schemaSets[set];
+  return bufBuild(protoPath, files);
+}
+
+/** buf's FileDescriptorSet of `files` in protoPath and their imports (default: every file there), as bytes. */
+export function bufBuild(protoPath: string, files: readonly string[] = []): Uint8Array {
   const out = path.join(mkdtempSync(`${tmpdir()}/hppproto-buf-`), "set.binpb");
   execFileSync(`${repoRoot}node_modules/.bin/buf`, ["build", protoPath, "-o", out, ...files.flatMap((f) => ["--path", path.join(protoPath, f)])], { stdio: "pipe" });
   return readFileSync(out);

@@ -4,7 +4,7 @@
 import { hasSpecialJson, mayOpen } from "../json/common.js";
 import * as jsonOut from "../json/out.js";
 import type { JsonWriteOptions } from "../json/print.js";
-import { FieldType, isInt64, Label, type FieldInfo, type SchemaDef } from "../schema.js";
+import { FieldType, isExtension, isInt64, Label, type FieldInfo, type SchemaDef } from "../schema.js";
 import { isMessage, isZero, zeroOf } from "./values.js";
 
 type Plain = Record<string, unknown>;
@@ -63,17 +63,18 @@ function fieldWriter(def: SchemaDef, f: FieldInfo, oneofProp: string | undefined
   }
   switch (f.label) {
     case Label.Repeated: {
+      const emptyWritten = !isExtension(f); // by emitDefaults: an empty repeated extension is unset
       if (isMessage(f)) {
         const ref = f.ref;
         return (o, j, opts) => {
           const v = o[prop] as Plain[] | undefined;
-          if ((v != null && v.length !== 0) || opts.emitDefaults) set(j, opts, jsonOut.messages(v ?? [], interpretedToJson(def, ref), opts, key(opts)));
+          if ((v != null && v.length !== 0) || (emptyWritten && opts.emitDefaults)) set(j, opts, jsonOut.messages(v ?? [], interpretedToJson(def, ref), opts, key(opts)));
         };
       }
       const each = valueWriter(def, f, key);
       return (o, j, opts) => {
         const v = o[prop] as unknown[] | undefined;
-        if ((v != null && v.length !== 0) || opts.emitDefaults) set(j, opts, jsonOut.list(v ?? [], (x) => each(x, opts)));
+        if ((v != null && v.length !== 0) || (emptyWritten && opts.emitDefaults)) set(j, opts, jsonOut.list(v ?? [], (x) => each(x, opts)));
       };
     }
     case Label.Map: {

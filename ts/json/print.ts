@@ -5,7 +5,7 @@ import { interpretedToJson } from "../interpreted/tojson.js";
 import { JsonError, base64Encode, within, hasSpecialJson, fieldMaskToJson, formatDuration, formatTimestamp, inside, mayOpen, resolveAny, wrapperTypes, type TypeRef, type Types } from "./common.js";
 
 export interface JsonWriteOptions {
-  /** Also write fields without presence that hold their default (0, "", false, [], {}). */
+  /** Also write fields without presence that hold their default (0, "", false, [], {}); extensions only when set. */
   emitDefaults?: boolean;
   /** Enum values as numbers rather than names. */
   enumsAsInts?: boolean;

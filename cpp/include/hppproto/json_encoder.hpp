@@ -218,8 +218,9 @@ class JsonEncoder : JsonText {
     }
   }
 
-  // Whether a field is written: set (explicit presence), non-default or non-empty (unless defaults are asked for).
-  bool written(const FieldDef& f, const uint8_t* rec) const noexcept {
+  // Whether a field is written: set (explicit presence), non-default or non-empty (unless defaults
+  // are asked for). An empty repeated extension is unset: left out, as protobuf leaves unset extensions out.
+  bool written(const FieldDef& f, bool extension, const uint8_t* rec) const noexcept {
     const uint8_t* v = rec + f.offset;
     switch (f.label) {
       case Label::explicit_:
@@ -238,7 +239,7 @@ class JsonEncoder : JsonText {
               default: return *v != 0;
             }
         }
-      default: return (flags_ & json_write_flags::emit_defaults) || load<ArraySlot>(v).size != 0;
+      default: return ((flags_ & json_write_flags::emit_defaults) && !extension) || load<ArraySlot>(v).size != 0;
     }
   }
 
@@ -253,7 +254,7 @@ class JsonEncoder : JsonText {
     bool first = true;
     for (uint32_t i = 0; i < m.field_count; ++i) {
       const FieldDef& f = fields[i];
-      if (!written(f, rec)) continue;
+      if (!written(f, names[i].extension, rec)) continue;
       const Name& key = (flags_ & json_write_flags::proto_names) ? names[i].proto_key : names[i].json_key;
       if (!room(key.size + 1 + 8)) return false;
       if (!first) *o_++ = ',';

@@ -6,7 +6,8 @@
 //   magic 'HPPJ', message_count, enum_count, pool_offset (byte offset of the names' bytes)
 //   per enum:    flags (json_flags), value_count, then per value: number (int32), name (offset, length)
 //   per message: flags (json_flags), field_count, then per field, in the table's order:
-//                json name (offset, length), .proto name (offset, length), enum index or ~0
+//                json name (offset, length), .proto name (offset, length; an extension's is
+//                "[full.name]"), enum index or ~0
 // Name offsets are relative to pool_offset. Counts must match the schema table's.
 #pragma once
 #include <cstddef>
@@ -130,6 +131,7 @@ class JsonNames {
         const bool is_enum = defs[i].type == FieldType::enum_;
         if (is_enum != (f.enum_index != not_found) || (is_enum && f.enum_index >= enum_count))
           return status.fail(Error::invalid_schema, r.offset(), mi);
+        f.extension = f.proto.size != 0 && f.proto.data[0] == '[';
         fields_.push_back(f);
       }
       build_lookup(m, field_count);
@@ -165,6 +167,7 @@ class JsonNames {
     Name json, proto;
     uint32_t enum_index;
     Name json_key, proto_key;  // as the writer writes them: quoted, escaped, then ':'
+    bool extension;            // an extension field: its .proto name is its full name in brackets
   };
   // The names of a message's fields, in the table's order (field_count of them).
   const FieldNames* fields(uint32_t mi) const noexcept { return fields_.data() + messages_[mi].first_field; }
