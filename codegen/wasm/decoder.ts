@@ -1,0 +1,585 @@
+// The schema compiled into its own codec (issue 39): a WebAssembly module whose decoders are
+// specialised to one run's messages, each field's tag, slot offset, presence bit and type a
+// constant. It builds the very records the table-driven decoder (cpp/include/hppproto/decoder.hpp)
+// builds, in the same arena and in the same order, so the two are interchangeable byte for byte.
+//
+// What the module needs from the generic one, and nothing else: its linear memory, and the address
+// of its Limits (ts/abi.ts), both imported ("hppproto" "memory" / "limits"). It allocates from the
+// arena it is given by bumping the arena's own cursor (ARENA_CUR/ARENA_END), never calling out.
+//
+// Fallback: an export returns 0 ("decode this with the generic decoder") whenever it meets anything
+// it does not decode itself, and then leaves the arena as it found it (the cursor is written back
+// only on success), so the caller runs hp_decode on the same input as if nothing had happened:
+// - any malformed input (truncated or overlong varints, lengths past the end, a packed run whose
+//   length is not a multiple of its width, invalid UTF-8, field number 0, wire types 6 and 7);
+// - any limit: input larger than maxMessageSize, nesting deeper than maxDepth, more than
+//   maxElements in a repeated field;
+// - unknown fields, and known fields with a wire type their type cannot have;
+// - map fields, groups, closed-enum values outside the enum, and a message's missing required field;
+// - the arena's current block too small for what the message needs (the generic decoder allocates
+//   the next block, under its memory budget).
+// The generic decoder then either decodes (unknown fields, maps, groups, a new block) or reports the
+// error with its code, offset and path, exactly as without the compiled module.
+import { ARENA_CUR, ARENA_END, LIMITS_MAX_DEPTH, LIMITS_MAX_ELEMENTS, LIMITS_MAX_MESSAGE_SIZE } from "../../ts/abi.js";
+import { valueSize } from "../../ts/layout.js";
+import { FieldFlag, FieldType, Label } from "../../ts/schema.js";
+import type { FieldModel, MessageModel } from "../model.js";
+import { Code, type Label as Target, Module, Type } from "./writer.js";
+import { validUtf8 } from "./utf8.js";
+
+const { I32, I64 } = Type;
+
+/** ArraySlot (cpp/include/hppproto/record.hpp): data, size, capacity. */
+const ARRAY_DATA = 0, ARRAY_SIZE = 4, ARRAY_CAPACITY = 8;
+
+/** A message's parse function: locals after its parameters (p, end, rec, depth); T is scratch for one read. */
+const P = 0, END = 1, REC = 2, DEPTH = 3, TAG = 4, V = 5, LEN = 6, SUB = 7, DST = 8, Q = 9, T = 10;
+const parseLocals = [I32, I64, I32, I32, I32, I32, I32];
+
+/** Field numbers up to this dispatch through one br_table entry each; sparser messages compare. */
+const DENSE_LIMIT = 512;
+
+const enum Wire { Varint = 0, Fixed64 = 1, Len = 2, Group = 3, Fixed32 = 5 }
+
+function wireType(t: FieldType): Wire {
+  switch (t) {
+    case FieldType.Double: case FieldType.Fixed64: case FieldType.Sfixed64: return Wire.Fixed64;
+    case FieldType.Float: case FieldType.Fixed32: case FieldType.Sfixed32: return Wire.Fixed32;
+    case FieldType.String: case FieldType.Bytes: case FieldType.Message: return Wire.Len;
+    case FieldType.Group: return Wire.Group;
+    default: return Wire.Varint;
+  }
+}
+
+const isArray = (f: FieldModel) => f.label === Label.Repeated || f.label === Label.Map;
+const isClosedEnum = (f: FieldModel) => (f.flags & FieldFlag.ClosedEnum) !== 0;
+
+/** The helpers every decoder calls, defined once per module. */
+interface Helpers {
+  cur: number;
+  end: number;
+  limits: number;
+  varint: number;
+  utf8: number;
+  grow: number;
+  alloc: number;
+  countVarints: number;
+  pair: number; // block type (i32, i64): a varint read's position and value
+}
+
+/**
+ * A module decoding `messages` (map entries and all: every message a field of theirs refers to must
+ * be among them), with one export per message named by its full name:
+ * (arena, data, size) -> record address, or 0 for the generic decoder.
+ */
+export function compileDecoders(messages: readonly MessageModel[]): Uint8Array {
+  const m = new Module();
+  m.importMemory("hppproto", "memory", 0);
+  const limits = m.importGlobal("hppproto", "limits", I32);
+  const h: Helpers = {
+    limits,
+    cur: m.global(I32, true, 0),
+    end: m.global(I32, true, 0),
+    pair: m.type([], [I32, I64]),
+    varint: m.declare([I32, I32], [I32, I64]),
+    utf8: m.declare([I32, I32], [I32]),
+    grow: m.declare([I32, I32, I32], [I32]),
+    alloc: m.declare([I32], [I32]),
+    countVarints: m.declare([I32, I32], [I32]),
+  };
+  m.define(h.varint, [I64, I32], readVarint());
+  m.define(h.utf8, [I32, I32, I32, I32, I32], validUtf8());
+  m.define(h.alloc, [I32], allocate(h));
+  m.define(h.grow, [I32, I32, I32, I32, I32], grow(h));
+  m.define(h.countVarints, [I32], countVarints());
+  const parse = new Map(messages.map((msg) => [msg, m.declare([I32, I32, I32, I32], [I32])]));
+  for (const [msg, index] of parse) m.define(index, parseLocals, parseMessage(msg, h, parse));
+  for (const [msg, index] of parse) {
+    m.export(msg.fullName, "func", m.func([I32, I32, I32], [I32], [I32], decodeTop(msg, index, h)));
+  }
+  return m.bytes();
+}
+
+/** (arena, data, size) -> the record, or 0: the arena's cursor moves only on success. */
+function decodeTop(msg: MessageModel, parse: number, h: Helpers): Code {
+  const ARENA = 0, DATA = 1, SIZE = 2, REC_ = 3;
+  const c = new Code();
+  c.get(SIZE).globalGet(h.limits).load("i32", LIMITS_MAX_MESSAGE_SIZE).op("i32.gt_u");
+  fallbackIf(c);
+  c.get(ARENA).load("i32", ARENA_CUR).globalSet(h.cur);
+  c.get(ARENA).load("i32", ARENA_END).globalSet(h.end);
+  newRecord(c, msg, h, REC_);
+  c.get(DATA).get(DATA).get(SIZE).op("i32.add").get(REC_).globalGet(h.limits).load("i32", LIMITS_MAX_DEPTH).call(parse);
+  c.op("i32.eqz");
+  fallbackIf(c);
+  c.get(ARENA).globalGet(h.cur).store("i32", ARENA_CUR);
+  c.get(REC_);
+  return c;
+}
+
+/** Pops a condition: when true, returns 0 (the generic decoder takes over). */
+function fallbackIf(c: Code): void {
+  c.if_();
+  c.i32(0).op("return");
+  c.end();
+}
+
+/** A zeroed record of msg's size into local `into`, from the current block (else fallback). */
+function newRecord(c: Code, msg: MessageModel, h: Helpers, into: number): void {
+  const size = msg.recordSize; // a multiple of 8 (layoutRecord)
+  c.globalGet(h.end).globalGet(h.cur).op("i32.sub").i32(size).op("i32.lt_u");
+  fallbackIf(c);
+  c.globalGet(h.cur).tee(into).i32(size).op("i32.add").globalSet(h.cur);
+  // stores, as Arena::zero: V8 runs memory.fill as a call out of the module
+  if (size > 256) {
+    c.get(into).i32(0).i32(size).memoryFill();
+    return;
+  }
+  for (let at = 0; at < size; at += 8) c.get(into).i64(0).store("i64", at);
+}
+
+/** Arena::allocate within the current block: (size) -> address, or 0. */
+function allocate(h: Helpers): Code {
+  const SIZE = 0, AT = 1;
+  const c = new Code();
+  c.get(SIZE).i32(-8).op("i32.gt_u");
+  fallbackIf(c); // rounding up would wrap
+  c.get(SIZE).i32(7).op("i32.add").i32(-8).op("i32.and").set(SIZE);
+  c.get(SIZE).globalGet(h.end).globalGet(h.cur).op("i32.sub").op("i32.gt_u");
+  fallbackIf(c);
+  c.globalGet(h.cur).tee(AT).get(SIZE).op("i32.add").globalSet(h.cur);
+  c.get(AT);
+  return c;
+}
+
+/**
+ * Decoder::grow and grow_storage: (slot, n, width) -> where n more elements go, or 0. The first run
+ * of an array is sized exactly (at least 4), appends double, capacity 0 with a size means borrowed
+ * from the input; all as the generic decoder does, so that the arenas come out identical.
+ */
+function grow(h: Helpers): Code {
+  const SLOT = 0, N = 1, WIDTH = 2, SIZE = 3, CAP = 4, NEEDED = 5, MAX = 6, FRESH = 7;
+  const c = new Code();
+  c.get(SLOT).load("i32", ARRAY_SIZE).set(SIZE);
+  c.get(SLOT).load("i32", ARRAY_CAPACITY).set(CAP);
+  c.globalGet(h.limits).load("i32", LIMITS_MAX_ELEMENTS).set(MAX);
+  c.get(N).get(MAX).get(SIZE).op("i32.sub").op("i32.gt_u");
+  fallbackIf(c);
+  c.get(SIZE).get(N).op("i32.add").tee(NEEDED).get(CAP).op("i32.gt_u");
+  c.if_();
+  {
+    // cap = capacity == 0 ? max(needed, 4) : capacity, doubled until it holds needed
+    c.get(CAP).op("i32.eqz");
+    c.if_();
+    c.get(NEEDED).i32(4).get(NEEDED).i32(4).op("i32.gt_u", "select").set(CAP);
+    c.end();
+    const doubled = c.block();
+    const again = c.loop();
+    c.get(CAP).get(NEEDED).op("i32.ge_u").br_if(doubled);
+    c.get(NEEDED).get(CAP).i32(1).op("i32.shl").get(CAP).i32(0).op("i32.lt_s", "select").set(CAP);
+    c.br(again).end().end();
+    c.get(MAX).get(CAP).get(CAP).get(MAX).op("i32.gt_u", "select").set(CAP);
+    c.get(CAP).i32(-1).get(WIDTH).op("i32.div_u", "i32.gt_u");
+    fallbackIf(c);
+    c.get(CAP).get(WIDTH).op("i32.mul").call(h.alloc).tee(FRESH).op("i32.eqz");
+    fallbackIf(c);
+    c.get(FRESH).get(SLOT).load("i32", ARRAY_DATA).get(SIZE).get(WIDTH).op("i32.mul").memoryCopy();
+    c.get(SLOT).get(FRESH).store("i32", ARRAY_DATA);
+    c.get(SLOT).get(CAP).store("i32", ARRAY_CAPACITY);
+  }
+  c.end();
+  c.get(SLOT).get(NEEDED).store("i32", ARRAY_SIZE);
+  c.get(SLOT).load("i32", ARRAY_DATA).get(SIZE).get(WIDTH).op("i32.mul", "i32.add");
+  return c;
+}
+
+/** read_varint: (p, end) -> (position after it, value), the position 0 when truncated or overlong. */
+function readVarint(): Code {
+  const PP = 0, E = 1, RESULT = 2, SHIFT = 3;
+  const c = new Code();
+  const fail = () => c.i32(0).i64(0).op("return");
+  const next = c.loop();
+  c.get(PP).get(E).op("i32.ge_u");
+  c.if_();
+  fail();
+  c.end();
+  // the tenth byte may only hold bit 63
+  c.get(SHIFT).i32(63).op("i32.eq").get(PP).load("i32_8u").i32(1).op("i32.gt_u", "i32.and");
+  c.if_();
+  fail();
+  c.end();
+  c.get(RESULT).get(PP).load("i64_8u").i64(0x7f).op("i64.and").get(SHIFT).op("i64.extend_i32_u", "i64.shl", "i64.or").set(RESULT);
+  c.get(PP).i32(1).op("i32.add").set(PP);
+  c.get(PP).i32(-1).op("i32.add").load("i32_8u").i32(0x80).op("i32.lt_u");
+  c.if_();
+  c.get(PP).get(RESULT).op("return");
+  c.end();
+  c.get(SHIFT).i32(7).op("i32.add").tee(SHIFT).i32(64).op("i32.lt_u").br_if(next);
+  c.end();
+  fail();
+  return c;
+}
+
+/** count_varints: (p, end) -> the bytes below 0x80, eight at a time. */
+function countVarints(): Code {
+  const PP = 0, E = 1, N = 2;
+  const c = new Code();
+  const words = c.block();
+  const word = c.loop();
+  c.get(E).get(PP).op("i32.sub").i32(8).op("i32.lt_s").br_if(words);
+  c.get(N).get(PP).load("i64").i64(-1).op("i64.xor").i64(0x8080808080808080n).op("i64.and", "i64.popcnt", "i32.wrap_i64", "i32.add").set(N);
+  c.get(PP).i32(8).op("i32.add").set(PP);
+  c.br(word).end().end();
+  const bytes = c.block();
+  const byte = c.loop();
+  c.get(PP).get(E).op("i32.ge_u").br_if(bytes);
+  c.get(N).get(PP).load("i32_8u").i32(0x80).op("i32.lt_u", "i32.add").set(N);
+  c.get(PP).i32(1).op("i32.add").set(PP);
+  c.br(byte).end().end();
+  c.get(N);
+  return c;
+}
+
+/**
+ * A varint at p into local V, p moved past it: one and two bytes inline (read_short_varint), longer
+ * ones through the helper; fallback when truncated or overlong. `bound` is the local holding where
+ * the bytes end.
+ */
+function varintAt(c: Code, h: Helpers, pos = P, bound = END): void {
+  const done = c.block();
+  c.get(pos).get(bound).op("i32.lt_u");
+  c.if_();
+  shortForms(c, pos, bound, true, done);
+  c.end();
+  c.get(pos).get(bound).call(h.varint).set(V).tee(pos).op("i32.eqz");
+  fallbackIf(c);
+  c.end();
+}
+
+/**
+ * read_one_or_two_bytes at pos (before bound): a varint of one or two bytes into V (wide) or TAG,
+ * pos moved past it and a branch to `done`; longer ones fall through.
+ */
+function shortForms(c: Code, pos: number, bound: number, wide: boolean, done: Target): void {
+  if (wide) c.get(pos).load("i64_8u").tee(V).i64(0x80).op("i64.lt_u");
+  else c.get(pos).load("i32_8u").tee(TAG).i32(0x80).op("i32.lt_u");
+  c.if_();
+  c.get(pos).i32(1).op("i32.add").set(pos).br(done);
+  c.end();
+  c.get(bound).get(pos).op("i32.sub").i32(2).op("i32.ge_s");
+  c.if_();
+  c.get(pos).load("i32_8u", 1).tee(T).i32(0x80).op("i32.lt_u");
+  c.if_();
+  if (wide) c.get(V).i64(0x7f).op("i64.and").get(T).i32(7).op("i32.shl", "i64.extend_i32_u", "i64.or").set(V);
+  else c.get(TAG).i32(0x7f).op("i32.and").get(T).i32(7).op("i32.shl", "i32.or").set(TAG);
+  c.get(pos).i32(2).op("i32.add").set(pos).br(done);
+  c.end();
+  c.end();
+}
+
+/** A length prefix at p into LEN, p moved to the body; fallback unless the body fits before END. */
+function lengthAt(c: Code, h: Helpers): void {
+  varintAt(c, h);
+  c.get(V).get(END).get(P).op("i32.sub", "i64.extend_i32_u", "i64.gt_u");
+  fallbackIf(c);
+  c.get(V).op("i32.wrap_i64").set(LEN);
+}
+
+/** Pushes V as the field's in-record value (store_varint), for a store of storeKind(f). */
+function convertVarint(c: Code, t: FieldType): void {
+  switch (t) {
+    case FieldType.Sint32:
+      // zigzag of the low 32 bits
+      c.get(V).op("i32.wrap_i64").i32(1).op("i32.shr_u").i32(0).get(V).op("i32.wrap_i64").i32(1).op("i32.and", "i32.sub", "i32.xor");
+      return;
+    case FieldType.Sint64:
+      c.get(V).i64(1).op("i64.shr_u").i64(0).get(V).i64(1).op("i64.and", "i64.sub", "i64.xor");
+      return;
+    case FieldType.Bool:
+      c.get(V).i64(0).op("i64.ne");
+      return;
+    default:
+      c.get(V); // 32-bit types keep the low 32 bits (an i64.store32)
+  }
+}
+
+function varintStore(t: FieldType): "i64" | "i64_32" | "i32" | "i32_8" {
+  switch (t) {
+    case FieldType.Int64: case FieldType.Uint64: case FieldType.Sint64: return "i64";
+    case FieldType.Sint32: return "i32";
+    case FieldType.Bool: return "i32_8";
+    default: return "i64_32";
+  }
+}
+
+/** Sets an explicit-presence field's hasbit. */
+function markPresent(c: Code, f: FieldModel): void {
+  if (f.label !== Label.Explicit) return;
+  const byte = f.presence >>> 3;
+  c.get(REC).get(REC).load("i32_8u", byte).i32(1 << (f.presence & 7)).op("i32.or").store("i32_8", byte);
+}
+
+/** select_oneof_member: when another member (or none) is set, clear the shared slot and record this one. */
+function selectOneofMember(c: Code, f: FieldModel): void {
+  if (f.label !== Label.Oneof) return;
+  c.get(REC).load("i32", f.presence).i32(f.number).op("i32.ne");
+  c.if_();
+  const size = valueSize(f.type);
+  c.get(REC);
+  if (size === 8) c.i64(0).store("i64", f.offset);
+  else c.i32(0).store(size === 4 ? "i32" : "i32_8", f.offset);
+  c.get(REC).i32(f.number).store("i32", f.presence);
+  c.end();
+}
+
+/** Fallback unless the low 32 bits of V, as an int32, are a value of f's closed enum. */
+function checkClosedEnum(c: Code, f: FieldModel): void {
+  if (!isClosedEnum(f)) return;
+  const values = [...new Set(f.enum!.values.map((v) => v.number))].sort((a, b) => a - b);
+  const lo = values[0]!, hi = values[values.length - 1]!;
+  if (hi - lo === values.length - 1) {
+    c.get(V).op("i32.wrap_i64").i32(lo).op("i32.sub").i32(hi - lo).op("i32.gt_u");
+  } else {
+    c.i32(1);
+    for (const v of values) c.get(V).op("i32.wrap_i64").i32(v).op("i32.ne", "i32.and");
+  }
+  fallbackIf(c);
+}
+
+/** Fallback when the record's nesting allowance is spent (depth counts down from maxDepth). */
+function checkDepth(c: Code): void {
+  c.get(DEPTH).op("i32.eqz");
+  fallbackIf(c);
+}
+
+/** Parses a sub-message body [SUB... ) : the body is [LEN bytes before P), its record in local SUB. */
+function parseSub(c: Code, f: FieldModel, parse: Map<MessageModel, number>): void {
+  const target = parse.get(f.message!);
+  if (target === undefined) throw new Error(`compileDecoders: ${f.message!.fullName} (field ${f.name}) is not among the messages`);
+  checkDepth(c);
+  c.get(P).get(LEN).op("i32.sub").get(P).get(SUB).get(DEPTH).i32(1).op("i32.sub").call(target).op("i32.eqz");
+  fallbackIf(c);
+}
+
+/** One element of `width` bytes appended to the array at rec+offset: its address into DST. */
+function appendOne(c: Code, h: Helpers, offset: number, width: number): void {
+  // grow()'s fast path inline: room left in storage the array owns
+  c.get(REC).load("i32", offset + ARRAY_CAPACITY).tee(DST);
+  c.get(REC).load("i32", offset + ARRAY_SIZE).tee(SUB).op("i32.gt_u"); // capacity > size (so capacity != 0)
+  c.if_();
+  c.get(REC).get(SUB).i32(1).op("i32.add").store("i32", offset + ARRAY_SIZE);
+  c.get(REC).load("i32", offset + ARRAY_DATA).get(SUB).i32(width).op("i32.mul", "i32.add").set(DST);
+  c.else_();
+  c.get(REC).i32(offset).op("i32.add").i32(1).i32(width).call(h.grow).tee(DST).op("i32.eqz");
+  fallbackIf(c);
+  c.end();
+}
+
+/** A singular or repeated value of f's natural wire type at P; `dst` pushes where it goes. */
+function scalarValue(c: Code, h: Helpers, f: FieldModel, store: (kind: Parameters<Code["store"]>[0], push: () => void) => void): void {
+  const wt = wireType(f.type);
+  if (wt === Wire.Varint) {
+    varintAt(c, h);
+    checkClosedEnum(c, f);
+    store(varintStore(f.type), () => convertVarint(c, f.type));
+    return;
+  }
+  const width = wt === Wire.Fixed64 ? 8 : 4;
+  c.get(END).get(P).op("i32.sub").i32(width).op("i32.lt_s");
+  fallbackIf(c);
+  store(width === 8 ? "i64" : "i32", () => c.get(P).load(width === 8 ? "i64" : "i32"));
+  c.get(P).i32(width).op("i32.add").set(P);
+}
+
+/** A string or bytes value at P: its BytesSlot pushed by `slot` (after the length and UTF-8 checks). */
+function bytesValue(c: Code, h: Helpers, f: FieldModel, slot: () => void): void {
+  lengthAt(c, h);
+  if (f.type === FieldType.String && f.flags & FieldFlag.ValidateUtf8) shortAsciiOrUtf8(c, h);
+  slot();
+  c.get(P).get(LEN).op("i32.add").set(P);
+}
+
+/**
+ * Fallback unless the LEN bytes at P are valid UTF-8. Short ASCII strings (names, symbols, keys)
+ * are the common case and cost less than a call (utf8.hpp's is_valid_utf8 inlines them too): up to
+ * 7 bytes with 8 readable before END are one load, masked to the string.
+ */
+function shortAsciiOrUtf8(c: Code, h: Helpers): void {
+  const done = c.block();
+  c.get(LEN).i32(8).op("i32.lt_u").get(END).get(P).op("i32.sub").i32(8).op("i32.ge_s", "i32.and");
+  c.if_();
+  c.get(P).load("i64").i64(0x8080808080808080n).op("i64.and");
+  c.i64(1).get(LEN).i32(3).op("i32.shl", "i64.extend_i32_u", "i64.shl").i64(1).op("i64.sub", "i64.and", "i64.eqz").br_if(done);
+  c.end();
+  c.get(P).get(LEN).call(h.utf8).op("i32.eqz");
+  fallbackIf(c);
+  c.end();
+}
+
+/** The case of a field whose tag arrived with its natural wire type. */
+function fieldCase(c: Code, h: Helpers, f: FieldModel, parse: Map<MessageModel, number>): void {
+  const off = f.offset;
+  if (f.label === Label.Map || f.type === FieldType.Group) {
+    c.i32(0).op("return"); // the generic decoder's
+    return;
+  }
+  if (f.type === FieldType.Message) {
+    lengthAt(c, h);
+    c.get(P).get(LEN).op("i32.add").set(P);
+    if (f.label === Label.Repeated) {
+      // new_record, then the array's room, then the body: the generic decoder's order
+      newRecord(c, f.message!, h, SUB);
+      c.get(SUB); // appendOne uses SUB as scratch: keep the record on the stack
+      appendOne(c, h, off, 4);
+      c.set(SUB);
+      c.get(DST).get(SUB).store("i32");
+    } else {
+      selectOneofMember(c, f);
+      c.get(REC).load("i32", off).tee(SUB).op("i32.eqz");
+      c.if_();
+      newRecord(c, f.message!, h, SUB);
+      c.get(REC).get(SUB).store("i32", off);
+      c.end();
+    }
+    parseSub(c, f, parse);
+    markPresent(c, f);
+    return;
+  }
+  if (f.type === FieldType.String || f.type === FieldType.Bytes) {
+    if (isArray(f)) {
+      bytesValue(c, h, f, () => {
+        appendOne(c, h, off, 8);
+        c.get(DST).get(P).store("i32").get(DST).get(LEN).store("i32", 4);
+      });
+      return;
+    }
+    bytesValue(c, h, f, () => {
+      selectOneofMember(c, f);
+      c.get(REC).get(P).store("i32", off).get(REC).get(LEN).store("i32", off + 4);
+    });
+    markPresent(c, f);
+    return;
+  }
+  if (isArray(f)) {
+    scalarValue(c, h, f, (kind, push) => {
+      appendOne(c, h, off, valueSize(f.type));
+      c.get(DST);
+      push();
+      c.store(kind);
+    });
+    return;
+  }
+  scalarValue(c, h, f, (kind, push) => {
+    selectOneofMember(c, f);
+    c.get(REC);
+    push();
+    c.store(kind, off);
+  });
+  markPresent(c, f);
+}
+
+/** A packed run of a repeated numeric field (parse_packed): borrowed when aligned and first, else copied or decoded. */
+function packedCase(c: Code, h: Helpers, f: FieldModel, next: Target): void {
+  const off = f.offset;
+  const width = valueSize(f.type);
+  lengthAt(c, h);
+  c.get(P).set(Q); // the run: [Q, P)
+  c.get(P).get(LEN).op("i32.add").set(P);
+  c.get(LEN).op("i32.eqz").br_if(next);
+  if (wireType(f.type) !== Wire.Varint) {
+    const shift = width === 8 ? 3 : 2;
+    c.get(LEN).i32(width - 1).op("i32.and");
+    fallbackIf(c);
+    c.get(LEN).i32(shift).op("i32.shr_u").set(LEN); // now the count
+    c.get(LEN).globalGet(h.limits).load("i32", LIMITS_MAX_ELEMENTS).get(REC).load("i32", off + ARRAY_SIZE).op("i32.sub", "i32.gt_u");
+    fallbackIf(c);
+    // an aligned first run is used in place (capacity 0: borrowed)
+    c.get(REC).load("i32", off + ARRAY_SIZE).op("i32.eqz").get(Q).i32(width - 1).op("i32.and", "i32.eqz", "i32.and");
+    c.if_();
+    c.get(REC).get(Q).store("i32", off + ARRAY_DATA).get(REC).get(LEN).store("i32", off + ARRAY_SIZE).get(REC).i32(0).store("i32", off + ARRAY_CAPACITY);
+    c.br(next);
+    c.end();
+    c.get(REC).i32(off).op("i32.add").get(LEN).i32(width).call(h.grow).tee(DST).op("i32.eqz");
+    fallbackIf(c);
+    c.get(DST).get(Q).get(LEN).i32(shift).op("i32.shl").memoryCopy();
+    return;
+  }
+  // varints: the run must end on a terminator; count, make room, decode
+  c.get(P).i32(-1).op("i32.add").load("i32_8u").i32(0x80).op("i32.and");
+  fallbackIf(c);
+  c.get(REC).i32(off).op("i32.add").get(Q).get(P).call(h.countVarints).i32(width).call(h.grow).tee(DST).op("i32.eqz");
+  fallbackIf(c);
+  const values = c.block();
+  const value = c.loop();
+  c.get(Q).get(P).op("i32.ge_u").br_if(values);
+  varintAt(c, h, Q, P);
+  checkClosedEnum(c, f); // values outside a closed enum go to unknown fields: the generic decoder's
+  c.get(DST);
+  convertVarint(c, f.type);
+  c.store(varintStore(f.type));
+  c.get(DST).i32(width).op("i32.add").set(DST);
+  c.br(value).end().end();
+}
+
+/**
+ * parse_message for one message: (p, end, rec, depth) -> 1, or 0 for the generic decoder. Fields
+ * dispatch on their number (one br_table, or compares for sparse numbers), then check the wire type.
+ */
+function parseMessage(msg: MessageModel, h: Helpers, parse: Map<MessageModel, number>): Code {
+  const c = new Code();
+  const fields = [...msg.fields].sort((a, b) => a.number - b.number);
+  const done = c.block();
+  const next = c.loop();
+  c.get(P).get(END).op("i32.ge_u").br_if(done);
+  readTag(c, h);
+  const unknown = c.block();
+  const cases = fields.map(() => c.block()).reverse(); // cases[i] closes i-th: fields[i]'s code follows its end
+  const maxNumber = fields.length ? fields[fields.length - 1]!.number : 0;
+  if (maxNumber <= DENSE_LIMIT) {
+    const table: Target[] = Array.from({ length: maxNumber + 1 }, () => unknown);
+    fields.forEach((f, i) => (table[f.number] = cases[i]!));
+    c.get(TAG).i32(3).op("i32.shr_u").br_table(table, unknown);
+  } else {
+    fields.forEach((f, i) => c.get(TAG).i32(3).op("i32.shr_u").i32(f.number).op("i32.eq").br_if(cases[i]!));
+    c.br(unknown);
+  }
+  fields.forEach((f) => {
+    c.end();
+    const natural = (f.number << 3) | wireType(f.type);
+    const packable = f.label === Label.Repeated && wireType(f.type) !== Wire.Len && f.type !== FieldType.Group;
+    if (packable) {
+      c.get(TAG).i32((f.number << 3) | Wire.Len).op("i32.eq");
+      c.if_();
+      packedCase(c, h, f, next);
+      c.br(next);
+      c.end();
+    }
+    c.get(TAG).i32(natural).op("i32.ne").br_if(unknown);
+    fieldCase(c, h, f, parse);
+    c.br(next);
+  });
+  c.end(); // unknown: unknown fields, wrong wire types, field number 0
+  c.i32(0).op("return");
+  c.end(); // next
+  c.end(); // done
+  for (const f of msg.fields) {
+    if (!(f.flags & FieldFlag.Required)) continue;
+    c.get(REC).load("i32_8u", f.presence >>> 3).i32(1 << (f.presence & 7)).op("i32.and", "i32.eqz");
+    fallbackIf(c);
+  }
+  c.i32(1);
+  return c;
+}
+
+/** A tag at P into TAG: one and two bytes inline, up to five through the helper (read_tag's limit). */
+function readTag(c: Code, h: Helpers): void {
+  const done = c.block();
+  shortForms(c, P, END, false, done);
+  c.get(P).get(END).call(h.varint).set(V).tee(T).op("i32.eqz");
+  c.get(T).get(P).op("i32.sub").i32(5).op("i32.gt_u", "i32.or");
+  c.get(V).i64(0xffffffff).op("i64.gt_u", "i32.or");
+  fallbackIf(c);
+  c.get(T).set(P);
+  c.get(V).op("i32.wrap_i64").set(TAG);
+  c.end();
+}
