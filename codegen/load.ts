@@ -25,6 +25,10 @@ export function loadProtos(files: string[], protoPaths: string[]): LoadedFiles {
   const real = (p: string) => (existsSync(p) ? fs.realpathSync(p) : p);
   // without --proto_path the working directory is the include path, as with protoc
   const roots = (protoPaths.length > 0 ? protoPaths : ["."]).map((p) => real(path.resolve(p)));
+  // where a file or import is looked for, for the error that says it is nowhere
+  const given = [...roots];
+  const searched = (name: string, first: string[] = []) =>
+    `looked for ${[...new Set([...first, ...given.map((r) => path.join(r, name))])].join(", ")} (--proto_path ${given.join(", ")})`;
   const importNames = new Map<string, string>();
   const locate = (target: string): string | undefined => {
     for (const dir of [...roots, bundledProtos]) {
@@ -53,7 +57,7 @@ export function loadProtos(files: string[], protoPaths: string[]): LoadedFiles {
       dir = path.dirname(abs);
       roots.push(dir);
     }
-    if (!existsSync(abs)) throw new ProtoLoadError(`${f}: file not found`);
+    if (!existsSync(abs)) throw new ProtoLoadError(`${excerpt(f)}: file not found: ${path.isAbsolute(f) ? `looked for ${f}` : searched(f, [path.resolve(f)])}`);
     importNames.set(abs, path.relative(dir, abs).split(path.sep).join("/"));
     return abs;
   });
@@ -68,7 +72,7 @@ export function loadProtos(files: string[], protoPaths: string[]): LoadedFiles {
       if (found) return found;
       const rel = path.resolve(path.dirname(origin), target);
       if (existsSync(rel)) return rel;
-      throw at(origin, `"${target}"`, `import "${excerpt(target)}" was not found in any --proto_path`);
+      throw at(origin, `"${target}"`, `import "${excerpt(target)}" was not found in any --proto_path: ${searched(excerpt(target))}`);
     },
     read: (file) => fs.readFileSync(file, "utf8"),
     importName: (file) => importNames.get(file) ?? file,

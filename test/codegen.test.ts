@@ -198,7 +198,7 @@ describe("hppproto-gen", () => {
   it.each([
     ["a syntax error", 'syntax = "proto3";\nmessage A {\n  int32 x = ;\n}\n', /\/a\.proto:3:13: illegal id ';'\n/],
     ["a missing ;", 'syntax = "proto3";\nmessage A {\n  int32 x = 1\n}\n', /\/a\.proto:4:1: illegal token '}', ';' expected\n/],
-    ["a missing import", 'syntax = "proto3";\nimport "nowhere/b.proto";\nmessage A { int32 x = 1; }\n', /\/a\.proto:2:8: import "nowhere\/b\.proto" was not found in any --proto_path\n/],
+    ["a missing import", 'syntax = "proto3";\nimport "nowhere/b.proto";\nmessage A { int32 x = 1; }\n', /\/a\.proto:2:8: import "nowhere\/b\.proto" was not found in any --proto_path: looked for \/.*\/nowhere\/b\.proto \(--proto_path \/.*\)\n/],
     ["an unknown type", 'syntax = "proto3";\n// Missing\nmessage A { Missing x = 1; }\n', /\/a\.proto:3:13: unknown type Missing\n/],
     // what protoc rejects
     ["field number 0", 'syntax = "proto3";\nmessage A { int32 x = 0; }\n', /\/a\.proto:2:19: field numbers must be positive integers \(x = 0\)\n/],
@@ -220,6 +220,14 @@ describe("hppproto-gen", () => {
     expect(r.status).toBe(1);
     expect(r.out).toMatch(message);
     expect(readdirSync(`${dir}/out`)).toEqual([]);
+  });
+
+  it("a file named on the command line that is nowhere: the error says where it looked", () => {
+    const dir = scratch();
+    mkdirSync(`${dir}/protos`);
+    const r = spawnSync(process.execPath, [`${repoRoot}bin/hppproto-gen.mjs`, "--out", "out", "-I", "protos", "nope.proto"], { cwd: dir, encoding: "utf8" });
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim()).toBe(`hppproto-gen: nope.proto: file not found: looked for ${dir}/nope.proto, ${dir}/protos/nope.proto (--proto_path ${dir}/protos)`);
   });
 
   it("string defaults holding // and /* are kept as written", async () => {
