@@ -67,9 +67,10 @@ describe("the npm package", () => {
     console.log(`npm pack: ${paths.length} files, ${packed.size} bytes packed, ${packed.unpackedSize} unpacked`);
     // two WASM modules (the codec with its JSON reader and writer, and the decoder alone), each also
     // inlined for bundlers; 299 KB with the RPC adapters and custom options, 306 KB with file
-    // options and extensions resolved through registries, 334 KB with the hostile-input round
-    // (the plugin's descriptor checks, request arenas per call, read budgets, field masks)
-    expect(packed.size).toBeLessThan(345_000);
+    // options and extensions resolved through registries, 346 KB with the hostile-input round
+    // (one descriptor validator, the linear .proto scanner, request arenas per call, read budgets,
+    // field masks); the compiled-codec emitter (dist/codegen/wasm) stays out until the generator uses it
+    expect(packed.size).toBeLessThan(355_000);
   });
 
   it("metadata: a license, keywords, its package.json exported, no install-time build, no source map comments without maps", () => {
