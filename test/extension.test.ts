@@ -103,6 +103,25 @@ describe("extensions", () => {
     expect(alone.encode(b as never)).toEqual(alone.encode({ id: 4 }));
     expect(() => setExtension(alone.view(alone.encode({ id: 1 })), level, 1)).toThrow(/a view is read-only/);
   });
+
+  it("with declared defaults: read while unset, as fields with them are, and set only when given", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "hppproto-ext-default-"));
+    writeFileSync(path.join(dir, "base.proto"), 'syntax = "proto2";\npackage x;\nmessage Base { optional int32 id = 1; extensions 100 to 200; }\n');
+    writeFileSync(path.join(dir, "more.proto"), 'syntax = "proto2";\npackage x;\nimport "base.proto";\nextend Base { optional int32 level = 100 [default = 5]; }\n');
+    const alone = loadSchema([path.join(dir, "base.proto")], [dir]).types.get("x.Base")!; // knows no extension
+    const Base = loadSchema([path.join(dir, "more.proto")], [dir]).types.get("x.Base")!;
+    const level = new Extension<Record<string, unknown>, number>(Base, 100);
+    // on the run's plain objects, builders and views, and in the unknown fields of the other run's
+    const view = Base.view(new Uint8Array(0)) as never as Record<string, unknown>;
+    expect([getExtension(view, level), hasExtension(view, level)]).toEqual([5, false]);
+    for (const [m, encode] of [[Base.create(), Base], [alone.create(), alone], [Base.builder(), Base]] as [Record<string, unknown>, typeof Base][]) {
+      expect([getExtension(m, level), hasExtension(m, level)]).toEqual([5, false]);
+      setExtension(m, level, 5); // the default, set
+      expect([getExtension(m, level), hasExtension(m, level), Base.isSet(Base.decode(encode.encode(m)), "level")]).toEqual([5, true, true]);
+      clearExtension(m, level);
+      expect([getExtension(m, level), hasExtension(m, level), encode.encode(m).length]).toEqual([5, false, 0]);
+    }
+  });
 });
 
 describe("extensions a run does not know, resolved through a registry", () => {

@@ -40,7 +40,7 @@ function convert64(m: MessageModel, obj: Record<string, unknown>, to: (v: bigint
   };
   const out: Record<string, unknown> = { ...obj };
   for (const f of m.fields) {
-    if (f.oneof) continue;
+    if (f.oneof || !Object.hasOwn(obj, f.prop)) continue; // an unset field with a declared default: inherited, not copied
     const v = obj[f.prop];
     if (f.label === Label.Map) {
       const [entryKey, entryValue] = f.mapEntry!.fields as [FieldModel, FieldModel];
@@ -104,6 +104,7 @@ describe("--int64 and the jstype option", () => {
             const view = t.view(bytes);
             expect(view.i64).toBe(expected.i64 ?? to(0n));
             expect(view.withDefault).toBe(expected.withDefault ?? to(-42n));
+            expect([t.decode(bytes).withDefault, t.decode(bytes).safeDefault]).toEqual([view.withDefault, view.safeDefault]); // plain objects read the defaults too
             expect(view.packedI64).toBeInstanceOf(BigInt64Array);
             expect(Array.from(view.packedI64 as BigInt64Array)).toEqual(plain.packedI64);
             const byId = [...(view.byId as Iterable<[unknown, unknown]>)];

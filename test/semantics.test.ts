@@ -5,7 +5,7 @@
 import { deepStrictEqual, notDeepStrictEqual } from "node:assert";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as es from "@bufbuild/protobuf";
-import { init } from "hppproto";
+import { fieldMaskApply, fromText, init, toText } from "hppproto";
 import { encodeWithProtobufjs, loadSet, randomObject, requiresItself, rng } from "./support/protos.js";
 import { registryOf } from "./support/buf.js";
 import { schemaFromSources } from "../dist/codegen/dynamic.js";
@@ -29,6 +29,25 @@ function holdsExtensions(def: any, index: number, registry: es.FileRegistry, see
   return false;
 }
 
+/**
+ * A field's value in a plain object, or @bufbuild message (by its localName), comparable across the
+ * two: 64-bit integers as decimal text (either may hold a string), floats as float32.
+ */
+function readDefault(f: { type: number; prop: string }, o: object, key = f.prop): unknown {
+  const v = (o as Record<string, unknown>)[key];
+  if (v instanceof Uint8Array) return Uint8Array.from(v); // @bufbuild's may be a Buffer
+  if (typeof v === "bigint" || ([3, 4, 6, 16, 18].includes(f.type) && v !== undefined)) return String(v);
+  return f.type === 2 && typeof v === "number" ? Math.fround(v) : v; // @bufbuild keeps a float default unrounded (9e9), a record holds its float32
+}
+
+/** unittest.proto's escaped_bytes default as protoc unescapes it (@bufbuild's unescaping drops \' and \", see reflect.test.ts). */
+const escapedBytes = new Uint8Array([0, 1, 7, 8, 12, 10, 13, 9, 11, 92, 39, 34, 254]);
+
+/** readDefault of a @bufbuild message, its one mistaken default put right. */
+function esDefault(f: { type: number; prop: string; name: string }, m: object, localName: string): unknown {
+  return f.name === "escaped_bytes" && !Object.hasOwn(m, localName) ? escapedBytes : readDefault(f, m, localName);
+}
+
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   const out = new Uint8Array(a.length + b.length);
   out.set(a);
@@ -40,7 +59,7 @@ describe.each(["unittest", "conformance"] as const)("every message of the %s sch
   const loaded = loadSet(set);
   it("equals, merge, clone, isSet and create on random messages agree with @bufbuild's", () => {
     const registry = registryOf(set);
-    let compared = 0, unequal = 0;
+    let compared = 0, unequal = 0, defaulted = 0;
     for (const typeName of [...loaded.types.keys()].sort()) {
       const model = loaded.models.get(typeName)!;
       if (requiresItself(model) || model.messageSet) continue;
@@ -51,7 +70,7 @@ describe.each(["unittest", "conformance"] as const)("every message of the %s sch
       const samples = Array.from({ length: 6 }, () => encodeWithProtobufjs(loaded, typeName, randomObject(loaded, model, r)));
       // extensions are fields of the extended message here; @bufbuild's equals() leaves them out
       const def = (T as any).schemaDef;
-      const fields = def.messages[(T as any).index].fields as { number: number; prop: string; name: string }[];
+      const fields = def.messages[(T as any).index].fields as { number: number; prop: string; name: string; type: number; defaultValue?: unknown }[];
       const extended = holdsExtensions(def, (T as any).index, registry, new Set());
       for (let i = 0; i < samples.length; i++) {
         const bytesA = samples[i]!, bytesB = samples[(i + 1) % samples.length]!;
@@ -77,19 +96,34 @@ describe.each(["unittest", "conformance"] as const)("every message of the %s sch
         const throughEs = (bytes: Uint8Array) => T.decode(es.toBinary(desc, es.fromBinary(desc, bytes)));
         expect(throughEs(T.encode(merged)), typeName).toEqual(T.decode(es.toBinary(desc, esMerged)));
         expect(T.merge(T.clone(a), T.view(bytesB)), typeName).toEqual(merged);
-        // isSet, field by field (oneof members included)
+        // isSet, field by field (oneof members included); a field with a declared default reads it as @bufbuild's does
         for (const f of fields) {
           const esField = desc.fields.find((x) => x.number === f.number);
           if (esField === undefined) continue; // an extension, a field of the message here: @bufbuild keeps them apart
           expect(T.isSet(a, f.prop), `${typeName}.${f.name}`).toBe(es.isFieldSet(esA, esField));
+          if (f.defaultValue !== undefined) expect(readDefault(f, a), `${typeName}.${f.name}`).toEqual(esDefault(f, esA, esField.localName));
+        }
+      }
+      // unset fields with declared defaults: what create() and decode() of no bytes read, as @bufbuild's create() and fromBinary()
+      const requires = model.fields.some((f) => f.flags & 4); // no bytes are no message of it
+      for (const f of fields) {
+        const esField = desc.fields.find((x) => x.number === f.number);
+        if (esField === undefined || f.defaultValue === undefined) continue;
+        defaulted++;
+        const want = esDefault(f, es.create(desc), esField.localName);
+        expect(want, `${typeName}.${f.name}`).toEqual(esDefault(f, es.fromBinary(desc, new Uint8Array(0)), esField.localName));
+        const made = [T.create(), T.clone(T.create()), ...(requires ? [] : [T.decode(new Uint8Array(0)), T.fromJsonString("{}")])];
+        for (const o of made) {
+          expect([readDefault(f, o), T.isSet(o, f.prop)], `${typeName}.${f.name}`).toEqual([want, false]);
         }
       }
       expect(T.is(T.create()), typeName).toBe(true);
-      if (model.fields.every((f) => !(f.flags & 4))) {
+      if (!requires) {
         expect(T.encode(T.create()), typeName).toEqual(es.toBinary(desc, es.create(desc)));
       }
     }
     expect(compared).toBeGreaterThan(150); // most messages are compared (those holding extensions are not)
+    expect(defaulted).toBeGreaterThanOrEqual(set === "unittest" ? 100 : 30); // TestAllTypes' default_* fields, closed enums' first values, the editions golden's
     expect(unequal).toBeGreaterThan(compared / 2); // random pairs mostly differ; the clones above are the equal ones
   });
 });
@@ -110,9 +144,9 @@ describe("values", () => {
     expect(T.equals({ $unknown: new Uint8Array([0x98, 0x3f, 1]) } as never, {})).toBe(true); // unknown fields left out
   });
 
-  it("create and clone: implicit fields at their defaults, explicit ones absent (a view reads proto2's declared default), deep copies", () => {
+  it("create and clone: implicit fields at their defaults, explicit ones absent (reading a declared default, as views do), deep copies", () => {
     const P = conf2.TestAllTypesProto2;
-    expect(P.create().defaultInt32).toBeUndefined();
+    expect([P.create().defaultInt32, P.isSet(P.create(), "defaultInt32")]).toEqual([-123456789, false]);
     expect(P.view(P.encode(P.create())).defaultInt32).toBe(-123456789);
     expect(P.create().optionalInt32).toBeUndefined();
     expect(P.create({ optionalInt32: 4 }).optionalInt32).toBe(4);
@@ -128,6 +162,51 @@ describe("values", () => {
     expect(a.repeatedNestedMessage[0]!.a).toBe(2);
     expect(a.optionalBytes[0]).toBe(1);
     expect(a.mapStringNestedMessage.k!.a).toBe(3);
+  });
+
+  it("declared defaults: read while unset by every plain object a message type makes, never set, written or printed", () => {
+    const P = conf2.TestAllTypesProto2;
+    const defaults = { defaultInt32: -123456789, defaultInt64: -9123456789123456789n, defaultUint64: 10123456789123456789n, defaultFloat: Math.fround(9e9), defaultDouble: 7e22, defaultBool: true, defaultString: "Rosebud" };
+    const joshua = new Uint8Array([106, 111, 115, 104, 117, 97]);
+    const empty = [P.create(), P.decode(new Uint8Array(0)), P.clone(P.create()), P.fromJsonString("{}"), P.fromJson({}), fromText(P, ""), P.view(new Uint8Array(0)).$toObject(), fieldMaskApply(P, P.create(), { paths: ["default_int32"] })];
+    for (const o of empty) {
+      expect(o).toMatchObject(defaults);
+      expect(o.defaultBytes).toEqual(joshua);
+      expect(Object.keys(defaults).filter((k) => P.isSet(o, k) || Object.hasOwn(o, k))).toEqual([]); // not set: inherited, not own
+      expect([P.encode(o).length, P.toJsonString(o), P.toJsonString(o, { emitDefaults: true }).includes("default"), toText(P, o)]).toEqual([0, "{}", false, ""]);
+      expect(P.equals(o, {})).toBe(true);
+      deepStrictEqual(o, P.create()); // one prototype, the same own properties
+    }
+    // a default is a value like any other once set: own, set, written; two decodes of the same bytes are deepStrictEqual
+    const set = P.create({ defaultInt32: -123456789, defaultString: "x" });
+    expect([P.isSet(set, "defaultInt32"), P.isSet(set, "defaultString"), P.isSet(set, "defaultBool")]).toEqual([true, true, false]);
+    expect(P.equals(set, P.create())).toBe(false); // as @bufbuild's equals: set in one only
+    expect(P.toJsonString(set)).toBe('{"defaultInt32":-123456789,"defaultString":"x"}');
+    expect(toText(P, set)).toBe('default_int32: -123456789\ndefault_string: "x"\n');
+    deepStrictEqual(P.decode(P.encode(set)), set);
+    deepStrictEqual(P.decode(P.encode(set)), P.decode(P.encode(set)));
+    expect(P.merge(P.create(), set)).toMatchObject({ defaultInt32: -123456789, defaultString: "x" });
+    expect(P.isSet(P.merge(P.create(), P.create()), "defaultInt32")).toBe(false);
+    // cleared: the default shows again, unset (as when never set)
+    P.clear(set, "defaultString");
+    expect([set.defaultString, P.isSet(set, "defaultString"), Object.hasOwn(set, "defaultString")]).toEqual(["Rosebud", false, false]);
+    set.defaultInt32 = undefined; // an own undefined: unset, and it hides the default, as in any object
+    expect([set.defaultInt32, P.isSet(set, "defaultInt32"), P.encode(set).length]).toEqual([undefined, false, 0]);
+    // bytes: a fresh array per read, so that writing into one changes no other message's default
+    const a = P.create();
+    a.defaultBytes![0] = 0;
+    expect([a.defaultBytes, P.create().defaultBytes]).toEqual([joshua, joshua]);
+    a.defaultBytes = new Uint8Array([1]);
+    expect([P.isSet(a, "defaultBytes"), P.decode(P.encode(a)).defaultBytes]).toEqual([true, new Uint8Array([1])]);
+    // object literals hold what they set, so a literal without the field neither reads nor writes the default
+    expect([({} as conf2.TestAllTypesProto2).defaultInt32, P.encode({}).length]).toEqual([undefined, 0]);
+    // decode(bytes, { int64 }): the defaults in that form too, still unset; one that a number cannot hold exactly is a RangeError
+    const s = P.decode(new Uint8Array(0), { int64: "string" });
+    expect([s.defaultInt64, s.defaultUint64, s.defaultInt32, P.isSet(s as never, "defaultInt64"), P.encode(s as never).length]).toEqual(["-9123456789123456789", "10123456789123456789", -123456789, false, 0]);
+    deepStrictEqual(P.decode(new Uint8Array(0), { int64: "string" }), s);
+    expect(P.decode(P.encode({ defaultInt64: 5n }), { int64: "string" }).defaultInt64).toBe("5");
+    expect(() => P.decode(new Uint8Array(0), { int64: "number" })).toThrow(/TestAllTypesProto2\.default_int64: its default -9123456789123456789 does not fit a JS number exactly/);
+    expect(P.decode(new Uint8Array(0), { int64: "bigint" }).defaultInt64).toBe(-9123456789123456789n);
   });
 
   it("merge: scalars replace, messages merge, lists append, map entries and oneof members replace, unknown fields append", () => {
@@ -194,8 +273,9 @@ describe("values", () => {
 
   it("the README's round trip: deepStrictEqual holds for an object with every field (create() makes one), not for a literal leaving one out", () => {
     const P2 = conf2.TestAllTypesProto2;
-    const full = P2.create({ optionalInt32: 1, optionalNestedMessage: { a: 2 }, repeatedString: ["x"], mapInt32Int32: { 1: 2 } });
+    const full = P2.create({ optionalInt32: 1, optionalNestedMessage: { a: 2 }, repeatedString: ["x"], mapInt32Int32: { 1: 2 }, defaultInt32: 3 });
     deepStrictEqual(P2.decode(P2.encode(full)), full);
+    deepStrictEqual(P2.decode(P2.encode(P2.create())), P2.create()); // fields with declared defaults left out alike
     const literal = { optionalInt32: 1 };
     notDeepStrictEqual(P2.decode(P2.encode(literal)), literal); // decode() makes the absent fields own properties
     deepStrictEqual(P2.decode(P2.encode(literal)), P2.create(literal));

@@ -180,7 +180,7 @@ describe("lifetimes", () => {
 });
 
 describe("presence and defaults", () => {
-  it("views give declared defaults for absent fields; plain objects leave them undefined", () => {
+  it("views and plain objects give declared defaults for absent fields (plain objects inherit them, unset)", () => {
     const v = Node.view(new Wire().tag(8, 0).varint(7).finish());
     expect(v.$has("color")).toBe(false);
     expect(v.color).toBe(Color.GREEN);
@@ -188,8 +188,8 @@ describe("presence and defaults", () => {
     expect(v.label).toBe("none");
     expect(v.child).toBeUndefined();
     const p = Node.decode(new Wire().tag(8, 0).varint(7).finish());
-    expect(p.color).toBeUndefined();
-    expect(p.label).toBeUndefined();
+    expect([p.color, p.ratio, p.label]).toEqual([Color.GREEN, 1.5, "none"]);
+    expect([Node.isSet(p, "color"), Object.hasOwn(p, "color"), Node.isSet(p, "label")]).toEqual([false, false, false]);
     const set = Node.view(node(7, (w) => w.tag(9, 0).varint(3).string(11, "")));
     expect(set.color).toBe(Color.BLUE);
     expect(set.$has("label")).toBe(true);
@@ -199,7 +199,7 @@ describe("presence and defaults", () => {
   it("a closed enum value outside the enum is kept as an unknown field", () => {
     const bytes = node(1, (w) => w.tag(9, 0).varint(99));
     const p = Node.decode(bytes);
-    expect(p.color).toBeUndefined();
+    expect([p.color, Node.isSet(p, "color")]).toEqual([Color.GREEN, false]); // unset: its default
     expect(Array.from(p.$unknown!)).toEqual([9 * 8, 99]);
   });
 

@@ -9,7 +9,7 @@ import { unknown as unknownOf } from "./plain.js";
 import { runtime } from "./runtime.js";
 import { writer as builderWriter } from "./builder.js";
 import { eachField } from "./wirefields.js";
-import type { FieldInfo } from "./schema.js";
+import { Label, type FieldInfo } from "./schema.js";
 import type { MessageView } from "./view.js";
 import { isView } from "./viewmark.js";
 
@@ -53,8 +53,13 @@ export class Extension<E, V> {
 
   /** @internal its value in wire bytes (other fields ignored), read by the extendee of its run; the extendee's required fields may be absent */
   valueIn(bytes: Uint8Array): V {
+    return this.holderOf(bytes)[this.field.prop] as V;
+  }
+
+  /** @internal the plain object of the extendee of its run that wire bytes make (for the extension's field) */
+  holderOf(bytes: Uint8Array): Plain {
     const { extendee } = this;
-    return runtime().partially(() => extendee.decode(bytes))[this.field.prop as keyof E] as V;
+    return runtime().partially(() => extendee.decode(bytes)) as Plain;
   }
 
   /** @internal appends its field with this value to o's unknown fields, where decode() keeps a field o's run does not know */
@@ -122,8 +127,9 @@ export function getExtension<E, V>(message: NoInfer<E> | MessageView, ext: Exten
 
 /** Whether the extension is set on a message (as isSet() tells for fields). */
 export function hasExtension<E, V>(message: NoInfer<E> | MessageView, ext: Extension<E, V>): boolean {
-  const value = getExtension(message, ext);
-  return ext.extendee.isSet({ [ext.field.prop]: value } as E, ext.field.prop);
+  // asked of the message that holds it: a declared default it reads while unset is not set
+  const holder = holdsField(message as object, ext) ? message : ext.holderOf(unknownBytes(message as object) ?? new Uint8Array(0));
+  return ext.extendee.isSet(holder as E, ext.field.prop);
 }
 
 /** Replaces a message's unknown fields: a plain object's $unknown, or a builder's record. */
@@ -177,8 +183,12 @@ export function hasOption<E, V>(element: OptionsHolder, ext: Extension<E, V>): b
 
 /** Clears the extension from a plain object or a builder in place: its field, and its bytes among the unknown fields. Returns message. */
 export function clearExtension<E, V>(message: NoInfer<E>, ext: Extension<E, V>): E {
-  const o = message as Plain;
-  if (writesField(message as object, ext)) o[ext.field.prop] = (ext.extendee.emptyPlain() as Plain)[ext.field.prop];
+  const { extendee, field } = ext;
+  if (writesField(message as object, ext)) {
+    // a builder's setter empties it; a plain object is cleared as clear() clears fields (a declared default shows again)
+    if (isView(message)) (message as Plain)[field.prop] = field.label === Label.Repeated ? [] : undefined;
+    else extendee.clear(message, field.prop);
+  }
   const unknown = unknownBytes(message as object);
   if (unknown instanceof Uint8Array) setUnknown(message as object, withoutField(unknown, ext.number));
   return message;

@@ -2,6 +2,7 @@
 // intersection), and applied to messages (keep only the masked fields; merge only the masked
 // fields from one message into another). Free functions, so that a bundle carries only those a
 // program calls. Paths are `.proto` field names joined by dots.
+import { setValue } from "./defaults.js";
 import { define } from "./json/print.js";
 import { fieldMaskFromJson, fieldMaskToJson } from "./json/common.js";
 import type { AnyMessageType, PlainOf } from "./message.js";
@@ -79,7 +80,7 @@ function fieldOf(info: MessageInfo, name: string, at: string): FieldInfo {
 
 /** f's value in src (a oneof member's only when it is the member set), or undefined. */
 function valueOf(info: MessageInfo, f: FieldInfo, src: Plain): unknown {
-  if (f.oneof < 0) return src[f.prop];
+  if (f.oneof < 0) return setValue(f, src);
   const c = src[info.oneofs[f.oneof]!.prop] as Oneof;
   return c?.case === f.prop ? c.value : undefined;
 }

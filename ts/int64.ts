@@ -1,6 +1,7 @@
 // 64-bit integers in a JS form other than the one code was generated with, for one decode:
 // decode(bytes, { int64: "string" }) as protobufjs's toObject({ longs: String }) gives them. The
 // fresh plain object is converted in place, walking the schema to its 64-bit fields only.
+import { reformDefaults, setValue } from "./defaults.js";
 import { FieldType, isInt64, Label, type FieldInfo, type Int64As, type SchemaDef } from "./schema.js";
 import { isMessage } from "./interpreted/values.js";
 
@@ -70,6 +71,7 @@ function convertValue(def: SchemaDef, f: FieldInfo, v: unknown, to: Int64As, pat
 /** Converts the 64-bit integers of plain object o (message `index`) to form `to`, in place. */
 export function convert64(def: SchemaDef, index: number, o: Plain, to: Int64As, path: string): void {
   if (!holds64(def, index)) return;
+  reformDefaults(def, index, o, to);
   const info = def.messages[index]!;
   for (const f of info.fields) {
     const at = `${path}.${f.name}`;
@@ -78,7 +80,7 @@ export function convert64(def: SchemaDef, index: number, o: Plain, to: Int64As, 
       if (c?.case === f.prop && c.value != null) c.value = convertValue(def, f, c.value, to, at);
       continue;
     }
-    const v = o[f.prop];
+    const v = setValue(f, o); // a default o inherits is converted with its prototype
     if (v == null) continue;
     if (f.label === Label.Repeated) {
       const list = v as unknown[];

@@ -8,6 +8,7 @@ import type { Fill, RecordWriter } from "./fill.js";
 import type { Memory } from "./memory.js";
 import type { FullRuntime } from "./fullruntime.js";
 import { fullRuntime, runtime, type Runtime } from "./runtime.js";
+import { hasDefault } from "./defaults.js";
 import { fieldIsSet, isPlainMessage, mergeMessages, messagesEqual } from "./semantics.js";
 import { reflectMessage, type FieldReflection, type OneofReflection } from "./reflect.js";
 import { convert64, type Int64Forms } from "./int64.js";
@@ -196,8 +197,8 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
 
   /**
    * A plain object with every implicit-presence field at its default and explicit-presence fields
-   * absent (a proto2 `[default = …]` there would make the field set; views read it), with the
-   * fields `init` sets merged in.
+   * absent (one with a declared default, proto2's `[default = …]`, reads it from the object's
+   * prototype and is not set), with the fields `init` sets merged in.
    */
   create(init?: PartialMessage<T>): T {
     const empty = this.emptyPlain();
@@ -260,6 +261,8 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
     } else if (f.oneof >= 0) {
       const prop = this.schemaDef.messages[this.index]!.oneofs[f.oneof]!.prop;
       if ((o[prop] as Oneof)?.case === f.prop) o[prop] = undefined;
+    } else if (hasDefault(f)) {
+      delete o[f.prop]; // the default its prototype holds shows again
     } else {
       o[f.prop] = (this.emptyPlain() as Plain)[f.prop];
     }

@@ -1,11 +1,29 @@
-// Helpers generated materializers call to turn records into plain objects that own their data.
+// Helpers generated materializers call to turn records into plain objects that own their data
+// (and that fillers and ProtoJSON writers call to tell a field with a declared default set).
 import { UNKNOWN_FIELDS } from "./abi.js";
+import { defaultsPrototype } from "./defaults.js";
 import { EMPTY_BYTES, type Memory } from "./memory.js";
 import type { Runtime } from "./runtime.js";
+import type { SchemaDef } from "./schema.js";
+
+export { owns } from "./defaults.js";
 
 // Array slots are (data pointer, count) at addr; the helpers read both words inline rather than
 // through a tuple, and index the whole-memory typed arrays rather than making a view per field.
 type Reader<T> = (m: Memory, ptr: number, rt: Runtime) => T;
+
+/**
+ * The constructor of message `index`'s plain objects when fields of it have declared defaults:
+ * `make` sets the fields on an object whose prototype holds the defaults (see defaults.ts), and
+ * leaves out those fields while unset. Each message type passes a function of its own, as other
+ * messages' readers each have a literal of their own, so that its stores see that type's objects
+ * alone (a constructor's stores are about as fast as a literal; Object.create() and stores, or
+ * setting the prototype of a literal, cost several times a decode).
+ */
+export function withDefaults<T>(def: SchemaDef, index: number, make: (this: T, m: Memory, p: number, rt: Runtime) => void): new (m: Memory, p: number, rt: Runtime) => T {
+  (make as { prototype: unknown }).prototype = defaultsPrototype(def, index);
+  return make as unknown as new (m: Memory, p: number, rt: Runtime) => T;
+}
 
 /** A singular message field: undefined when absent. */
 export function sub<T>(m: Memory, addr: number, read: Reader<T>, rt: Runtime): T | undefined {

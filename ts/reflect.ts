@@ -1,6 +1,6 @@
 // Reflection: a message type's fields, oneofs and enums as its .proto declares them, read from the
 // schema the runtime lays records out from, so what reflection says is what the codec does.
-import { defaultOf } from "./interpreted/values.js";
+import { defaultOf } from "./defaults.js";
 import { bytesOfChars, FieldFlag, FieldType, Label, type EnumInfo, type FieldInfo, type SchemaDef, type WithOptions } from "./schema.js";
 
 /** A scalar field type, as the .proto names it. */

@@ -1,10 +1,12 @@
 // Protobuf's semantics on plain objects, interpreted from the schema: which fields are set,
 // equality, merging and copying. As protobuf-es defines them: a field counts when set (explicit
-// presence: given; implicit: not its default, so -0 is set and 0 is not; repeated and maps: not
+// presence: given, and a field with a declared default as an own property, not the default its
+// prototype holds; implicit: not its default, so -0 is set and 0 is not; repeated and maps: not
 // empty; oneofs: the member given), floats compare as IEEE numbers (NaN equals nothing, -0 equals
 // 0), unknown fields are left out of equality, and merging is what decoding the target's bytes
 // followed by the source's gives.
 import { concatBytes } from "./copy.js";
+import { setValue } from "./defaults.js";
 import { FieldType, isInt64, Label, numberKind, type FieldInfo, type SchemaDef } from "./schema.js";
 import { isMessage, isZero } from "./interpreted/values.js";
 
@@ -19,7 +21,7 @@ function hasEntries(v: unknown): boolean {
 
 /** Whether field f (not a oneof member) is set in o. */
 export function fieldIsSet(f: FieldInfo, o: Plain): boolean {
-  const v = o[f.prop];
+  const v = setValue(f, o);
   if (v === undefined || v === null) return false;
   switch (f.label) {
     case Label.Repeated: return (v as ArrayLike<unknown>).length > 0;

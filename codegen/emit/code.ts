@@ -3,7 +3,7 @@
 import { valueSize } from "../../ts/layout.js";
 import type { FieldModel } from "../model.js";
 import { comment, literal } from "../names.js";
-import { decl, impl, nonNull, signature } from "../syntax.js";
+import { decl, impl, nonNull, signature, ts } from "../syntax.js";
 
 /** [byte offset in the record, bit mask] of an explicit-presence field's hasbit. */
 export function presenceBit(f: FieldModel): [number, number] {
@@ -39,6 +39,11 @@ export function exportedFunction(doc: string | undefined, name: string, params: 
 /** A function of the module's own, absent from the declaration file. */
 export function moduleFunction(name: string, params: [string, string][], returns: string, body: string[]): string {
   return impl(`function ${name}${signature(usedParams(params, body), returns)} {\n${body.join("\n")}\n}\n`);
+}
+
+/** A function expression whose `this` is of type `self` (TypeScript only), its parameters as moduleFunction's. */
+export function functionExpression(self: string, params: [string, string][], returns: string, body: string[]): string {
+  return `function (${ts(`this: ${self}, `)}${signature(usedParams(params, body), returns).slice(1)} {\n${body.join("\n")}\n}`;
 }
 
 /** The parameters, those the body does not use named with a leading "_" (as noUnusedParameters allows). */

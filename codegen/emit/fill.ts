@@ -5,6 +5,7 @@ import { literal } from "../names.js";
 import { ts } from "../syntax.js";
 import { presenceBit, elementWidth, propertyAccess, exportedFunction, moduleFunction } from "./code.js";
 import type { FileContext } from "./context.js";
+import { hasDefault } from "./plain.js";
 
 /**
  * Statement writing one value `v` of f's type into the slot at address `a`. `field` names it in
@@ -69,7 +70,10 @@ export function fillDecl(c: FileContext, m: MessageModel): string {
   }
   const body = m.fields.some((f) => !f.oneof) ? [`  let v${ts(": unknown")};`] : [];
   m.fields.forEach((f, i) => {
-    if (!f.oneof) body.push(`  if ((v = o${propertyAccess(f.prop)}) != null) ${fillStatement(c, f, i, "v")}`);
+    if (f.oneof) return;
+    // a declared default the object inherits (see ts/defaults.ts) is not set, and not written
+    const set = hasDefault(f) ? ` && $plain.owns(o, ${literal(f.prop)})` : "";
+    body.push(`  if ((v = o${propertyAccess(f.prop)}) != null${set}) ${fillStatement(c, f, i, "v")}`);
   });
   for (const o of m.oneofs) body.push(`  if (o${propertyAccess(o.prop)} != null) ${oneofFillName(c, m, o)}(w, o${propertyAccess(o.prop)}, p);`);
   out.push(exportedFunction(undefined, n.fill, [["w", "$RecordWriter"], ["o", `$Init<${n.type}>`], ["p", "number"]], "void", body));

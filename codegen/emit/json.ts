@@ -7,6 +7,7 @@ import { comment, literal } from "../names.js";
 import { decl, impl, nonNull, ts } from "../syntax.js";
 import { propertyAccess, exportedFunction, uses } from "./code.js";
 import type { FileContext } from "./context.js";
+import { hasDefault } from "./plain.js";
 
 /** Expression: value `x` of f's type as JSON text (`key` is the field's quoted key, for error paths). */
 function jsonText(c: FileContext, f: FieldModel, x: string, key: string): string {
@@ -79,8 +80,11 @@ export function toJsonDecl(c: FileContext, m: MessageModel): string {
         lines.push(`  { ${v} if (d || (${jsonNonDefault(c, f)})) ${add(jsonText(c, f, `(v ?? ${emptyValue(c, f)})`, key))} }`);
         break;
       }
-      default:
-        lines.push(`  { ${v} if (v != null) ${add(jsonText(c, f, "v", key))} }`);
+      default: {
+        // a declared default the object inherits (see ts/defaults.ts) is not set, and not written
+        const set = hasDefault(f) ? ` && $plain.owns(o, ${literal(f.prop)})` : "";
+        lines.push(`  { ${v} if (v != null${set}) ${add(jsonText(c, f, "v", key))} }`);
+      }
     }
   });
   // what the fields' lines use of the keys and options, declared before them

@@ -1,9 +1,9 @@
 // Plain objects: the interface of each message, and the reader that copies a record into one.
 import { FieldType, Label } from "../../ts/schema.js";
-import { isMessage, numberKinds, type FieldModel, type MessageModel } from "../model.js";
+import { isMessage, numberKinds, sourceDefault, type FieldModel, type MessageModel } from "../model.js";
 import { literal } from "../names.js";
-import { nonNull, ts } from "../syntax.js";
-import { docComment, propertyKey, hasbit, exportedFunction, moduleFunction } from "./code.js";
+import { impl, nonNull, ts } from "../syntax.js";
+import { docComment, propertyKey, propertyAccess, hasbit, exportedFunction, functionExpression, moduleFunction } from "./code.js";
 import type { FileContext } from "./context.js";
 
 export function interfaceDecl(c: FileContext, m: MessageModel): string {
@@ -104,6 +104,10 @@ export function readerDecl(c: FileContext, m: MessageModel): string {
     body.push("    default: return undefined;", "  }");
     out.push(moduleFunction(oneofReader(o.prop), params, `${cases} | undefined`, body));
   }
+  if (m.fields.some(hasDefault)) {
+    out.push(defaultsConstructor(c, m, params, oneofReader), exportedFunction(undefined, n.reader, params, n.type, [`  return new ${makeName(c, m)}(m, p, rt);`]));
+    return out.join("\n");
+  }
   const body = ["  const o" + ts(`: ${n.type}`) + " = {"];
   for (const f of m.fields) if (!f.oneof) body.push(`    ${propertyKey(f.prop)}: ${plainField(c, f)},`);
   for (const o of m.oneofs) body.push(`    ${propertyKey(o.prop)}: ${oneofReader(o.prop)}(m, p, rt),`);
@@ -111,6 +115,32 @@ export function readerDecl(c: FileContext, m: MessageModel): string {
   body.push("  };", "  if ($plain.hasUnknown(m, p)) o.$unknown = $plain.unknown(m, p);", "  return o;");
   out.push(exportedFunction(undefined, n.reader, params, n.type, body));
   return out.join("\n");
+}
+
+/** Whether f reads a declared default while unset (see ts/defaults.ts): its message's plain objects then have a prototype holding them. */
+export const hasDefault = (f: FieldModel): boolean => sourceDefault(f) !== undefined;
+
+/** The constructor of the plain objects of a message with declared defaults ("make$" is no other name's prefix). */
+const makeName = (c: FileContext, m: MessageModel) => `make$${c.names.get(m)!.type}`;
+
+/**
+ * A message with declared defaults: its reader constructs objects on the prototype holding them
+ * ($plain.withDefaults), each field set in the constructor but for a field with a default while
+ * unset, which stays off the object so that it reads the default and counts as unset.
+ */
+function defaultsConstructor(c: FileContext, m: MessageModel, params: [string, string][], oneofReader: (prop: string) => string): string {
+  const n = c.names.get(m)!;
+  const body: string[] = [];
+  for (const f of m.fields) {
+    if (f.oneof) continue;
+    const to = `this${propertyAccess(f.prop)}`;
+    if (hasDefault(f)) body.push(`  if (${hasbit("m.u8", "p", f.presence)}) ${to} = ${plainValue(c, f, `p + ${f.offset}`)};`);
+    else body.push(`  ${to} = ${plainField(c, f)};`);
+  }
+  for (const o of m.oneofs) body.push(`  this${propertyAccess(o.prop)} = ${oneofReader(o.prop)}(m, p, rt);`);
+  body.push("  if ($plain.hasUnknown(m, p)) this.$unknown = $plain.unknown(m, p);");
+  const make = functionExpression(n.type, params, "void", body);
+  return impl(`${docComment(`${m.fullName}'s plain objects, on the prototype of its declared defaults.`, false)}const ${makeName(c, m)} = /* @__PURE__ */ $plain.withDefaults($schema, ${m.index}, ${make});\n`);
 }
 
 /** Reads repeated m fields into arrays, named `name` in this module: a loop of its own per message type (one shared loop would call every type's reader and go megamorphic). */

@@ -12,9 +12,13 @@ type AnyType = JsonMessageType<any, any, any>;
  */
 export function expectSameBehaviour(generated: AnyType, other: AnyType, samples: Iterable<Uint8Array>, r: () => number): void {
   const runtime = other;
+  // what an object reads through its prototype too (declared defaults), and what it owns (what it sets)
+  const reads = (o: object) => ({ fields: Object.fromEntries(generated.fields.map((f) => [f.property, (o as Record<string, unknown>)[f.property]])), own: Object.keys(o).sort() });
+  expect(reads(runtime.create())).toEqual(reads(generated.create()));
   for (const bytes of samples) {
     const plain = generated.decode(bytes);
     expect(runtime.decode(bytes)).toEqual(plain);
+    expect(reads(runtime.decode(bytes))).toEqual(reads(plain));
     expect(runtime.encode(plain)).toEqual(generated.encode(plain));
     expect(runtime.encode(runtime.view(bytes))).toEqual(generated.encode(plain));
     expect(runtime.view(bytes).$toObject()).toEqual(plain);

@@ -122,12 +122,12 @@ function messageReader(def: SchemaDef, index: number): FromJson {
   }
   const nullable = new Set(info.fields.filter((f) => acceptsNull(def, f)));
   // every object starts as a copy of one with all the properties, as the plain readers' do
-  const { template, fresh, required } = plainTemplate(info);
+  const { template, proto, fresh, required } = plainTemplate(def, index);
   const typeName = info.name, recordSize = info.recordSize;
   return (json, opts, depth) => {
     if (depth > jsonIn.MAX_DEPTH) jsonIn.fallback();
     jsonIn.spend(opts, recordSize, "");
-    const o: Plain = { ...template };
+    const o: Plain = proto === undefined ? { ...template } : Object.assign(Object.create(proto) as Plain, template);
     for (let i = 0; i < fresh.length; i++) o[fresh[i]![0]] = fresh[i]![1]();
     let seen = 0, more: Set<FieldInfo> | undefined; // fields that can be given by two names, given
     let key: string | undefined; // for the error path
@@ -153,7 +153,7 @@ function messageReader(def: SchemaDef, index: number): FromJson {
       throw key === undefined ? e : jsonIn.at(e, jsonKeySegment(key));
     }
     // the codec reports a missing required field, with its path: the schema-driven reader's way
-    for (const prop of required) if (o[prop] === undefined) jsonIn.fallback();
+    for (const prop of required) if (o[prop] === undefined || !Object.hasOwn(o, prop)) jsonIn.fallback(); // not a default it inherits
     return o;
   };
 }

@@ -1,6 +1,7 @@
 // Plain objects from records and records from plain objects, interpreted from the schema: the
 // same objects generated readers build (fields in order, then oneofs, then $unknown when there
 // are unknown fields) and the same checks generated fillers make.
+import { hasDefault } from "../defaults.js";
 import { mapKey, type Fill, type RecordWriter } from "../fill.js";
 import type { Materializer } from "../message.js";
 import type { Memory } from "../memory.js";
@@ -81,18 +82,35 @@ export function messageReader(def: SchemaDef, index: number, readerOf: (index: n
   const info = def.messages[index]!;
   const entries: [string, FieldRead][] = info.fields.filter((f) => f.oneof < 0).map((f) => [f.prop, fieldReader(def, index, f, readerOf)]);
   for (const o of info.oneofs) entries.push([o.prop, oneofReader(def, index, o, readerOf)]);
+  const props = entries.map(([prop]) => prop), reads = entries.map(([, read]) => read);
+  if (info.fields.some(hasDefault)) return defaultsReader(def, index, props, reads, info.fields.filter((f) => f.oneof < 0).map(hasDefault));
   // Every object starts as a copy of one with all the properties (a "__proto__" one as an own
   // property), so that reading fills properties in place: adding them one by one through a
   // computed key is slow in V8 (a generic store per property, about 10x generated code's decode).
   const template: Plain = {};
-  for (const [prop] of entries) Object.defineProperty(template, prop, { value: undefined, enumerable: true, writable: true, configurable: true });
-  const props = entries.map(([prop]) => prop), reads = entries.map(([, read]) => read);
+  for (const prop of props) Object.defineProperty(template, prop, { value: undefined, enumerable: true, writable: true, configurable: true });
   return (m, p, rt) => {
     const out: Plain = { ...template };
     for (let i = 0; i < props.length; i++) out[props[i]!] = reads[i]!(m, p, rt);
     if (plain.hasUnknown(m, p)) out["$unknown"] = plain.unknown(m, p);
     return out;
   };
+}
+
+/**
+ * The reader of a message with declared defaults: objects on the prototype holding them, as
+ * generated readers make them (withDefaults), an unset field with a default left out. (Its
+ * properties are stored one by one: a copied template cannot have the prototype.)
+ */
+function defaultsReader(def: SchemaDef, index: number, props: string[], reads: FieldRead[], defaulted: boolean[]): Materializer<Plain> {
+  const Make = plain.withDefaults(def, index, function (this: Plain, m: Memory, p: number, rt: Runtime) {
+    for (let i = 0; i < props.length; i++) {
+      const v = reads[i]!(m, p, rt);
+      if (v !== undefined || !defaulted[i]) this[props[i]!] = v;
+    }
+    if (plain.hasUnknown(m, p)) this["$unknown"] = plain.unknown(m, p);
+  });
+  return (m, p, rt) => new Make(m, p, rt);
 }
 
 /** Writes field f (not a oneof member) from v, known not to be null; p is the record. */
@@ -159,6 +177,13 @@ export function messageFiller(def: SchemaDef, index: number, fillerOf: (index: n
   const info = def.messages[index]!;
   const steps: FieldFill[] = info.fields.filter((f) => f.oneof < 0).map((f) => {
     const write = fieldWriter(def, f, fillerOf), prop = f.prop;
+    // a default the object inherits is not set, and not written
+    if (hasDefault(f)) {
+      return (w, o, p) => {
+        const v = o[prop];
+        if (v != null && Object.hasOwn(o, prop)) write(w, p, v);
+      };
+    }
     return (w, o, p) => {
       const v = o[prop];
       if (v != null) write(w, p, v);

@@ -1,6 +1,7 @@
 // Plain objects to ProtoJSON values, interpreted from the schema: the value whose text generated
 // toJsonString functions write (codegen/emit/json.ts), as one closure per field built on first use,
 // with the same defaults, names and error paths. CODE_SIZE code and runtime schemas write with it.
+import { hasDefault } from "../defaults.js";
 import { hasSpecialJson, mayOpen } from "../json/common.js";
 import * as jsonOut from "../json/out.js";
 import type { JsonWriteOptions } from "../json/print.js";
@@ -101,6 +102,13 @@ function fieldWriter(def: SchemaDef, f: FieldInfo, oneofProp: string | undefined
     }
     default: {
       const write = valueWriter(def, f, key);
+      if (hasDefault(f)) {
+        // a default the object inherits is not set, and not written
+        return (o, j, opts) => {
+          const v = o[prop];
+          if (v != null && Object.hasOwn(o, prop)) set(j, opts, write(v, opts));
+        };
+      }
       return (o, j, opts) => {
         const v = o[prop];
         if (v != null) set(j, opts, write(v, opts));

@@ -4,7 +4,7 @@ import type { Fill, RecordWriter } from "../fill.js";
 import type { Memory } from "../memory.js";
 import { safeNumber } from "../plain.js";
 import type { Runtime } from "../runtime.js";
-import { bytesOfChars, FieldType, isInt64, numberKind, type FieldInfo, type SchemaDef } from "../schema.js";
+import { FieldType, isInt64, numberKind, type FieldInfo, type SchemaDef } from "../schema.js";
 
 export type Read = (m: Memory, addr: number, rt: Runtime) => unknown;
 export type Write = (w: RecordWriter, addr: number, v: unknown, name: string) => void;
@@ -41,15 +41,6 @@ function int64Reader(read: (m: Memory, a: number) => bigint, form: FieldInfo["in
     case "number": return (m: Memory, a: number) => safeNumber(read(m, a), path);
     default: return read;
   }
-}
-
-/** A field's declared default as its getter returns it, or undefined when that is the zero a record holds. */
-export function defaultOf(f: FieldInfo): unknown {
-  const d = f.defaultValue;
-  if (d === undefined) return undefined;
-  if (f.type === FieldType.Bytes) return bytesOfChars(String(d));
-  if (isInt64(f.type)) return f.int64 === "string" ? String(d) : f.int64 === "number" ? Number(d) : BigInt(d);
-  return d;
 }
 
 /** The zero of a scalar field's type, in the form plain objects hold it (a fresh array for bytes). */

@@ -10,7 +10,8 @@ import { bytesView } from "../plain.js";
 import { FieldType, Label, numberKind, type FieldInfo, type SchemaDef } from "../schema.js";
 import { MessageList, MessageView, type ListClass, type ViewClass } from "../view.js";
 import { fieldWriter, oneofWriter } from "./plain.js";
-import { defaultOf, fieldPath, isMessage, scalarReader } from "./values.js";
+import { defaultOf } from "../defaults.js";
+import { fieldPath, isMessage, scalarReader } from "./values.js";
 
 /** What a schema's interpreted classes are made from: found by message index, built on first use. */
 export interface ClassSource {

@@ -1,6 +1,7 @@
 // Plain objects printed in the protobuf text format, interpreted from the schema, the way protoc's
 // printer writes it: one field per line, two spaces per level, fields by number, map entries by
 // key, group-like fields by their type's name, extensions and known Any contents as `[name]`.
+import { setValue } from "../defaults.js";
 import { JsonError, resolveAny, type TypeRef, type Types } from "../json/common.js";
 import { isMessage, isZero } from "../interpreted/values.js";
 import type { Registry } from "../registry.js";
@@ -53,7 +54,7 @@ class TextWriter {
   /** Field f of o (every element of a repeated one) when set; `oneof` the property of its oneof. */
   private field(def: SchemaDef, f: FieldInfo, oneof: string | undefined, o: Plain, indent: string, depth: number): void {
     const name = textName(def, f);
-    const v = oneof !== undefined ? caseValue(o[oneof], f.prop) : o[f.prop];
+    const v = oneof !== undefined ? caseValue(o[oneof], f.prop) : setValue(f, o);
     if (v === undefined || v === null) return;
     this.path.push(`.${f.name}`);
     if (f.label === Label.Map) {
