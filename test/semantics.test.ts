@@ -205,7 +205,13 @@ describe("values", () => {
     expect([s.defaultInt64, s.defaultUint64, s.defaultInt32, P.isSet(s as never, "defaultInt64"), P.encode(s as never).length]).toEqual(["-9123456789123456789", "10123456789123456789", -123456789, false, 0]);
     deepStrictEqual(P.decode(new Uint8Array(0), { int64: "string" }), s);
     expect(P.decode(P.encode({ defaultInt64: 5n }), { int64: "string" }).defaultInt64).toBe("5");
-    expect(() => P.decode(new Uint8Array(0), { int64: "number" })).toThrow(/TestAllTypesProto2\.default_int64: its default -9123456789123456789 does not fit a JS number exactly/);
+    // a default a number cannot hold exactly: a RangeError where it is read, not for the whole decode
+    const n = P.decode(P.encode({ optionalInt64: 7n }), { int64: "number" });
+    expect([n.optionalInt64, P.isSet(n as never, "defaultInt64"), P.encode(n as never)]).toEqual([7, false, P.encode({ optionalInt64: 7n })]);
+    expect(() => n.defaultInt64).toThrow(/TestAllTypesProto2\.default_int64: its default -9123456789123456789 does not fit a JS number exactly/);
+    expect([P.toJsonString(n as never), toText(P, n as never), P.equals(n as never, n as never), P.encode(P.clone(n as never))]).toEqual(['{"optionalInt64":"7"}', "optional_int64: 7\n", true, P.encode({ optionalInt64: 7n })]);
+    n.defaultInt64 = 5;
+    expect(n.defaultInt64).toBe(5);
     expect(P.decode(new Uint8Array(0), { int64: "bigint" }).defaultInt64).toBe(-9123456789123456789n);
   });
 

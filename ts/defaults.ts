@@ -60,20 +60,24 @@ function makePrototype(fields: readonly FieldInfo[], form: Int64As | undefined, 
   const proto = {}; // on Object.prototype: a message's constructor is Object, as an object literal's
   for (const f of fields) {
     const prop = f.prop;
-    // as a set value that a number cannot hold exactly is (int64.ts), not a rounded default
+    // a default read through an accessor: setting the field makes it an own property, as for the others
+    const accessor = (get: () => unknown) => Object.defineProperty(proto, prop, {
+      get,
+      set(this: object, v: unknown) {
+        Object.defineProperty(this, prop, { value: v, writable: true, enumerable: true, configurable: true });
+      },
+      configurable: true,
+    });
     if (form === "number" && isInt64(f.type) && !Number.isSafeInteger(Number(f.defaultValue))) {
-      throw new RangeError(`${message}.${f.name}: its default ${f.defaultValue} does not fit a JS number exactly`);
-    }
-    if (f.type === FieldType.Bytes) {
-      // a fresh array per read, as views give it (writing into one shared array would change every
-      // message's default); setting the field makes it an own property, as for the other fields
-      Object.defineProperty(proto, prop, {
-        get: () => defaultOf(f),
-        set(this: object, v: unknown) {
-          Object.defineProperty(this, prop, { value: v, writable: true, enumerable: true, configurable: true });
-        },
-        configurable: true,
+      // as a set value that a number cannot hold exactly is (int64.ts), not a rounded default; but
+      // only when read, so that decoding messages that leave the field unset works
+      accessor(() => {
+        throw new RangeError(`${message}.${f.name}: its default ${f.defaultValue} does not fit a JS number exactly`);
       });
+    } else if (f.type === FieldType.Bytes) {
+      // a fresh array per read, as views give it (writing into one shared array would change every
+      // message's default)
+      accessor(() => defaultOf(f));
     } else {
       // not enumerable: for-in sees only what a message sets
       Object.defineProperty(proto, prop, { value: defaultOf(f, form), writable: true, configurable: true });

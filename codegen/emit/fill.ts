@@ -71,9 +71,10 @@ export function fillDecl(c: FileContext, m: MessageModel): string {
   const body = m.fields.some((f) => !f.oneof) ? [`  let v${ts(": unknown")};`] : [];
   m.fields.forEach((f, i) => {
     if (f.oneof) return;
-    // a declared default the object inherits (see ts/defaults.ts) is not set, and not written
-    const set = hasDefault(f) ? ` && $plain.owns(o, ${literal(f.prop)})` : "";
-    body.push(`  if ((v = o${propertyAccess(f.prop)}) != null${set}) ${fillStatement(c, f, i, "v")}`);
+    // a declared default the object inherits (see ts/defaults.ts) is not set, not written, and not
+    // read (a 64-bit one in a form that cannot hold it throws when read)
+    const set = hasDefault(f) ? `$plain.owns(o, ${literal(f.prop)}) && ` : "";
+    body.push(`  if (${set}(v = o${propertyAccess(f.prop)}) != null) ${fillStatement(c, f, i, "v")}`);
   });
   for (const o of m.oneofs) body.push(`  if (o${propertyAccess(o.prop)} != null) ${oneofFillName(c, m, o)}(w, o${propertyAccess(o.prop)}, p);`);
   out.push(exportedFunction(undefined, n.fill, [["w", "$RecordWriter"], ["o", `$Init<${n.type}>`], ["p", "number"]], "void", body));

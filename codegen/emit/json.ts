@@ -81,9 +81,9 @@ export function toJsonDecl(c: FileContext, m: MessageModel): string {
         break;
       }
       default: {
-        // a declared default the object inherits (see ts/defaults.ts) is not set, and not written
-        const set = hasDefault(f) ? ` && $plain.owns(o, ${literal(f.prop)})` : "";
-        lines.push(`  { ${v} if (v != null${set}) ${add(jsonText(c, f, "v", key))} }`);
+        // a declared default the object inherits (see ts/defaults.ts) is not set, not written, and not read
+        const own = hasDefault(f) ? `const v = $plain.owns(o, ${literal(f.prop)}) ? o${propertyAccess(f.prop)} : undefined;` : v;
+        lines.push(`  { ${own} if (v != null) ${add(jsonText(c, f, "v", key))} }`);
       }
     }
   });
