@@ -130,6 +130,24 @@ describe("the npm package", () => {
     expect(await servePage(`${project}/web-sync`, (page) => page.textContent("body"))).toBe(expected);
   });
 
+  it("strings of every length to 100 bytes, ASCII and not, read back in Chromium as written (browsers build short ASCII strings in JS, longer ones through TextDecoder)", async () => {
+    writeFileSync(`${project}/src/strings.ts`, `import { init } from "hppproto";
+import { AddressBook } from "./gen/addressbook_pb.js";
+init().then(() => {
+  const names: string[] = [];
+  for (let n = 0; n <= 100; n++) names.push("abcdefghij".repeat(11).slice(0, n), "é".repeat(n >> 1) + "x".repeat(n & 1), "a".repeat(Math.max(0, n - 1)) + "\u{1F600}");
+  const bytes = AddressBook.encode({ people: names.map((name, id) => ({ name, id })) });
+  const viewed = Array.from(AddressBook.view(bytes).people, (p) => p.name);
+  const decoded = AddressBook.decode(bytes).people.map((p) => p.name);
+  const wrong = names.filter((name, i) => viewed[i] !== name || decoded[i] !== name);
+  document.body.textContent = wrong.length === 0 ? \`\${names.length} ok\` : JSON.stringify(wrong);
+});
+`);
+    execFileSync("node_modules/.bin/esbuild", ["src/strings.ts", "--bundle", "--minify", "--format=esm", "--platform=browser", "--outfile=web-strings/main.js", "--log-level=warning"], { cwd: project });
+    writeFileSync(`${project}/web-strings/index.html`, '<!doctype html><script type="module" src="main.js"></script>');
+    expect(await servePage(`${project}/web-strings`, (page) => page.textContent("body"))).toBe("303 ok");
+  });
+
   it("hppproto/codegen in a browser: message types from a FileDescriptorSet (protoc's) and from .proto sources, bundled by esbuild, run in Chromium", async () => {
     needProtoc();
     execFileSync("protoc", ["--include_imports", `--descriptor_set_out=${project}/addressbook.binpb`, "-I", project, `${project}/addressbook.proto`]);
