@@ -67,6 +67,8 @@ export function validateOutputFileNames(files: readonly FileDescriptorProto[]): 
 class Validator {
   private readonly symbols = new Map<string, Declaration>();
   private readonly extensionNumbers = new Map<string, Map<number, string>>();
+  /** Per extendee, whether its extension ranges hold a number (holding()). */
+  private readonly extensionRanges = new Map<DescriptorProto, (n: number) => boolean>();
   private readonly checked: Checked[];
 
   constructor(private readonly files: readonly FileDescriptorProto[]) {
@@ -185,16 +187,16 @@ class Validator {
         if (start < 1 || end <= start) throw this.error(file.d.name, name, `${what} ${start} to ${end - 1} is not a range of positive field numbers`);
         return [start, end] as const;
       });
-    const extensions = ranges(m.extensionRange, "extension range");
-    const reserved = ranges(m.reservedRange, "reserved range");
+    const extensions = holding(ranges(m.extensionRange, "extension range"));
+    const reserved = holding(ranges(m.reservedRange, "reserved range"));
     const used = new Map<number, string>();
     const reservedNames = new Set(m.reservedName ?? []);
     for (const f of m.field ?? []) {
       const other = used.get(f.number);
       if (other !== undefined) throw this.error(file.d.name, qualified(name, f.name), `field number ${f.number} has already been used by ${quote(other)}`);
       used.set(f.number, f.name);
-      if (reserved.some(([s, e]) => f.number >= s && f.number < e)) throw this.error(file.d.name, qualified(name, f.name), `field number ${f.number} is reserved`);
-      if (extensions.some(([s, e]) => f.number >= s && f.number < e)) throw this.error(file.d.name, qualified(name, f.name), `field number ${f.number} is inside an extension range`);
+      if (reserved(f.number)) throw this.error(file.d.name, qualified(name, f.name), `field number ${f.number} is reserved`);
+      if (extensions(f.number)) throw this.error(file.d.name, qualified(name, f.name), `field number ${f.number} is inside an extension range`);
       if (reservedNames.has(f.name)) throw this.error(file.d.name, qualified(name, f.name), "the field's name is reserved");
     }
   }
@@ -247,7 +249,9 @@ class Validator {
     if (x.jsonName !== undefined && x.jsonName !== camelCase(x.name)) throw this.error(file.d.name, name, "json_name is not allowed on extensions");
     if (x.oneofIndex !== undefined) throw this.error(file.d.name, name, "an extension cannot be in a oneof");
     this.field(file, x, scope, features, undefined);
-    if (!(extendee.d.extensionRange ?? []).some((r) => x.number >= (r.start ?? 0) && x.number < (r.end ?? 0))) {
+    let inRange = this.extensionRanges.get(extendee.d);
+    if (inRange === undefined) this.extensionRanges.set(extendee.d, (inRange = holding((extendee.d.extensionRange ?? []).map((r) => [r.start ?? 0, r.end ?? 0] as const))));
+    if (!inRange(x.number)) {
       throw this.error(file.d.name, name, `${quote(x.extendee.slice(1))} does not declare ${x.number} as an extension number`);
     }
     const taken = this.extensionNumbers.get(x.extendee) ?? new Map<number, string>();
@@ -395,3 +399,22 @@ function mapEntryProblem(entry: DescriptorProto): string | undefined {
 
 /** Whether an enum is closed, declared where `scope` features hold. */
 const closed = (scope: Features, e: EnumDescriptorProto) => withFeatures(scope, e.options?.features).enumType === EnumType.Closed;
+
+/**
+ * Whether one of the ranges [start, end) holds a number, in O(log n): a message may declare
+ * thousands of fields and ranges, and checking each field against each range is quadratic.
+ */
+function holding(ranges: readonly (readonly [number, number])[]): (n: number) => boolean {
+  const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
+  const reach: number[] = []; // the furthest end among sorted[0..i] (ranges may overlap)
+  for (const [, end] of sorted) reach.push(Math.max(end, reach.at(-1) ?? 0));
+  return (n) => {
+    let lo = 0, hi = sorted.length; // then lo: the first range starting after n
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid]![0] <= n) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 && reach[lo - 1]! > n;
+  };
+}

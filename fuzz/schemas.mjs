@@ -4,7 +4,7 @@
 // Exits 1 on the first failure. Timing checks live here, not in unit tests: they need a quiet machine.
 // Usage: node --expose-gc fuzz/schemas.mjs [N]   (after npm run build; N: the smallest source's units, default 500)
 import { init, runtime } from "hppproto";
-import { schemaFromSources } from "../dist/codegen/dynamic.js";
+import { schemaFromDescriptorSet, schemaFromSources } from "../dist/codegen/dynamic.js";
 
 if (globalThis.gc === undefined) throw new Error("run with node --expose-gc");
 const n = Number(process.argv[2] ?? 500);
@@ -26,25 +26,48 @@ const blocks = (count, size, line) => lines(Math.ceil(count / size), (m) => `mes
 const descriptorProto = await import("node:fs").then((fs) => fs.readFileSync(new URL("../testdata/protos/conformance/google/protobuf/descriptor.proto", import.meta.url), "utf8"));
 const build = (text) => schemaFromSources({ "a.proto": text, "google/protobuf/descriptor.proto": descriptorProto }, ["a.proto"]);
 
-/** Milliseconds to build the schema of a source, the best of three. */
-function timeOf(text) {
+/** Milliseconds to build the schema of an input, the best of three. */
+function timeOf(input, load = build) {
   let best = Infinity;
   for (let run = 0; run < 3; run++) {
     gc();
     const start = performance.now();
-    build(text);
+    load(input);
     best = Math.min(best, performance.now() - start);
   }
   return best;
 }
 
+// Descriptor sets, checked as protoc checks them (codegen/validate.ts): a message of N fields, N
+// reserved numbers and N extension numbers, and N extensions of it (each field and extension
+// looked up in those ranges; FileDescriptorSet bytes written here: fields 1, 2, 12, 4 and 7 of
+// FileDescriptorProto, 1, 2, 5 and 9 of DescriptorProto, 1, 3, 4, 5 and 2 of FieldDescriptorProto)
+const bytes = (...parts) => Uint8Array.from(parts.flat());
+const varint = (v) => { const out = []; for (; v >= 0x80; v = Math.floor(v / 128)) out.push((v & 0x7f) | 0x80); out.push(v); return out; };
+const text = (s) => [...new TextEncoder().encode(s)];
+const field = (number, payload) => [...varint((number << 3) | 2), ...varint(payload.length), ...payload];
+const int = (number, v) => [...varint(number << 3), ...varint(v)];
+const setOf = (count) => {
+  const member = (tag, name, number, extendee) => field(tag, [...field(1, text(name)), ...int(3, number), ...int(4, 1), ...int(5, 5), ...(extendee ? field(2, text(extendee)) : [])]);
+  const message = [...field(1, text("M"))];
+  for (let i = 0; i < count; i++) {
+    // (numbers 19000 to 19999 skipped: protobuf reserves them)
+    message.push(...member(2, `f${i}`, i < 18999 ? i + 1 : i + 1001), ...field(9, [...int(1, 200000 + 2 * i), ...int(2, 200001 + 2 * i)]), ...field(5, [...int(1, 300000 + 2 * i), ...int(2, 300001 + 2 * i)]));
+  }
+  const file = [...field(1, text("a.proto")), ...field(2, text("p")), ...field(12, text("proto2")), ...field(4, message)];
+  for (let i = 0; i < count; i++) file.push(...member(7, `x${i}`, 300000 + 2 * i, ".p.M"));
+  return bytes(field(1, file));
+};
+const fromSet = (set) => schemaFromDescriptorSet(set);
+
 let failed = false;
 console.log("scaling from N to 4N, N grown until a build takes 100 ms (linear: about 4x the time; quadratic: 16x)");
-for (const [name, make] of Object.entries(shapes)) {
-  let count = n;
-  while (timeOf(make(count)) < 100 && count < 64 * n) count *= 2;
+// (the descriptor set from 8,000 of each: below that the quadratic part would hide in the rest)
+for (const [name, make, load, from = n] of [...Object.entries(shapes), ["descriptor set: fields and extensions in many ranges", setOf, fromSet, 8000]]) {
+  let count = from;
+  while (timeOf(make(count), load) < 100 && count < 64 * n) count *= 2;
   const small = make(count), large = make(4 * count);
-  const ratio = timeOf(large) / timeOf(small);
+  const ratio = timeOf(large, load) / timeOf(small, load);
   const ok = ratio < 7;
   failed ||= !ok;
   console.log(`${ok ? "ok  " : "FAIL"} ${name}: ${(small.length / 1024).toFixed(0)} KB -> ${(large.length / 1024).toFixed(0)} KB, ${ratio.toFixed(1)}x the time`);
