@@ -5,7 +5,7 @@ import { init } from "../ts/loader.js";
 import type { JsonWriteOptions } from "../ts/json/print.js";
 import { fromText, toText } from "../ts/text/index.js";
 import { loadSchema } from "./dynamic.js";
-import { defaultEmitOptions, emit, facades, type EmitOptions, type OutputFile } from "./emit/index.js";
+import { defaultEmitOptions, emit, facades, RUN_LINE, SCHEMA_MODULE, type EmitOptions, type OutputFile } from "./emit/index.js";
 import { loadProtos } from "./load.js";
 import { decodeRaw } from "./raw.js";
 import { buildModel } from "./model.js";
@@ -175,7 +175,9 @@ export class UsageError extends Error {}
 /** Generates into opts.out. Output is written to a temporary folder first, so a failure leaves nothing half-written. */
 export function generate(opts: GenerateOptions): { files: number; messages: number } {
   const loaded = loadProtos(opts.files, opts.protoPaths);
-  const { outputs, modules, messages } = buildOutputs(describeFiles(loaded), opts);
+  const described = describeFiles(loaded);
+  const { outputs, modules, messages } = buildOutputs(described, opts);
+  refuseToBreakAnotherRun(opts.out, described.map((f) => f.name));
   mkdirSync(opts.out, { recursive: true });
   const tmp = mkdtempSync(path.join(opts.out, ".hppproto-gen-"));
   try {
@@ -189,6 +191,26 @@ export function generate(opts: GenerateOptions): { files: number; messages: numb
     rmSync(tmp, { recursive: true, force: true });
   }
   return { files: modules, messages };
+}
+
+/**
+ * A run's modules all import the one schema module of the run, which a run for other files into
+ * the same folder would replace, breaking the first run's modules at import: refused unless this
+ * run covers every file of the run that wrote the folder's schema module.
+ */
+function refuseToBreakAnotherRun(out: string, files: readonly string[]): void {
+  for (const name of [SCHEMA_MODULE, SCHEMA_MODULE.replace(/\.ts$/, ".js")]) {
+    const existing = path.join(out, name);
+    if (!existsSync(existing)) continue;
+    const line = readFileSync(existing, "utf8").split("\n").find((l) => l.startsWith(RUN_LINE));
+    if (line === undefined) continue; // written before runs were recorded
+    const previous = line.slice(RUN_LINE.length).split(", ");
+    const missing = previous.filter((f) => !files.includes(f));
+    if (missing.length === 0) continue;
+    throw new Error(`${existing} is the schema of another run, whose modules (of ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ", …" : ""}) import it; ` +
+      "this run would replace it and break them. Generate every file in one run (name them all on one command line, " +
+      "or with buf, strategy: all), or generate into another --out");
+  }
 }
 
 /** The files to write for a parsed schema: one module per .proto file and the schema module. */

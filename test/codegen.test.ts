@@ -222,6 +222,28 @@ describe("hppproto-gen", () => {
     expect(readdirSync(`${dir}/out`)).toEqual([]);
   });
 
+  it("a run for other files into the same --out is refused, saying what to do, and leaves the first run's modules working", async () => {
+    const dir = scratch();
+    mkdirSync(`${dir}/p`);
+    writeFileSync(`${dir}/p/a.proto`, 'syntax = "proto3";\npackage a;\nmessage A { int32 x = 1; }\n');
+    writeFileSync(`${dir}/p/b.proto`, 'syntax = "proto3";\npackage b;\nmessage B { int32 y = 1; }\n');
+    const gen = (...files: string[]) => spawnSync(process.execPath, [`${repoRoot}bin/hppproto-gen.mjs`, "--out", "gen", "--target", "js", "-I", "p", ...files], { cwd: dir, encoding: "utf8" });
+    expect(gen("a.proto").status).toBe(0);
+    expect(gen("a.proto").status).toBe(0); // the same run again
+    const other = gen("b.proto");
+    expect([other.status, other.stderr]).toEqual([1, expect.stringContaining("gen/hppproto_schema.js is the schema of another run, whose modules (of a.proto) import it; this run would replace it and break them. Generate every file in one run")]);
+    expect(existsSync(`${dir}/gen/b_pb.js`)).toBe(false);
+    const { A } = await import(`${dir}/gen/a_pb.js`);
+    expect(A.decode(A.encode({ x: 5 })).x).toBe(5);
+    expect(gen("a.proto", "b.proto").status).toBe(0); // one run for both (read in a fresh process: this one holds the first schema)
+    mkdirSync(`${dir}/node_modules`);
+    symlinkSync(repoRoot, `${dir}/node_modules/hppproto`);
+    const both = spawnSync(process.execPath, ["--input-type=module", "-e",
+      'import { init } from "hppproto"; import { A } from "./gen/a_pb.js"; import { B } from "./gen/b_pb.js"; await init(); console.log(A.decode(A.encode({ x: 5 })).x, B.decode(B.encode({ y: 6 })).y);'],
+      { cwd: dir, encoding: "utf8", env: { ...process.env, NODE_PATH: "" } });
+    expect(both.stderr + both.stdout).toBe("5 6\n");
+  });
+
   it("a file named on the command line that is nowhere: the error says where it looked", () => {
     const dir = scratch();
     mkdirSync(`${dir}/protos`);
