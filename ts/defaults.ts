@@ -18,9 +18,6 @@ export function setValue(f: FieldInfo, o: Plain): unknown {
   return hasDefault(f) && !Object.hasOwn(o, f.prop) ? undefined : o[f.prop];
 }
 
-/** Whether o sets property k itself: what generated fillers and JSON writers ask of a field with a default. */
-export const owns = (o: object, k: string): boolean => Object.hasOwn(o, k);
-
 /**
  * A field's declared default as plain objects and views hold it (64-bit integers in `form`, the
  * field's own by default; bytes a fresh array), or undefined when that is the zero a record holds.

@@ -1,12 +1,9 @@
-// Helpers generated materializers call to turn records into plain objects that own their data
-// (and that fillers and ProtoJSON writers call to tell a field with a declared default set).
+// Helpers generated materializers call to turn records into plain objects that own their data.
 import { UNKNOWN_FIELDS } from "./abi.js";
 import { defaultsPrototype } from "./defaults.js";
 import { EMPTY_BYTES, type Memory } from "./memory.js";
 import type { Runtime } from "./runtime.js";
 import type { SchemaDef } from "./schema.js";
-
-export { owns } from "./defaults.js";
 
 // Array slots are (data pointer, count) at addr; the helpers read both words inline rather than
 // through a tuple, and index the whole-memory typed arrays rather than making a view per field.

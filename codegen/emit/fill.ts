@@ -73,7 +73,7 @@ export function fillDecl(c: FileContext, m: MessageModel): string {
     if (f.oneof) return;
     // a declared default the object inherits (see ts/defaults.ts) is not set, not written, and not
     // read (a 64-bit one in a form that cannot hold it throws when read)
-    const set = hasDefault(f) ? `$plain.owns(o, ${literal(f.prop)}) && ` : "";
+    const set = hasDefault(f) ? `Object.hasOwn(o, ${literal(f.prop)}) && ` : "";
     body.push(`  if (${set}(v = o${propertyAccess(f.prop)}) != null) ${fillStatement(c, f, i, "v")}`);
   });
   for (const o of m.oneofs) body.push(`  if (o${propertyAccess(o.prop)} != null) ${oneofFillName(c, m, o)}(w, o${propertyAccess(o.prop)}, p);`);

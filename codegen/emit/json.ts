@@ -82,7 +82,7 @@ export function toJsonDecl(c: FileContext, m: MessageModel): string {
       }
       default: {
         // a declared default the object inherits (see ts/defaults.ts) is not set, not written, and not read
-        const own = hasDefault(f) ? `const v = $plain.owns(o, ${literal(f.prop)}) ? o${propertyAccess(f.prop)} : undefined;` : v;
+        const own = hasDefault(f) ? `const v = Object.hasOwn(o, ${literal(f.prop)}) ? o${propertyAccess(f.prop)} : undefined;` : v;
         lines.push(`  { ${own} if (v != null) ${add(jsonText(c, f, "v", key))} }`);
       }
     }

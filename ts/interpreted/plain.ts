@@ -177,11 +177,12 @@ export function messageFiller(def: SchemaDef, index: number, fillerOf: (index: n
   const info = def.messages[index]!;
   const steps: FieldFill[] = info.fields.filter((f) => f.oneof < 0).map((f) => {
     const write = fieldWriter(def, f, fillerOf), prop = f.prop;
-    // a default the object inherits is not set, and not written
+    // a default the object inherits is not set, not written, and not read (as generated fillers)
     if (hasDefault(f)) {
       return (w, o, p) => {
+        if (!Object.hasOwn(o, prop)) return;
         const v = o[prop];
-        if (v != null && Object.hasOwn(o, prop)) write(w, p, v);
+        if (v != null) write(w, p, v);
       };
     }
     return (w, o, p) => {
