@@ -3,7 +3,7 @@
 import protobuf from "protobufjs";
 import descriptorModule from "protobufjs/ext/descriptor.js";
 import {
-  Edition, escapeBytes, FieldLabel, IdempotencyLevel, JsType, OptimizeMode, PathOf,
+  Edition, escapeBytes, FieldLabel, IdempotencyLevel, JsType, mapEntryName, OptimizeMode, PathOf,
   type DescriptorProto, type EnumDescriptorProto, type FeatureSet, type FieldDescriptorProto, type FileDescriptorProto, type MethodDescriptorProto,
   type ServiceDescriptorProto, type SourceLocation,
 } from "./descriptor.js";
@@ -116,9 +116,6 @@ function describeField(f: protobuf.Field, proto2: boolean, oneofIndex?: number):
   return setOptions(out, options);
 }
 
-/** protoc's name for a map field's entry type: the field's name in UpperCamelCase, then "Entry". */
-const entryName = (field: string) => `${field.replace(/(?:^|_)([a-z0-9])/g, (_, c: string) => c.toUpperCase())}Entry`;
-
 /** Reads the protobufjs objects of one file into its descriptor, and its comments into SourceCodeInfo. */
 class FileDescriber {
   readonly locations: SourceLocation[] = [];
@@ -148,7 +145,7 @@ class FileDescriber {
       const d = this.field(f, f.partOf ? oneofs.indexOf(f.partOf) : undefined);
       this.comment([...path, PathOf.messageField, i], f.comment);
       if (f instanceof protobuf.MapField) {
-        const entry = entryName(d.name);
+        const entry = mapEntryName(d.name);
         const key = { name: "key", number: 1, label: FieldLabel.Optional, ...fieldType(f, f.keyType, null) };
         const value = { name: "value", number: 2, label: FieldLabel.Optional, ...fieldType(f, f.type, f.resolvedType) };
         nested.push({ name: entry, field: [key, value], options: { mapEntry: true } });

@@ -1,6 +1,7 @@
 // The part of google/protobuf/descriptor.proto the model reads, as protobufjs's toObject gives it
 // (lowerCamelCase names, enums as numbers): what protoc hands the plugin, and what describe.ts
 // makes of the .proto files protobufjs parsed. The model starts from these, whoever parsed.
+import { camelCase } from "../ts/schema.js";
 
 export interface FileDescriptorProto {
   /** The import name: the path below its include directory. */
@@ -99,6 +100,12 @@ export interface FeatureSet {
 
 /** The largest field number (2^29 - 1, `max` in a range): the codec's (protoc allows message set extensions beyond it). */
 export const MAX_FIELD_NUMBER = 536870911;
+
+/** A declaration's full name in its scope (a package or message, "" at the top). */
+export const qualified = (scope: string, name: string): string => (scope ? `${scope}.${name}` : name);
+
+/** protoc's name for a map field's entry type: the field's name in UpperCamelCase (underscores dropped), then "Entry". */
+export const mapEntryName = (field: string): string => `${camelCase(`_${field}`)}Entry`;
 
 export const FieldLabel = { Optional: 1, Required: 2, Repeated: 3 } as const;
 export const Edition = { Proto2: 998, Proto3: 999, E2023: 1000, Unstable: 9999 } as const;

@@ -2,7 +2,7 @@
 // loaded files, with field types, presence, packedness, and the record layout for wasm32.
 import { camelCase, charsOfBytes, defineSchema, FieldFlag, FieldType, hasRef, int64Forms, Label, numberKind, OptionsOf, propertyName, SourceBits, SourceFlags, type Int64As, type NumberKind } from "../ts/schema.js";
 import {
-  editionDefaults, EnumType, fieldFeatures, FieldLabel, FieldPresence, IdempotencyLevel, JsType, MessageEncoding, PathOf, RepeatedFieldEncoding, unescapeBytes, Utf8Validation, withFeatures,
+  editionDefaults, EnumType, fieldFeatures, FieldLabel, FieldPresence, IdempotencyLevel, JsType, MessageEncoding, PathOf, qualified, RepeatedFieldEncoding, unescapeBytes, Utf8Validation, withFeatures,
   type DescriptorProto, type EnumDescriptorProto, type Features, type FieldDescriptorProto, type FileDescriptorProto, type ServiceDescriptorProto,
 } from "./descriptor.js";
 
@@ -209,7 +209,6 @@ export function buildModel(descriptors: readonly FileDescriptorProto[]): SchemaM
   const extensions: DeclaredExtension[] = [];
   const extensionModels: ExtensionModel[] = [];
   const services: { d: ServiceDescriptorProto; pkg: string; scope: Scope; path: number[] }[] = [];
-  const qualified = (scope: string, name: string) => (scope ? `${scope}.${name}` : name);
   const inFile = (file: FileDescriptorProto) => {
     if (files.includes(file.name)) return;
     files.push(file.name);

@@ -13,7 +13,7 @@ import { SchemaError } from "../ts/errors.js";
 import { excerpt, quote } from "../ts/excerpt.js";
 import { camelCase, FieldType } from "../ts/schema.js";
 import {
-  Edition, editionDefaults, EnumType, FieldLabel, FieldPresence, JsType, MAX_FIELD_NUMBER, unescapeBytes, withFeatures,
+  Edition, editionDefaults, EnumType, FieldLabel, FieldPresence, JsType, mapEntryName, MAX_FIELD_NUMBER, qualified, unescapeBytes, withFeatures,
   type DescriptorProto, type EnumDescriptorProto, type Features, type FieldDescriptorProto, type FileDescriptorProto, type NumberRange,
 } from "./descriptor.js";
 
@@ -314,7 +314,7 @@ class Validator {
 
   /** A map field: repeated, of the entry protoc synthesizes for `map<K, V> name`, nested beside the field. */
   private mapField(f: FieldDescriptorProto, scope: string, owner: DescriptorProto | undefined, entry: DescriptorProto, fail: (problem: string) => SchemaError): void {
-    const beside = owner !== undefined && f.label === FieldLabel.Repeated && f.typeName === `.${qualified(scope, entry.name)}` && entry.name === `${camelCase(`_${f.name}`)}Entry`;
+    const beside = owner !== undefined && f.label === FieldLabel.Repeated && f.typeName === `.${qualified(scope, entry.name)}` && entry.name === mapEntryName(f.name);
     const problem = beside ? mapEntryProblem(entry) : MAP_ENTRY_SET;
     if (problem !== undefined) throw fail(problem);
   }
@@ -379,8 +379,6 @@ class Validator {
 }
 
 const int64Types = new Set<number>([FieldType.Int64, FieldType.Uint64, FieldType.Sint64, FieldType.Fixed64, FieldType.Sfixed64]);
-
-const qualified = (scope: string, name: string) => (scope ? `${scope}.${name}` : name);
 
 /** What is wrong with a map entry message, if anything: protoc synthesizes two fields, key 1 (a scalar but float, double or bytes) and value 2, and nothing else. */
 function mapEntryProblem(entry: DescriptorProto): string | undefined {

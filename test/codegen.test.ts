@@ -244,6 +244,19 @@ describe("hppproto-gen", () => {
     expect(both.stderr + both.stdout).toBe("5 6\n");
   });
 
+  it("map fields whose names hold doubled underscores or capitals after one: their entries pass the descriptor checks (protoc's entry names), and the output works", () => {
+    const dir = scratch();
+    writeFileSync(`${dir}/m.proto`, 'syntax = "proto3";\nmessage M { map<int32, int32> foo__bar = 1; map<string, string> a_B = 2; map<int32, int32> x_1y = 3; }\n');
+    const r = spawnSync(process.execPath, [`${repoRoot}bin/hppproto-gen.mjs`, "--out", "gen", "--target", "js", "m.proto"], { cwd: dir, encoding: "utf8" });
+    expect([r.status, r.stderr]).toEqual([0, expect.stringContaining("2 modules")]);
+    mkdirSync(`${dir}/node_modules`);
+    symlinkSync(repoRoot, `${dir}/node_modules/hppproto`);
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e",
+      'import { init } from "hppproto"; import { M } from "./gen/m_pb.js"; await init(); console.log(JSON.stringify(M.decode(M.encode({ fooBar: { 1: 2 }, aB: { k: "v" }, x1y: { 3: 4 } }))));'],
+      { cwd: dir, encoding: "utf8" });
+    expect(run.stderr + run.stdout).toBe('{"fooBar":{"1":2},"aB":{"k":"v"},"x1y":{"3":4}}\n');
+  });
+
   it("a file named on the command line that is nowhere: the error says where it looked", () => {
     const dir = scratch();
     mkdirSync(`${dir}/protos`);
