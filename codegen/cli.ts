@@ -5,7 +5,8 @@ import { init } from "../ts/loader.js";
 import type { JsonWriteOptions } from "../ts/json/print.js";
 import { fromText, toText } from "../ts/text/index.js";
 import { loadSchema } from "./dynamic.js";
-import { defaultEmitOptions, emit, facades, RUN_LINE, SCHEMA_MODULE, type EmitOptions, type OutputFile } from "./emit/index.js";
+import { defaultEmitOptions, emit, facades, runFilesOf, SCHEMA_MODULE, type EmitOptions, type OutputFile } from "./emit/index.js";
+import { comment } from "./names.js";
 import { loadProtos } from "./load.js";
 import { decodeRaw } from "./raw.js";
 import { buildModel } from "./model.js";
@@ -202,10 +203,9 @@ function refuseToBreakAnotherRun(out: string, files: readonly string[]): void {
   for (const name of [SCHEMA_MODULE, SCHEMA_MODULE.replace(/\.ts$/, ".js")]) {
     const existing = path.join(out, name);
     if (!existsSync(existing)) continue;
-    const line = readFileSync(existing, "utf8").split("\n").find((l) => l.startsWith(RUN_LINE));
-    if (line === undefined) continue; // written before runs were recorded
-    const previous = line.slice(RUN_LINE.length).split(", ");
-    const missing = previous.filter((f) => !files.includes(f));
+    const previous = runFilesOf(readFileSync(existing, "utf8"));
+    const ours = new Set(files.map(comment)); // as the module writes names
+    const missing = previous?.filter((f) => !ours.has(f)) ?? [];
     if (missing.length === 0) continue;
     throw new Error(`${existing} is the schema of another run, whose modules (of ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ", …" : ""}) import it; ` +
       "this run would replace it and break them. Generate every file in one run (name them all on one command line, " +

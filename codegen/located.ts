@@ -59,7 +59,7 @@ export function withSources<T>(sources: LoadedSources, work: () => T): T {
 }
 
 /** The text of a file of the load in progress, or undefined. */
-export const sourceText = (file: string): string | undefined => active?.text(file);
+const sourceText = (file: string): string | undefined => active?.text(file);
 
 /** read(text, file) of a file of the load in progress, computed once per load; undefined without the file. */
 export const fromSource = <T>(file: string, read: Reader<T>): T | undefined => active?.derived(file, read);

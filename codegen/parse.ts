@@ -11,7 +11,7 @@ import { declarationKey, integerLiteral, scanDeclarations, type ScannedFile } fr
 import { loadedForOptionsOnly, optionImports } from "./optionimports.js";
 import { excerpt } from "../ts/excerpt.js";
 
-export { integerLiteral, ProtoLoadError };
+export { ProtoLoadError };
 
 // protobufjs knows the numbered editions only; the edition in development ("UNSTABLE", which
 // protobuf's own tests use) has the newest edition's features, so it is read as that one.

@@ -26,7 +26,8 @@ export const declarationKey = (scope: string, name: string, number: number): str
 
 // strings (one left open runs to the end of its line), identifiers, numbers (1.5e+10, 0x1F), any other single character
 const tokenPattern = /"(?:\\.|[^"\\\n])*"?|'(?:\\.|[^'\\\n])*'?|[A-Za-z_]\w*|\.?\d(?:[eE][+-]|[\w.])*|\S/g;
-const identifier = /^[A-Za-z_]\w*$/;
+/** A name as protoc's grammar has it. */
+export const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** An integer literal's token. */
 export const integer = /^(?:0[xX][0-9a-fA-F]+|\d+)$/;
 const isString = (t: string | undefined) => t !== undefined && (t[0] === '"' || t[0] === "'");

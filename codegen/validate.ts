@@ -16,11 +16,11 @@ import {
   Edition, editionDefaults, EnumType, FieldLabel, FieldPresence, JsType, mapEntryName, MAX_FIELD_NUMBER, qualified, unescapeBytes, withFeatures,
   type DescriptorProto, type EnumDescriptorProto, type Features, type FieldDescriptorProto, type FileDescriptorProto, type NumberRange,
 } from "./descriptor.js";
+import { identifier } from "./scan.js";
 
 const FIRST_RESERVED = 19000; // 19000-19999: the protobuf implementation's own
 const LAST_RESERVED = 19999;
 
-const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const MAP_ENTRY_SET = "map_entry should not be set explicitly. Use map<KeyType, ValueType> instead.";
 const integers: Partial<Record<FieldType, [min: bigint, max: bigint]>> = {
   [FieldType.Int32]: [-(2n ** 31n), 2n ** 31n - 1n], [FieldType.Sint32]: [-(2n ** 31n), 2n ** 31n - 1n], [FieldType.Sfixed32]: [-(2n ** 31n), 2n ** 31n - 1n],

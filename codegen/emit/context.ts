@@ -88,9 +88,6 @@ export class FileContext {
     return name;
   }
 
-  /** Set once this module reaches a part of a CODE_SIZE message: it imports interpretedParts then. */
-  usesInterpretedParts = false;
-
   /**
    * A message's part as a value: generated code's own, or for a CODE_SIZE message, the one
    * interpreted from the schema (the message's module is imported still: loading it registers the type).
@@ -99,7 +96,6 @@ export class FileContext {
     if (!this.interpreted(target.file)) return which === "list" || which === "readAll" ? this.repeated(target, which) : this.ref(target, which);
     this.ref(target, "type"); // the message's module is imported still: loading it registers the type
     if (which === "toJsonString") return `$jsonWrite.bySchema($schema, ${target.index})`;
-    this.usesInterpretedParts = true;
     const part = { view: "view", list: "list", reader: "read", readAll: "readAll", fill: "fill", builder: "builder" }[which];
     return `($interpretedParts${ts(`<${this.typeParams(target)}>`)}($schema, ${target.index}).${part})`;
   }
@@ -134,13 +130,8 @@ export class FileContext {
     if (f.type === FieldType.Bool) return "boolean";
     const as = this.int64As(f);
     if (as === undefined) return numberKinds[f.type]!.ts;
-    if (form === undefined) return as;
-    this.runtimeTypes.add("Int64");
-    return `$Int64<${literal(as)}, ${form}>`;
+    return form === undefined ? as : `$Int64<${literal(as)}, ${form}>`;
   }
-
-  /** Runtime types the module's declarations name beyond the usual ones (imported only when used). */
-  readonly runtimeTypes = new Set<"Int64" | "Int64Forms">();
 
   private int64Holders?: Map<MessageModel, boolean>;
 
@@ -164,7 +155,6 @@ export class FileContext {
    */
   formsParam(m: MessageModel): string {
     if (!(this.parts.plain || this.parts.builders) || !this.holds64(m)) return "";
-    this.runtimeTypes.add("Int64Forms");
     const type = this.ref(m, "type");
     return `, $Int64Forms<${type}<"string">, ${type}<"number">, ${type}<"bigint">>`;
   }
