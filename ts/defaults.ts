@@ -6,7 +6,7 @@
 // property, and whatever tells presence reads them through setValue(). Object literals hold every
 // field they set as an own property, so the rule reads them as before; messages without such
 // fields keep plain object literals.
-import { bytesOfChars, FieldType, int64Forms, isInt64, Label, type FieldInfo, type Int64As, type SchemaDef } from "./schema.js";
+import { bytesOfChars, FieldType, int64Forms, isInt64, Label, type FieldInfo, type Int64As, type MessageInfo, type SchemaDef } from "./schema.js";
 
 type Plain = Record<string, unknown>;
 
@@ -16,6 +16,16 @@ export const hasDefault = (f: FieldInfo): boolean => f.defaultValue !== undefine
 /** f's value in o where o sets it (not a default o inherits from its prototype), else undefined. */
 export function setValue(f: FieldInfo, o: Plain): unknown {
   return hasDefault(f) && !Object.hasOwn(o, f.prop) ? undefined : o[f.prop];
+}
+
+/** A oneof as plain objects hold it. */
+export type Oneof = { case?: string; value?: unknown } | undefined;
+
+/** Field f's value in o (message `info`'s plain object) where o sets it: a oneof member's only when it is its oneof's case. */
+export function memberValue(info: MessageInfo, f: FieldInfo, o: Plain): unknown {
+  if (f.oneof < 0) return setValue(f, o);
+  const c = o[info.oneofs[f.oneof]!.prop] as Oneof;
+  return c?.case === f.prop ? c.value : undefined;
 }
 
 /**

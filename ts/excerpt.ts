@@ -4,10 +4,15 @@
 /** Characters of input an error message shows at most. */
 export const SHOWN = 64;
 
-/** The first SHOWN characters, one fewer when that would split a surrogate pair. */
-function start(s: string): string {
-  const c = s.charCodeAt(SHOWN - 1);
-  return s.slice(0, c >= 0xd800 && c <= 0xdbff ? SHOWN - 1 : SHOWN);
+/** The first `n` characters, one fewer when that would split a surrogate pair. */
+function start(s: string, n = SHOWN): string {
+  const c = s.charCodeAt(n - 1);
+  return s.slice(0, c >= 0xd800 && c <= 0xdbff ? n - 1 : n);
+}
+
+/** s as it is when it has at most `max` characters, else its start and "…", `max` in all. */
+export function clip(s: string, max: number): string {
+  return s.length <= max ? s : `${start(s, max - 1)}…`;
 }
 
 /** Input as it is, when short; else its start, "…" and its length. */

@@ -9,7 +9,7 @@ import { unknown as unknownOf } from "./plain.js";
 import { runtime } from "./runtime.js";
 import { writer as builderWriter } from "./builder.js";
 import { eachField } from "./wirefields.js";
-import { Label, type FieldInfo } from "./schema.js";
+import { isExtension, Label, type FieldInfo } from "./schema.js";
 import type { MessageView } from "./view.js";
 import { isView } from "./viewmark.js";
 
@@ -102,7 +102,7 @@ function writesField<E, V>(message: object, ext: Extension<E, V>): boolean {
   const { fields } = ext.extendee.schemaDef.messages[ext.extendee.index]!;
   let own = 0;
   for (const f of fields) {
-    if (f.name.charCodeAt(0) === 0x5b) continue; // "[pkg.ext]": an extension, which another run may lack
+    if (isExtension(f)) continue; // which another run may lack
     if (!(f.prop in message)) return true;
     own++;
   }

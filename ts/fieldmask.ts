@@ -2,18 +2,18 @@
 // intersection), and applied to messages (keep only the masked fields; merge only the masked
 // fields from one message into another). Free functions, so that a bundle carries only those a
 // program calls. Paths are `.proto` field names joined by dots.
-import { setValue } from "./defaults.js";
+import { memberValue } from "./defaults.js";
 import { define } from "./json/print.js";
 import { fieldMaskFromJson, fieldMaskToJson } from "./json/common.js";
 import type { AnyMessageType, PlainOf } from "./message.js";
-import { FieldType, Label, type FieldInfo, type MessageInfo, type SchemaDef } from "./schema.js";
+import { isMessage } from "./interpreted/values.js";
+import { Label, type FieldInfo, type MessageInfo, type SchemaDef } from "./schema.js";
 
 interface FieldMaskLike {
   readonly paths: readonly string[];
 }
 
 type Plain = Record<string, unknown>;
-type Oneof = { case?: string; value?: unknown } | undefined;
 
 /** A FieldMask's paths as its ProtoJSON string: lowerCamelCase, joined by commas ("a.fooBar,b"). */
 export function fieldMaskToString(mask: FieldMaskLike): string {
@@ -69,20 +69,11 @@ function treeOf(paths: readonly string[]): MaskTree {
   return root;
 }
 
-const isMessageField = (f: FieldInfo) => f.type === FieldType.Message || f.type === FieldType.Group;
-
 /** The field a path step names, or a TypeError naming the path. */
 function fieldOf(info: MessageInfo, name: string, at: string): FieldInfo {
   const f = info.fields.find((x) => x.name === name);
   if (f === undefined) throw new TypeError(`FieldMask path ${at}${name}: ${info.name} has no field ${name}`);
   return f;
-}
-
-/** f's value in src (a oneof member's only when it is the member set), or undefined. */
-function valueOf(info: MessageInfo, f: FieldInfo, src: Plain): unknown {
-  if (f.oneof < 0) return setValue(f, src);
-  const c = src[info.oneofs[f.oneof]!.prop] as Oneof;
-  return c?.case === f.prop ? c.value : undefined;
 }
 
 /** Sets f in out to v (a oneof member as its oneof's case). */
@@ -106,8 +97,8 @@ export function fieldMaskApply<M extends AnyMessageType>(type: M, message: Plain
     const out: Plain = {};
     for (const [name, below] of tree) {
       const f = fieldOf(info, name, at);
-      if (below !== null && !isMessageField(f) && f.label !== Label.Map) throw new TypeError(`FieldMask path ${at}${name}.${[...below.keys()][0]}: ${name} is not a message field`);
-      const value = valueOf(info, f, src);
+      if (below !== null && !isMessage(f) && f.label !== Label.Map) throw new TypeError(`FieldMask path ${at}${name}.${[...below.keys()][0]}: ${name} is not a message field`);
+      const value = memberValue(info, f, src);
       if (value === undefined || value === null) continue;
       if (below === null) {
         put(info, f, out, value);
@@ -116,7 +107,7 @@ export function fieldMaskApply<M extends AnyMessageType>(type: M, message: Plain
       const inner = (v: unknown) => pick(f.label === Label.Map ? def.messages[f.ref]!.fields[1]!.ref : f.ref, v as Plain, below, `${at}${name}.`);
       if (f.label === Label.Map) {
         const valueField = def.messages[f.ref]!.fields[1]!;
-        if (!isMessageField(valueField)) throw new TypeError(`FieldMask path ${at}${name}.${[...below.keys()][0]}: the values of map ${name} are not messages`);
+        if (!isMessage(valueField)) throw new TypeError(`FieldMask path ${at}${name}.${[...below.keys()][0]}: the values of map ${name} are not messages`);
         const map: Plain = {};
         for (const k of Object.keys(value as Plain)) define(map, k, inner((value as Plain)[k]));
         put(info, f, out, map);
@@ -151,7 +142,7 @@ export function fieldMaskMerge<M extends AnyMessageType>(type: M, mask: FieldMas
     const msgType = typeAt(def, mi);
     for (const [name, below] of tree) {
       const f = fieldOf(info, name, at);
-      const value = valueOf(info, f, src);
+      const value = memberValue(info, f, src);
       if (below === null) {
         if (options.replace) msgType.clear(dst as never, f.prop);
         if (value === undefined || value === null) continue;
@@ -160,10 +151,10 @@ export function fieldMaskMerge<M extends AnyMessageType>(type: M, mask: FieldMas
         msgType.merge(dst as never, only as never);
         continue;
       }
-      if (!isMessageField(f) || f.label === Label.Repeated || f.label === Label.Map) {
+      if (!isMessage(f) || f.label === Label.Repeated || f.label === Label.Map) {
         throw new TypeError(`FieldMask path ${at}${name}.${[...below.keys()][0]}: ${name} is not a singular message field`);
       }
-      const present = valueOf(info, f, dst);
+      const present = memberValue(info, f, dst);
       if ((value === undefined || value === null) && (present === undefined || present === null)) continue;
       let inner = present as Plain | undefined | null;
       if (inner === undefined || inner === null) put(info, f, dst, (inner = typeAt(def, f.ref).create() as Plain));

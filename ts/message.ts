@@ -8,7 +8,7 @@ import type { Fill, RecordWriter } from "./fill.js";
 import type { Memory } from "./memory.js";
 import type { FullRuntime } from "./fullruntime.js";
 import { fullRuntime, runtime, type Runtime } from "./runtime.js";
-import { hasDefault } from "./defaults.js";
+import { hasDefault, memberValue, type Oneof } from "./defaults.js";
 import { fieldIsSet, isPlainMessage, mergeMessages, messagesEqual } from "./semantics.js";
 import { reflectMessage, type FieldReflection, type OneofReflection } from "./reflect.js";
 import { convert64, type Int64Forms } from "./int64.js";
@@ -92,7 +92,6 @@ function scratchArenas(rt: Runtime): Scratch {
 }
 
 type Plain = Record<string, unknown>;
-type Oneof = { case?: string; value?: unknown } | undefined;
 
 /** Empty plain objects of a schema's messages, by index, through their message types. */
 const emptyOf = (def: SchemaDef) => (index: number): Plain => {
@@ -248,8 +247,7 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
     const f = this.fieldNamed(field);
     if (typeof f === "string") return (o[f] as Oneof)?.case !== undefined && (o[f] as Oneof)!.value != null;
     if (f.oneof < 0) return fieldIsSet(f, o);
-    const c = o[this.schemaDef.messages[this.index]!.oneofs[f.oneof]!.prop] as Oneof;
-    return c?.case === f.prop && c.value != null;
+    return memberValue(this.schemaDef.messages[this.index]!, f, o) != null;
   }
 
   /** Clears a field of a plain object in place (to its default, or absent), a oneof's member or a whole oneof too; returns the object. */

@@ -6,12 +6,11 @@
 // 0), unknown fields are left out of equality, and merging is what decoding the target's bytes
 // followed by the source's gives.
 import { concatBytes } from "./copy.js";
-import { setValue } from "./defaults.js";
+import { setValue, type Oneof } from "./defaults.js";
 import { FieldType, isInt64, Label, numberKind, type FieldInfo, type SchemaDef } from "./schema.js";
 import { isMessage, isZero } from "./interpreted/values.js";
 
 type Plain = Record<string, unknown>;
-type Oneof = { case?: string; value?: unknown } | undefined;
 
 
 function hasEntries(v: unknown): boolean {

@@ -46,7 +46,10 @@ export function encoder<T extends AnyMessageType>(type: T): (message: Sent<T>) =
 export const VIEW_RING = 32;
 
 /** An arena that grew past this for a large message is released rather than kept (a reset keeps its largest block). */
-const KEEP_BYTES = 1 << 20;
+export const KEEP_BYTES = 1 << 20;
+
+/** An arena for received views: small at first, it grows with the messages. */
+export const viewArena = (): Arena => new Arena({ firstBlock: 4096 });
 
 export function decoder<T extends AnyMessageType, R extends Receive>(type: T, receive: R | undefined): (bytes: Uint8Array) => Received<T, R> {
   if (receive !== "view") return (bytes) => type.decode(bytes) as Received<T, R>;
@@ -56,7 +59,7 @@ export function decoder<T extends AnyMessageType, R extends Receive>(type: T, re
   return (bytes) => {
     let arena = ring[next];
     if (arena !== undefined && arena.reservedBytes > KEEP_BYTES) arena.release();
-    if (arena === undefined || arena.released) ring[next] = arena = new Arena({ firstBlock: 4096 });
+    if (arena === undefined || arena.released) ring[next] = arena = viewArena();
     else arena.reset();
     next = (next + 1) % VIEW_RING;
     return type.view(bytes, arena) as Received<T, R>;

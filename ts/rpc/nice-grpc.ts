@@ -51,6 +51,18 @@ export type NiceGrpcServerImplementation<S extends ServiceType> = {
 
 const idempotency = { unknown: undefined, no_side_effects: "NO_SIDE_EFFECTS", idempotent: "IDEMPOTENT" } as const;
 
+type Definition = NiceMethodDefinition<unknown, unknown, unknown, unknown, boolean, boolean>;
+
+/** A method's nice-grpc definition, with the deserializers and the response serializer given. */
+function definition(m: Method, requestDeserialize: (bytes: Uint8Array) => unknown, responseSerialize: (value: unknown) => Uint8Array, responseDeserialize: (bytes: Uint8Array) => unknown): Definition {
+  const level = idempotency[m.idempotency];
+  return {
+    path: m.path, requestStream: streamsRequests(m.kind), responseStream: streamsResponses(m.kind),
+    requestSerialize: encoder(m.input) as (v: unknown) => Uint8Array, requestDeserialize, responseSerialize, responseDeserialize,
+    options: level === undefined ? {} : { idempotencyLevel: level },
+  };
+}
+
 /**
  * nice-grpc's ServiceDefinition of a generated service, for clients. `receive: "view"` hands the
  * responses a client receives over as views (each valid while the next 31 messages of the method
@@ -59,16 +71,9 @@ const idempotency = { unknown: undefined, no_side_effects: "NO_SIDE_EFFECTS", id
  *     createClient(niceGrpcService(Greeter, { receive: "view" }), createChannel("127.0.0.1:50051"));
  */
 export function niceGrpcService<S extends ServiceType, R extends Receive = "plain">(service: S, options?: RpcOptions<R>): NiceGrpcDefinition<S, R> {
-  const out: Record<string, NiceMethodDefinition<unknown, unknown, unknown, unknown, boolean, boolean>> = {};
-  for (const m of Object.values(service.methods)) {
-    const level = idempotency[m.idempotency];
-    out[m.property] = {
-      path: m.path,
-      requestStream: streamsRequests(m.kind), responseStream: streamsResponses(m.kind),
-      requestSerialize: encoder(m.input) as (v: unknown) => Uint8Array, requestDeserialize: decoder(m.input, undefined),
-      responseSerialize: encoder(m.output) as (v: unknown) => Uint8Array, responseDeserialize: decoder(m.output, options?.receive),
-      options: level === undefined ? {} : { idempotencyLevel: level },
-    };
+  const out: Record<string, Definition> = {};
+  for (const m of Object.values(service.methods) as Method[]) {
+    out[m.property] = definition(m, decoder(m.input, undefined), encoder(m.output) as (v: unknown) => Uint8Array, decoder(m.output, options?.receive));
   }
   return out as NiceGrpcDefinition<S, R>;
 }
@@ -85,18 +90,12 @@ export function niceGrpcService<S extends ServiceType, R extends Receive = "plai
 export function niceGrpcServe<S extends ServiceType, R extends Receive = "plain", C = unknown>(
   service: S, implementation: NiceGrpcImplementation<S, R, C>, options?: RpcOptions<R>,
 ): [NiceGrpcServerDefinition<S>, NiceGrpcServerImplementation<S>] {
-  const out: Record<string, NiceMethodDefinition<unknown, unknown, unknown, unknown, boolean, boolean>> = {};
+  const out: Record<string, Definition> = {};
   const handlers: Record<string, unknown> = {};
   for (const m of Object.values(service.methods) as Method[]) {
-    const level = idempotency[m.idempotency];
+    // requests are decoded by the handler, which knows the call
+    out[m.property] = definition(m, (bytes) => bytes, replyEncoder(encoder(m.output) as (v: unknown) => Uint8Array), decoder(m.output, undefined));
     const streamsIn = streamsRequests(m.kind), streamsOut = streamsResponses(m.kind);
-    out[m.property] = {
-      path: m.path, requestStream: streamsIn, responseStream: streamsOut,
-      // requests are decoded by the handler, which knows the call
-      requestSerialize: encoder(m.input) as (v: unknown) => Uint8Array, requestDeserialize: (bytes) => bytes,
-      responseSerialize: replyEncoder(encoder(m.output) as (v: unknown) => Uint8Array), responseDeserialize: decoder(m.output, undefined),
-      options: level === undefined ? {} : { idempotencyLevel: level },
-    };
     const own = (implementation as Record<string, (received: unknown, context: unknown) => unknown>)[m.property]!.bind(implementation);
     handlers[m.property] = iterableHandler(new ServerMethod(m.input as AnyMessageType, options?.receive), streamsIn, streamsOut, own, (call, value) => call.reply(value));
   }

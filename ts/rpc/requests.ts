@@ -4,16 +4,14 @@
 // view). No other call can reset them, whatever it sends. A call that streams requests keeps a
 // ring of its own (VIEW_RING arenas), so a long stream holds as much as a client-side ring.
 // Malformed requests end the call with INVALID_ARGUMENT and the DecodeError's message.
-import { Arena } from "../arena.js";
+import type { Arena } from "../arena.js";
 import { DecodeError } from "../errors.js";
+import { clip } from "../excerpt.js";
 import type { AnyMessageType } from "../message.js";
-import { VIEW_RING, type Receive } from "./codec.js";
+import { KEEP_BYTES, VIEW_RING, viewArena, type Receive } from "./codec.js";
 
 /** Idle arenas a method's pool keeps for the next calls; more are released. */
 const POOL_IDLE = 64;
-
-/** An arena that grew past this for a large message is released rather than pooled (a reset keeps its largest block). */
-const KEEP_BYTES = 1 << 20;
 
 /** Longest `details` of a rejected request: a path nested 100 deep would otherwise be kilobytes. */
 const MAX_DETAILS = 256;
@@ -30,7 +28,7 @@ export class MalformedRequestError extends Error {
   readonly code: number;
   readonly details: string;
   constructor(override readonly cause: DecodeError) {
-    const details = cause.message.length > MAX_DETAILS ? `${cause.message.slice(0, MAX_DETAILS - 1)}…` : cause.message;
+    const details = clip(cause.message, MAX_DETAILS);
     super(details);
     this.details = details;
     this.code = cause.code === "OUT_OF_MEMORY" ? RESOURCE_EXHAUSTED : INVALID_ARGUMENT;
@@ -50,7 +48,7 @@ export class ServerMethod {
 
   /** @internal */
   take(): Arena {
-    return this.idle.pop() ?? new Arena({ firstBlock: 4096 });
+    return this.idle.pop() ?? viewArena();
   }
 
   /** @internal */
@@ -89,7 +87,7 @@ export class ServerCall {
 
   /** The next arena of the call's ring (after the call is done, one of its own, left to the garbage collector). */
   private arena(): Arena {
-    if (this.released) return new Arena({ firstBlock: 4096 });
+    if (this.released) return viewArena();
     let arena = this.arenas[this.next];
     if (arena === undefined) this.arenas[this.next] = arena = this.method.take();
     else arena.reset();

@@ -1,7 +1,7 @@
 // Plain objects printed in the protobuf text format, interpreted from the schema, the way protoc's
 // printer writes it: one field per line, two spaces per level, fields by number, map entries by
 // key, group-like fields by their type's name, extensions and known Any contents as `[name]`.
-import { setValue } from "../defaults.js";
+import { memberValue } from "../defaults.js";
 import { JsonError, resolveAny, type TypeRef, type Types } from "../json/common.js";
 import { isMessage, isZero } from "../interpreted/values.js";
 import type { Registry } from "../registry.js";
@@ -40,21 +40,20 @@ class TextWriter {
     const printExtensions = (below: number) => {
       while (pending.length > 0 && pending[0]![0].number < below) {
         const [ext, value] = pending.shift()!;
-        this.field(ext.extendee.schemaDef, ext.field, undefined, { [ext.field.prop]: value }, indent, depth);
+        this.field(ext.extendee.schemaDef, ext.field, value, indent, depth);
       }
     };
     for (const f of info.fields) {
       printExtensions(f.number);
-      this.field(def, f, f.oneof >= 0 ? info.oneofs[f.oneof]!.prop : undefined, o, indent, depth);
+      this.field(def, f, memberValue(info, f, o), indent, depth);
     }
     printExtensions(Infinity);
     if (this.opts.unknownFields && unknown instanceof Uint8Array) this.out.push(printUnknown(unknown, 0, unknown.length, indent, 10) ?? "");
   }
 
-  /** Field f of o (every element of a repeated one) when set; `oneof` the property of its oneof. */
-  private field(def: SchemaDef, f: FieldInfo, oneof: string | undefined, o: Plain, indent: string, depth: number): void {
+  /** Field f with value v (every element of a repeated one), when set (not null or undefined). */
+  private field(def: SchemaDef, f: FieldInfo, v: unknown, indent: string, depth: number): void {
     const name = textName(def, f);
-    const v = oneof !== undefined ? caseValue(o[oneof], f.prop) : setValue(f, o);
     if (v === undefined || v === null) return;
     this.path.push(`.${f.name}`);
     if (f.label === Label.Map) {
@@ -101,8 +100,6 @@ class TextWriter {
     return true;
   }
 }
-
-const caseValue = (c: unknown, prop: string) => ((c as { case?: string } | undefined)?.case === prop ? (c as { value: unknown }).value : undefined);
 
 /** A field's name in text: an extension's "[full.name]", a group-like field's type name, else its name. */
 function textName(def: SchemaDef, f: FieldInfo): string {
