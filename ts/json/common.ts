@@ -40,8 +40,9 @@ export function mayOpen(levels: number, path = ""): void {
   }
 }
 
-/** What `write` writes, inside `levels` more objects and arrays. */
-export function inside<R>(levels: number, write: () => R): R {
+/** What `write` writes, inside `levels` more objects and arrays (checked first, as mayOpen does, an error at `path`). */
+export function inside<R>(levels: number, write: () => R, path = ""): R {
+  mayOpen(levels, path);
   writing.enclosing += levels;
   try {
     return write();

@@ -69,13 +69,8 @@ export function list<T>(v: readonly T[], each?: (x: T) => Json): Json[] {
 
 /** A repeated message field. */
 export function messages<T>(v: readonly T[], toJson: ToJson<T>, opts: JsonWriteOptions, key: string): Json[] {
-  try {
-    mayOpen(2); // the message's object, and the array
-  } catch (e) {
-    throw within(e, `.${key}`);
-  }
   const out = new Array<Json>(v.length);
-  return inside(2, () => {
+  return inside(2, () => { // the message's object, and the array
     for (let i = 0; i < v.length; i++) {
       try {
         out[i] = toJson(v[i]!, opts);
@@ -84,7 +79,7 @@ export function messages<T>(v: readonly T[], toJson: ToJson<T>, opts: JsonWriteO
       }
     }
     return out;
-  });
+  }, `.${key}`);
 }
 
 export { define };
@@ -97,9 +92,8 @@ export function nonEmpty(v: object): boolean {
 
 /** A map field: keys as they are (plain objects key maps by strings), values through `each`. */
 export function map<T>(v: { readonly [key: string]: T }, each?: (x: T, key: string) => Json): Record<string, Json> {
-  mayOpen(2); // the message's object, and the map's
   const out: Record<string, Json> = {};
-  return inside(2, () => {
+  return inside(2, () => { // the message's object, and the map's
     for (const k of Object.keys(v)) define(out, k, each === undefined ? v[k] : each(v[k]!, k));
     return out;
   });

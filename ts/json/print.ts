@@ -136,19 +136,17 @@ function valueMessageToJson(v: Plain, path: string): Json {
 
 /** A Struct's object, its values inside it. */
 function structToJson(struct: Plain, path: string): Json {
-  mayOpen(1, path);
   const out: Record<string, Json> = {};
   const fields = (struct["fields"] ?? {}) as Record<string, Plain>;
   return inside(1, () => {
     for (const k of Object.keys(fields)) define(out, k, valueMessageToJson(fields[k]!, `${path}.${k}`));
     return out;
-  });
+  }, path);
 }
 
 /** A ListValue's array, its values inside it. */
 function listToJson(list: Plain, path: string): Json {
-  mayOpen(1, path);
-  return inside(1, () => ((list["values"] ?? []) as Plain[]).map((x, i) => valueMessageToJson(x, `${path}[${i}]`)));
+  return inside(1, () => ((list["values"] ?? []) as Plain[]).map((x, i) => valueMessageToJson(x, `${path}[${i}]`)), path);
 }
 
 /**

@@ -128,28 +128,22 @@ export function list<T>(v: readonly T[], each?: (x: T) => string): string {
 
 /** A repeated message field. */
 export function messages<T>(v: readonly T[], write: Write<T>, opts: JsonWriteOptions, key: string): string {
+  let i = -1; // the element being written (none yet: the array may not open)
   try {
-    mayOpen(2); // the message's object, and the array
-  } catch (e) {
-    throw within(e, `.${keyName(key)}`);
-  }
-  if (v.length === 0) return "[]";
-  let i = 0;
-  try {
-    return inside(2, () => {
-      let s = "[" + write(v[0]!, opts);
+    return inside(2, () => { // the message's object, and the array
+      if (v.length === 0) return "[]";
+      let s = "[" + write(v[(i = 0)]!, opts);
       for (i = 1; i < v.length; i++) s += "," + write(v[i]!, opts);
       return s + "]";
     });
   } catch (e) {
-    throw within(e, `.${keyName(key)}[${i}]`);
+    throw within(e, `.${keyName(key)}${i < 0 ? "" : `[${i}]`}`);
   }
 }
 
 /** A map field: keys as they are (plain objects key maps by strings), values through `each`. */
 export function map<T>(v: { readonly [key: string]: T }, each: (x: T, key: string) => string): string {
-  mayOpen(2); // the message's object, and the map's
-  return inside(2, () => {
+  return inside(2, () => { // the message's object, and the map's
     let s = "{";
     for (const k of Object.keys(v)) s += (s.length === 1 ? "" : ",") + string(k) + ":" + each(v[k]!, k);
     return `${s}}`;
