@@ -67,8 +67,14 @@ export function validateOutputFileNames(files: readonly FileDescriptorProto[]): 
 class Validator {
   private readonly symbols = new Map<string, Declaration>();
   private readonly extensionNumbers = new Map<string, Map<number, string>>();
-  /** Per extendee, whether its extension ranges hold a number (holding()). */
+  /** Per message, whether its extension ranges hold a number (holding()). */
   private readonly extensionRanges = new Map<DescriptorProto, (n: number) => boolean>();
+
+  private inExtensionRanges(m: DescriptorProto): (n: number) => boolean {
+    let inRange = this.extensionRanges.get(m);
+    if (inRange === undefined) this.extensionRanges.set(m, (inRange = holding((m.extensionRange ?? []).map((r) => [r.start ?? 0, r.end ?? 0] as const))));
+    return inRange;
+  }
   private readonly checked: Checked[];
 
   constructor(private readonly files: readonly FileDescriptorProto[]) {
@@ -187,7 +193,8 @@ class Validator {
         if (start < 1 || end <= start) throw this.error(file.d.name, name, `${what} ${start} to ${end - 1} is not a range of positive field numbers`);
         return [start, end] as const;
       });
-    const extensions = holding(ranges(m.extensionRange, "extension range"));
+    ranges(m.extensionRange, "extension range");
+    const extensions = this.inExtensionRanges(m);
     const reserved = holding(ranges(m.reservedRange, "reserved range"));
     const used = new Map<number, string>();
     const reservedNames = new Set(m.reservedName ?? []);
@@ -249,9 +256,7 @@ class Validator {
     if (x.jsonName !== undefined && x.jsonName !== camelCase(x.name)) throw this.error(file.d.name, name, "json_name is not allowed on extensions");
     if (x.oneofIndex !== undefined) throw this.error(file.d.name, name, "an extension cannot be in a oneof");
     this.field(file, x, scope, features, undefined);
-    let inRange = this.extensionRanges.get(extendee.d);
-    if (inRange === undefined) this.extensionRanges.set(extendee.d, (inRange = holding((extendee.d.extensionRange ?? []).map((r) => [r.start ?? 0, r.end ?? 0] as const))));
-    if (!inRange(x.number)) {
+    if (!this.inExtensionRanges(extendee.d)(x.number)) {
       throw this.error(file.d.name, name, `${quote(x.extendee.slice(1))} does not declare ${x.number} as an extension number`);
     }
     const taken = this.extensionNumbers.get(x.extendee) ?? new Map<number, string>();

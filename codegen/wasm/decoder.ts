@@ -24,6 +24,7 @@ import { ARENA_CUR, ARENA_END, LIMITS_MAX_DEPTH, LIMITS_MAX_ELEMENTS, LIMITS_MAX
 import { valueSize } from "../../ts/layout.js";
 import { FieldFlag, FieldType, Label } from "../../ts/schema.js";
 import type { FieldModel, MessageModel } from "../model.js";
+import { presenceBit } from "../emit/code.js";
 import { Code, type Label as Target, Module, Type } from "./writer.js";
 import { validUtf8 } from "./utf8.js";
 
@@ -315,8 +316,8 @@ function varintStore(t: FieldType): "i64" | "i64_32" | "i32" | "i32_8" {
 /** Sets an explicit-presence field's hasbit. */
 function markPresent(c: Code, f: FieldModel): void {
   if (f.label !== Label.Explicit) return;
-  const byte = f.presence >>> 3;
-  c.get(REC).get(REC).load("i32_8u", byte).i32(1 << (f.presence & 7)).op("i32.or").store("i32_8", byte);
+  const [byte, mask] = presenceBit(f);
+  c.get(REC).get(REC).load("i32_8u", byte).i32(mask).op("i32.or").store("i32_8", byte);
 }
 
 /** select_oneof_member: when another member (or none) is set, clear the shared slot and record this one. */
@@ -564,7 +565,8 @@ function parseMessage(msg: MessageModel, h: Helpers, parse: Map<MessageModel, nu
   c.end(); // done
   for (const f of msg.fields) {
     if (!(f.flags & FieldFlag.Required)) continue;
-    c.get(REC).load("i32_8u", f.presence >>> 3).i32(1 << (f.presence & 7)).op("i32.and", "i32.eqz");
+    const [byte, mask] = presenceBit(f);
+    c.get(REC).load("i32_8u", byte).i32(mask).op("i32.and", "i32.eqz");
     fallbackIf(c);
   }
   c.i32(1);

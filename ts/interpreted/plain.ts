@@ -80,10 +80,11 @@ function oneofReader(def: SchemaDef, message: number, o: OneofInfo, readerOf: (i
 
 export function messageReader(def: SchemaDef, index: number, readerOf: (index: number) => Materializer<Plain>): Materializer<Plain> {
   const info = def.messages[index]!;
-  const entries: [string, FieldRead][] = info.fields.filter((f) => f.oneof < 0).map((f) => [f.prop, fieldReader(def, index, f, readerOf)]);
-  for (const o of info.oneofs) entries.push([o.prop, oneofReader(def, index, o, readerOf)]);
+  // each property, its reader, and whether it has a declared default (never a oneof)
+  const entries: [string, FieldRead, boolean][] = info.fields.filter((f) => f.oneof < 0).map((f) => [f.prop, fieldReader(def, index, f, readerOf), hasDefault(f)]);
+  for (const o of info.oneofs) entries.push([o.prop, oneofReader(def, index, o, readerOf), false]);
   const props = entries.map(([prop]) => prop), reads = entries.map(([, read]) => read);
-  if (info.fields.some(hasDefault)) return defaultsReader(def, index, props, reads, info.fields.filter((f) => f.oneof < 0).map(hasDefault));
+  if (entries.some(([, , defaulted]) => defaulted)) return defaultsReader(def, index, props, reads, entries.map(([, , defaulted]) => defaulted));
   // Every object starts as a copy of one with all the properties (a "__proto__" one as an own
   // property), so that reading fills properties in place: adding them one by one through a
   // computed key is slow in V8 (a generic store per property, about 10x generated code's decode).

@@ -130,7 +130,7 @@ export class ServerCall {
 }
 
 /** An answer of a server call, on its way to the method's serializer. */
-export class Reply {
+class Reply {
   constructor(readonly value: unknown, private readonly call: ServerCall) {}
 
   encode<T>(encode: (value: unknown) => T): T {
