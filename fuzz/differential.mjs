@@ -17,6 +17,7 @@ import { DecodeError, init } from "hppproto";
 import { prepare, genDir } from "../test/conformance/prepare.mjs";
 import { randomSource } from "./random.mjs";
 import { collidingKeys } from "../test/support/collisions.mjs";
+import { Bytes } from "../test/support/wirecheck.mjs";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 const protoPath = path.join(root, "testdata/protos/conformance");
@@ -57,19 +58,6 @@ const registry = createFileRegistry(fromBinary(FileDescriptorSetSchema, readFile
 const { rand, below, pick } = randomSource(seed);
 const randomBytes = (n) => Uint8Array.from({ length: n }, () => below(256));
 
-class Bytes {
-  parts = [];
-  byte(b) { this.parts.push(b & 0xff); return this; }
-  varint(v) {
-    let x = BigInt.asUintN(64, BigInt(v));
-    while (x >= 0x80n) { this.byte(Number(x & 0x7fn) | 0x80); x >>= 7n; }
-    return this.byte(Number(x));
-  }
-  tag(no, wt) { return this.varint((BigInt(no) << 3n) | BigInt(wt)); }
-  raw(b) { for (const x of b) this.byte(x); return this; }
-  delimited(b) { return this.varint(b.length).raw(b); }
-  finish() { return Uint8Array.from(this.parts); }
-}
 
 const interestingVarints = [0n, 1n, 127n, 128n, 0x7fffffffn, 0x80000000n, 0xffffffffn, 0x100000000n, -1n, -(2n ** 63n), 2n ** 63n - 1n];
 const randomVarint = () => (rand() < 0.5 ? pick(interestingVarints) : BigInt(below(1 << 30)) * BigInt(1 + below(1 << 20)));

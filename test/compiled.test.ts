@@ -8,10 +8,12 @@ import { loadProtos, parsedName } from "../dist/codegen/load.js";
 import { describeFiles } from "../dist/codegen/describe.js";
 import { buildModel, schemaSource, type MessageModel, type SchemaModel } from "../dist/codegen/model.js";
 import { concatBytes } from "../dist/ts/copy.js";
-import { defineSchema, FieldType } from "../dist/ts/schema.js";
+import { defineSchema, FieldType, type SchemaDef } from "../dist/ts/schema.js";
 import { compileDecoders } from "../dist/codegen/wasm/decoder.js";
 import { encodeWithProtobufjs, randomObject, rng, type Loaded } from "./support/protos.js";
-import { conformanceProtos, protos, repoRoot } from "./support/paths.js";
+import { conformanceProtos, genDir, protos, repoRoot } from "./support/paths.js";
+import { compiledDecoders, decoderChecker, mutate, randomInput } from "./support/wirecheck.mjs";
+import { randomSource } from "../fuzz/random.mjs";
 
 let rt: Runtime;
 let x: Exports;
@@ -46,9 +48,13 @@ function compile(dir: string, files: string[]): Compiled {
   const bytes = compileDecoders(model.messages);
   expect(WebAssembly.validate(bytes)).toBe(true);
   const exports = new WebAssembly.Instance(new WebAssembly.Module(bytes), {
-    hppproto: { memory: x.memory, limits: new WebAssembly.Global({ value: "i32" }, x.hp_limits()) },
-  }).exports as Record<string, (arena: number, data: number, size: number) => number>;
-  return { loaded, model, schema: rt.schema(defineSchema(schemaSource(model).flat())), decode: (name) => exports[name]!, bytes };
+    hppproto: { memory: x.memory, limits: new WebAssembly.Global({ value: "i32" }, x.hp_limits()), arena_reset: x.hp_arena_reset },
+  }).exports as Record<string, (arena: number, data: number, size: number, reset: number) => number>;
+  const decode = (name: string) => {
+    const f = exports[model.messages.findIndex((m) => m.fullName === name)]!;
+    return (arena: number, data: number, size: number) => f(arena, data, size, 0);
+  };
+  return { loaded, model, schema: rt.schema(defineSchema(schemaSource(model).flat())), decode, bytes };
 }
 
 /** The arena's block, filled with 0xa5 and emptied. */
@@ -141,16 +147,31 @@ describe("fallback", () => {
   const level = Uint8Array.from([0x09, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f, 0x10, 0x05]); // price 1.0, quantity 5
   const threeBids = concat(...[0, 1, 2].map(() => concat(Uint8Array.from([0x32, level.length]), level)));
 
-  it("an unknown field, a wire type the field cannot have, invalid UTF-8: the generic decoder decides", () => {
+  it("unknown fields and wire types a field cannot have are kept as the codec keeps them, adjacent ones as one range", () => {
     for (const bytes of [
       Uint8Array.from([0x08, 0x01]), // field 1 as a varint: a string field's wrong wire type (kept as unknown)
       Uint8Array.from([0x40, 0x01]), // field 8: unknown
+      Uint8Array.from([0x40, 0x01, 0x49, 1, 2, 3, 4, 5, 6, 7, 8, 0x55, 1, 2, 3, 4, 0x5a, 0x01, 0x00]), // four in a row: one range
+      concat(Uint8Array.from([0x40, 0x01]), threeBids, Uint8Array.from([0x40, 0x02])), // two ranges
+    ]) {
+      expect(expectSameOrFallback(tick, "bench.tick.Tick", bytes)).toBe(true);
+    }
+  });
+
+  it("invalid UTF-8, field number 0, groups, truncated unknown fields: the generic decoder decides", () => {
+    for (const bytes of [
       Uint8Array.from([0x0a, 0x02, 0xc3, 0x28]), // symbol: invalid UTF-8
+      Uint8Array.from([0x00, 0x01]), // field 0
+      Uint8Array.from([0x43, 0x44]), // an empty group, field 8
+      Uint8Array.from([0x44]), // an end-group tag alone
+      Uint8Array.from([0x49, 1, 2, 3]), // fixed64 cut short
+      Uint8Array.from([0x42, 0x05, 1]), // a length past the end
+      Uint8Array.from([0x46]), // wire type 6
     ]) {
       const { generic, compiled } = both(tick, "bench.tick.Tick", bytes);
       expect(compiled.rec).toBe(0);
       expect(compiled.arena.length).toBe(0);
-      expect(generic.rec !== 0).toBe(bytes[0] !== 0x0a); // unknown fields decode, invalid UTF-8 fails
+      expect(generic.rec !== 0).toBe(bytes[0] === 0x43); // only the group decodes
     }
   });
 
@@ -202,5 +223,53 @@ describe("a wide schema (all field types, oneofs, packed and unpacked, proto2 pr
       if (same) decoded++;
     }
     expect(decoded).toBeGreaterThanOrEqual(100);
+  });
+});
+
+describe("the modules hppproto-gen writes (every schema set the tests generate)", () => {
+  const sets = ["unittest", "conformance", "names", "custom_options", "rpc", "code_size_mixed"];
+
+  it.each(sets)("%s: every message's compiled decoder agrees with the codec on random and damaged input", async (set) => {
+    const { schema: def } = (await import(`${genDir}/${set}/hppproto_schema.ts`)) as { schema: SchemaDef };
+    expect(def.compiled).toBeTypeOf("string");
+    const decoders = compiledDecoders(rt, def);
+    const { check, release } = decoderChecker(rt, def, decoders);
+    const r = randomSource(set.length * 7919);
+    const counts = { same: 0, fallback: 0 };
+    try {
+      def.messages.forEach((_, i) => {
+        if (decoders[i] === undefined) return; // a CODE_SIZE file's
+        for (let n = 0; n < 30; n++) {
+          const bytes = randomInput(def, i, r);
+          counts[check(i, bytes, n % 8) as "same" | "fallback"]++;
+          counts[check(i, mutate(bytes, r), (n + 5) % 8) as "same" | "fallback"]++;
+        }
+      });
+    } finally {
+      release();
+    }
+    expect(counts.same).toBeGreaterThan(counts.fallback / 4); // not a module that gives every input back
+  });
+
+  it("the runtime decodes generated types with them: TestAllTypesProto3 decodes through its compiled decoder", async () => {
+    const { TestAllTypesProto3 } = await import(`${genDir}/conformance/google/protobuf/test_messages_proto3_pb.ts`);
+    const { schema: def } = (await import(`${genDir}/conformance/hppproto_schema.ts`)) as { schema: SchemaDef };
+    const bytes = TestAllTypesProto3.encode({ optionalInt32: 7, optionalString: "compiled", repeatedInt32: [1, 2, 3] });
+    const index = def.messages.findIndex((m) => m.name === "protobuf_test_messages.proto3.TestAllTypesProto3");
+    const decoders = rt.compiledDecoders(def);
+    expect(decoders?.[index]).toBeTypeOf("function");
+    let calls = 0;
+    const original = decoders![index]!;
+    (decoders as ((a: number, d: number, s: number, r: number) => number)[])[index] = (...a) => (calls++, original(...a));
+    try {
+      expect(TestAllTypesProto3.decode(bytes)).toMatchObject({ optionalInt32: 7, optionalString: "compiled", repeatedInt32: [1, 2, 3] });
+      expect(calls).toBe(1);
+      rt.useCompiled = false; // the codec alone decodes the same
+      expect(TestAllTypesProto3.decode(bytes)).toMatchObject({ optionalInt32: 7, optionalString: "compiled", repeatedInt32: [1, 2, 3] });
+      expect(calls).toBe(1);
+    } finally {
+      (decoders as unknown[])[index] = original;
+      rt.useCompiled = true;
+    }
   });
 });

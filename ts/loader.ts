@@ -87,6 +87,7 @@ export function initPackaged(options: InitOptions, file: PackagedModule, Kind: R
       instance = await WebAssembly.instantiate(src as WebAssembly.Module, imp);
     }
     rt = start(instance, options.limits, Kind);
+    await rt.instantiateCompiled();
     return rt;
   })();
   pending.catch(() => (pending = undefined));

@@ -8,6 +8,7 @@ import {
   ABI, LIMITS_ALLOW_PARTIAL, LIMITS_MAX_AMPLIFICATION, LIMITS_MAX_DEPTH, LIMITS_MAX_ELEMENTS, LIMITS_MAX_MESSAGE_SIZE, PATH_ENTRY_FIELD, PATH_ENTRY_INDEX,
   PATH_ENTRY_MESSAGE, PATH_ENTRY_SIZE, STATUS_CODE, STATUS_DETAIL, STATUS_OFFSET, STATUS_PATH, STATUS_PATH_SIZE, STATUS_TRUNCATED,
 } from "./abi.js";
+import { instantiateCompiled, instantiateWaiting, type CompiledHost, type Decoders } from "./compiled.js";
 import { DETACHED_ALIAS, Memory } from "./memory.js";
 import type { SchemaDef } from "./schema.js";
 
@@ -97,6 +98,12 @@ export class Runtime {
   });
   private lastSchema: SchemaDef | undefined;
   private lastHandle = 0;
+  /** Each schema's compiled decoders (compiled.ts); null: it has none, or they are still being instantiated. */
+  private compiled = new WeakMap<SchemaDef, Decoders | null>();
+  private lastCompiledSchema: SchemaDef | undefined;
+  private lastCompiled: Decoders | null = null;
+  private compiledOn = true;
+  private readonly compiledHost: CompiledHost;
   /** Input of decodes into the default view arena: views point into it until the next such decode. */
   private readonly viewStaging = { ptr: 0, size: 0 };
   /** Input of decodes whose results are copied out at once (decode(), decodeDelimited()). */
@@ -125,6 +132,39 @@ export class Runtime {
     this.statusPtr = exports.hp_status() >>> 0;
     this.limitsPtr = exports.hp_limits() >>> 0;
     this.slotPtr = this.malloc(16);
+    // the export itself as the import: a call from WASM to WASM
+    this.compiledHost = { memory: exports.memory, limits: this.limitsPtr, arenaReset: exports.hp_arena_reset };
+  }
+
+  /** @internal the compiled decoders of schemas defined before the runtime started, instantiated (init()'s last step) */
+  async instantiateCompiled(): Promise<void> {
+    await instantiateWaiting(this.compiledHost, (def, decoders) => this.compiledReady(def, decoders));
+  }
+
+  /** @internal def's compiled decoders, or null (none, not yet instantiated, or turned off) */
+  compiledDecoders(def: SchemaDef): Decoders | null {
+    if (def === this.lastCompiledSchema) return this.lastCompiled;
+    let decoders = this.compiled.get(def);
+    if (decoders === undefined) {
+      decoders = (this.compiledOn && instantiateCompiled(def, this.compiledHost, (d) => this.compiledReady(def, d))) || null;
+      this.compiled.set(def, decoders);
+    }
+    this.lastCompiledSchema = def;
+    this.lastCompiled = decoders;
+    return decoders;
+  }
+
+  /** @internal false: every decode through the codec's tables (for tests comparing the two) */
+  set useCompiled(on: boolean) {
+    this.compiledOn = on;
+    this.compiled = new WeakMap();
+    this.lastCompiledSchema = undefined;
+  }
+
+  private compiledReady(def: SchemaDef, decoders: Decoders): void {
+    if (!this.compiledOn) return;
+    this.compiled.set(def, decoders);
+    this.lastCompiledSchema = undefined;
   }
 
   /** @internal this runtime if it can encode (FullRuntime), else undefined (the decode-only runtime) */
@@ -262,10 +302,13 @@ export class Runtime {
   }
 
   decode(schema: number, message: number, arena: number, ptr: number, size: number, reset: boolean, def: SchemaDef): number {
+    const compiled = this.compiledDecoders(def)?.[message];
     this.enter();
-    let rec: number;
+    let rec = 0;
     try {
-      rec = this.exports.hp_decode(schema, message, arena, ptr, size, reset ? 1 : 0) >>> 0;
+      // a compiled decoder resets the arena when asked, then decodes or leaves the input to the codec
+      if (compiled !== undefined) rec = compiled(arena, ptr, size, reset ? 1 : 0) >>> 0;
+      if (rec === 0) rec = this.exports.hp_decode(schema, message, arena, ptr, size, reset && compiled === undefined ? 1 : 0) >>> 0;
       this.calling = false;
     } catch (e) {
       throw this.trapped(e, () => new DecodeError("DEPTH_LIMIT", 0, def.messages[message]?.name ?? ""));

@@ -2,7 +2,8 @@
 // SchemaSource), and what the runtime makes of it: each message's fields with their names and
 // record layout (ts/layout.ts decides it), and the binary table the codec reads
 // (cpp/include/hppproto/schema.hpp documents its format).
-import { layoutRecord, wasm32, type SlotSizes } from "./layout.js";
+import { awaitInstantiation } from "./compiled.js";
+import { layoutRecord } from "./layout.js";
 
 /** descriptor.proto's FieldDescriptorProto.Type numbers. */
 export enum FieldType {
@@ -125,6 +126,8 @@ export interface SchemaDef {
   readonly maxRecordSize: number;
   /** @internal message types of this schema by index, as their modules load (for Any and JSON). */
   readonly types: unknown[];
+  /** @internal the run's compiled decoders (compiled.ts): a WASM module, base64 */
+  readonly compiled?: string;
 }
 
 /** lowerCamelCase as protoc derives json_name: drop underscores, upper-case the letter after one. */
@@ -192,8 +195,11 @@ export const hasRef = (type: FieldType, label: Label) =>
   label === Label.Map || type === FieldType.Message || type === FieldType.Group || type === FieldType.Enum;
 
 /** Called by generated code: the schema of every message it declares. */
-/** The schema a SchemaSource declares, its records laid out for wasm32 (or, for the C++ tests, other slot sizes). */
-export function defineSchema(source: SchemaSource, sizes: SlotSizes = wasm32): SchemaDef {
+/**
+ * The schema a SchemaSource declares, its records laid out for wasm32; `compiled` is the module of
+ * decoders hppproto-gen compiled for it (compiled.ts), which init() instantiates.
+ */
+export function defineSchema(source: SchemaSource, compiled?: string): SchemaDef {
   let at = 0;
   const next = () => source[at++]!;
   const num = () => next() as number;
@@ -232,7 +238,7 @@ export function defineSchema(source: SchemaSource, sizes: SlotSizes = wasm32): S
       const int64 = isInt64(type) && jsType !== 0 ? int64Forms[jsType]! : int64Default;
       rows.push({ number, name: fieldName, jsonName, prop, type, label, flags: (code >>> SourceBits.FlagsShift) & 15, ref, oneof, int64, defaultValue });
     }
-    const layout = layoutRecord(rows, oneofNames.length, sizes);
+    const layout = layoutRecord(rows, oneofNames.length);
     const fields: FieldInfo[] = rows.map((r, i) => ({ ...r, offset: layout.offsets[i]!, presence: layout.presence[i]! }));
     const oneofs = oneofNames.map(([oneofName, prop], o): OneofInfo => ({
       name: oneofName, prop, ...layout.oneofs[o]!, fields: fields.filter((f) => f.oneof === o),
@@ -258,7 +264,9 @@ export function defineSchema(source: SchemaSource, sizes: SlotSizes = wasm32): S
   }
   if (at !== source.length) throw new Error(`hppproto: schema source has ${source.length - at} values left over`);
   const table = encodeTable(messages, enums);
-  return { table, messages, enums, maxRecordSize: messages.reduce((max, m) => Math.max(max, m.recordSize), 8), types: [] };
+  const def: SchemaDef = { table, messages, enums, maxRecordSize: messages.reduce((max, m) => Math.max(max, m.recordSize), 8), types: [], compiled };
+  if (compiled !== undefined) awaitInstantiation(def);
+  return def;
 }
 
 /** The binary table of cpp/include/hppproto/schema.hpp. */

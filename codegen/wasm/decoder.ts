@@ -3,9 +3,10 @@
 // constant. It builds the very records the table-driven decoder (cpp/include/hppproto/decoder.hpp)
 // builds, in the same arena and in the same order, so the two are interchangeable byte for byte.
 //
-// What the module needs from the generic one, and nothing else: its linear memory, and the address
-// of its Limits (ts/abi.ts), both imported ("hppproto" "memory" / "limits"). It allocates from the
-// arena it is given by bumping the arena's own cursor (ARENA_CUR/ARENA_END), never calling out.
+// What the module needs from the generic one, and nothing else (ts/compiled.ts names the imports):
+// its linear memory, the address of its Limits (ts/abi.ts), and Arena::reset for decodes into an
+// arena emptied first. It allocates from the arena it is given by bumping the arena's own cursor
+// (ARENA_CUR/ARENA_END), never calling out.
 //
 // Fallback: an export returns 0 ("decode this with the generic decoder") whenever it meets anything
 // it does not decode itself, and then leaves the arena as it found it (the cursor is written back
@@ -14,13 +15,15 @@
 //   length is not a multiple of its width, invalid UTF-8, field number 0, wire types 6 and 7);
 // - any limit: input larger than maxMessageSize, nesting deeper than maxDepth, more than
 //   maxElements in a repeated field;
-// - unknown fields, and known fields with a wire type their type cannot have;
-// - map fields, groups, closed-enum values outside the enum, and a message's missing required field;
+// - groups, known or unknown, and the end-group tags outside them;
+// - map fields, a packed run's values outside its closed enum (re-encoded as unknown fields by the
+//   generic decoder), and a message's missing required field;
 // - the arena's current block too small for what the message needs (the generic decoder allocates
 //   the next block, under its memory budget).
 // The generic decoder then either decodes (unknown fields, maps, groups, a new block) or reports the
 // error with its code, offset and path, exactly as without the compiled module.
-import { ARENA_CUR, ARENA_END, LIMITS_MAX_DEPTH, LIMITS_MAX_ELEMENTS, LIMITS_MAX_MESSAGE_SIZE } from "../../ts/abi.js";
+import { ARENA_CUR, ARENA_END, LIMITS_MAX_DEPTH, LIMITS_MAX_ELEMENTS, LIMITS_MAX_MESSAGE_SIZE, UNKNOWN_FIELDS } from "../../ts/abi.js";
+import { COMPILED_IMPORTS } from "../../ts/compiled.js";
 import { valueSize } from "../../ts/layout.js";
 import { FieldFlag, FieldType, Label } from "../../ts/schema.js";
 import type { FieldModel, MessageModel } from "../model.js";
@@ -33,9 +36,12 @@ const { I32, I64 } = Type;
 /** ArraySlot (cpp/include/hppproto/record.hpp): data, size, capacity. */
 const ARRAY_DATA = 0, ARRAY_SIZE = 4, ARRAY_CAPACITY = 8;
 
-/** A message's parse function: locals after its parameters (p, end, rec, depth); T is scratch for one read. */
-const P = 0, END = 1, REC = 2, DEPTH = 3, TAG = 4, V = 5, LEN = 6, SUB = 7, DST = 8, Q = 9, T = 10;
-const parseLocals = [I32, I64, I32, I32, I32, I32, I32];
+/**
+ * A message's parse function: locals after its parameters (p, end, rec, depth); T is scratch for
+ * one read; FIELD is where the field being read starts (its tag).
+ */
+const P = 0, END = 1, REC = 2, DEPTH = 3, TAG = 4, V = 5, LEN = 6, SUB = 7, DST = 8, Q = 9, T = 10, FIELD = 11;
+const parseLocals = [I32, I64, I32, I32, I32, I32, I32, I32];
 
 /** Field numbers up to this dispatch through one br_table entry each; sparser messages compare. */
 const DENSE_LIMIT = 512;
@@ -57,6 +63,7 @@ const isClosedEnum = (f: FieldModel) => (f.flags & FieldFlag.ClosedEnum) !== 0;
 
 /** The helpers every decoder calls, defined once per module. */
 interface Helpers {
+  arenaReset: number;
   cur: number;
   end: number;
   limits: number;
@@ -64,20 +71,24 @@ interface Helpers {
   utf8: number;
   grow: number;
   alloc: number;
+  addUnknown: number;
   countVarints: number;
   pair: number; // block type (i32, i64): a varint read's position and value
 }
 
 /**
- * A module decoding `messages` (map entries and all: every message a field of theirs refers to must
- * be among them), with one export per message named by its full name:
- * (arena, data, size) -> record address, or 0 for the generic decoder.
+ * A module decoding the messages of `messages` that `include` picks, and every message their fields
+ * refer to, with one export per message named by its index in `messages` (the schema's):
+ * (arena, data, size, reset) -> record address, or 0 for the generic decoder.
  */
-export function compileDecoders(messages: readonly MessageModel[]): Uint8Array {
+export function compileDecoders(messages: readonly MessageModel[], include: (m: MessageModel) => boolean = () => true): Uint8Array {
   const m = new Module();
-  m.importMemory("hppproto", "memory", 0);
-  const limits = m.importGlobal("hppproto", "limits", I32);
+  const { module, memory, limits: limitsField, arenaReset: resetField } = COMPILED_IMPORTS;
+  const arenaReset = m.importFunction(module, resetField, [I32], []);
+  m.importMemory(module, memory, 0);
+  const limits = m.importGlobal(module, limitsField, I32);
   const h: Helpers = {
+    arenaReset,
     limits,
     cur: m.global(I32, true, 0),
     end: m.global(I32, true, 0),
@@ -86,6 +97,7 @@ export function compileDecoders(messages: readonly MessageModel[]): Uint8Array {
     utf8: m.declare([I32, I32], [I32]),
     grow: m.declare([I32, I32, I32], [I32]),
     alloc: m.declare([I32], [I32]),
+    addUnknown: m.declare([I32, I32, I32], [I32]),
     countVarints: m.declare([I32, I32], [I32]),
   };
   m.define(h.varint, [I64, I32], readVarint());
@@ -93,18 +105,33 @@ export function compileDecoders(messages: readonly MessageModel[]): Uint8Array {
   m.define(h.alloc, [I32], allocate(h));
   m.define(h.grow, [I32, I32, I32, I32, I32], grow(h));
   m.define(h.countVarints, [I32], countVarints());
-  const parse = new Map(messages.map((msg) => [msg, m.declare([I32, I32, I32, I32], [I32])]));
+  m.define(h.addUnknown, [I32, I32], addUnknown(h));
+  const parse = new Map<MessageModel, number>();
+  const add = (msg: MessageModel): void => {
+    if (parse.has(msg)) return;
+    parse.set(msg, m.declare([I32, I32, I32, I32], [I32]));
+    for (const f of msg.fields) if (f.message) add(f.message);
+  };
+  messages.filter(include).forEach(add);
   for (const [msg, index] of parse) m.define(index, parseLocals, parseMessage(msg, h, parse));
-  for (const [msg, index] of parse) {
-    m.export(msg.fullName, "func", m.func([I32, I32, I32], [I32], [I32], decodeTop(msg, index, h)));
-  }
+  messages.forEach((msg, i) => {
+    const index = parse.get(msg);
+    if (index !== undefined) m.export(String(i), "func", m.func([I32, I32, I32, I32], [I32], [I32], decodeTop(msg, index, h)));
+  });
   return m.bytes();
 }
 
-/** (arena, data, size) -> the record, or 0: the arena's cursor moves only on success. */
+/**
+ * (arena, data, size, reset) -> the record, or 0. A reset (hp_decode's) comes first, whatever
+ * follows; after it the arena's cursor moves only on success.
+ */
 function decodeTop(msg: MessageModel, parse: number, h: Helpers): Code {
-  const ARENA = 0, DATA = 1, SIZE = 2, REC_ = 3;
+  const ARENA = 0, DATA = 1, SIZE = 2, RESET = 3, REC_ = 4;
   const c = new Code();
+  c.get(RESET);
+  c.if_();
+  c.get(ARENA).call(h.arenaReset);
+  c.end();
   c.get(SIZE).globalGet(h.limits).load("i32", LIMITS_MAX_MESSAGE_SIZE).op("i32.gt_u");
   fallbackIf(c);
   c.get(ARENA).load("i32", ARENA_CUR).globalSet(h.cur);
@@ -191,6 +218,29 @@ function grow(h: Helpers): Code {
   c.end();
   c.get(SLOT).get(NEEDED).store("i32", ARRAY_SIZE);
   c.get(SLOT).load("i32", ARRAY_DATA).get(SIZE).get(WIDTH).op("i32.mul", "i32.add");
+  return c;
+}
+
+/**
+ * Decoder::add_unknown: (rec, start, end) -> 1, or 0 when the record's unknown-field list cannot
+ * grow. Bytes adjacent to the last range extend it.
+ */
+function addUnknown(h: Helpers): Code {
+  const R = 0, START = 1, STOP = 2, SIZE = 3, LAST = 4;
+  const c = new Code();
+  c.get(R).load("i32", UNKNOWN_FIELDS + ARRAY_SIZE).tee(SIZE);
+  c.if_();
+  c.get(R).load("i32", UNKNOWN_FIELDS + ARRAY_DATA).get(SIZE).i32(3).op("i32.shl", "i32.add").i32(8).op("i32.sub").tee(LAST);
+  c.load("i32").get(LAST).load("i32", 4).op("i32.add").get(START).op("i32.eq");
+  c.if_();
+  c.get(LAST).get(LAST).load("i32", 4).get(STOP).get(START).op("i32.sub", "i32.add").store("i32", 4);
+  c.i32(1).op("return");
+  c.end();
+  c.end();
+  c.get(R).i32(UNKNOWN_FIELDS).op("i32.add").i32(1).i32(8).call(h.grow).tee(LAST).op("i32.eqz");
+  fallbackIf(c);
+  c.get(LAST).get(START).store("i32").get(LAST).get(STOP).get(START).op("i32.sub").store("i32", 4);
+  c.i32(1);
   return c;
 }
 
@@ -333,8 +383,12 @@ function selectOneofMember(c: Code, f: FieldModel): void {
   c.end();
 }
 
-/** Fallback unless the low 32 bits of V, as an int32, are a value of f's closed enum. */
-function checkClosedEnum(c: Code, f: FieldModel): void {
+/**
+ * Unless the low 32 bits of V, as an int32, are a value of f's closed enum: the field's bytes [FIELD,
+ * P) become an unknown field and the loop goes on at `next`, or (no `next`: a packed run's value,
+ * which the generic decoder re-encodes) fallback.
+ */
+function checkClosedEnum(c: Code, h: Helpers, f: FieldModel, next?: Target): void {
   if (!isClosedEnum(f)) return;
   const values = [...new Set(f.enum!.values.map((v) => v.number))].sort((a, b) => a - b);
   const lo = values[0]!, hi = values[values.length - 1]!;
@@ -344,7 +398,15 @@ function checkClosedEnum(c: Code, f: FieldModel): void {
     c.i32(1);
     for (const v of values) c.get(V).op("i32.wrap_i64").i32(v).op("i32.ne", "i32.and");
   }
+  if (next === undefined) {
+    fallbackIf(c);
+    return;
+  }
+  c.if_();
+  c.get(REC).get(FIELD).get(P).call(h.addUnknown).op("i32.eqz");
   fallbackIf(c);
+  c.br(next);
+  c.end();
 }
 
 /** Fallback when the record's nesting allowance is spent (depth counts down from maxDepth). */
@@ -377,11 +439,11 @@ function appendOne(c: Code, h: Helpers, offset: number, width: number): void {
 }
 
 /** A singular or repeated value of f's natural wire type at P; `dst` pushes where it goes. */
-function scalarValue(c: Code, h: Helpers, f: FieldModel, store: (kind: Parameters<Code["store"]>[0], push: () => void) => void): void {
+function scalarValue(c: Code, h: Helpers, f: FieldModel, next: Target, store: (kind: Parameters<Code["store"]>[0], push: () => void) => void): void {
   const wt = wireType(f.type);
   if (wt === Wire.Varint) {
     varintAt(c, h);
-    checkClosedEnum(c, f);
+    checkClosedEnum(c, h, f, next);
     store(varintStore(f.type), () => convertVarint(c, f.type));
     return;
   }
@@ -418,7 +480,7 @@ function shortAsciiOrUtf8(c: Code, h: Helpers): void {
 }
 
 /** The case of a field whose tag arrived with its natural wire type. */
-function fieldCase(c: Code, h: Helpers, f: FieldModel, parse: Map<MessageModel, number>): void {
+function fieldCase(c: Code, h: Helpers, f: FieldModel, parse: Map<MessageModel, number>, next: Target): void {
   const off = f.offset;
   if (f.label === Label.Map || f.type === FieldType.Group) {
     c.i32(0).op("return"); // the generic decoder's
@@ -462,7 +524,7 @@ function fieldCase(c: Code, h: Helpers, f: FieldModel, parse: Map<MessageModel, 
     return;
   }
   if (isArray(f)) {
-    scalarValue(c, h, f, (kind, push) => {
+    scalarValue(c, h, f, next, (kind, push) => {
       appendOne(c, h, off, valueSize(f.type));
       c.get(DST);
       push();
@@ -470,7 +532,7 @@ function fieldCase(c: Code, h: Helpers, f: FieldModel, parse: Map<MessageModel, 
     });
     return;
   }
-  scalarValue(c, h, f, (kind, push) => {
+  scalarValue(c, h, f, next, (kind, push) => {
     selectOneofMember(c, f);
     c.get(REC);
     push();
@@ -514,7 +576,7 @@ function packedCase(c: Code, h: Helpers, f: FieldModel, next: Target): void {
   const value = c.loop();
   c.get(Q).get(P).op("i32.ge_u").br_if(values);
   varintAt(c, h, Q, P);
-  checkClosedEnum(c, f); // values outside a closed enum go to unknown fields: the generic decoder's
+  checkClosedEnum(c, h, f); // values outside a closed enum go to unknown fields, re-encoded: the generic decoder's
   c.get(DST);
   convertVarint(c, f.type);
   c.store(varintStore(f.type));
@@ -532,6 +594,7 @@ function parseMessage(msg: MessageModel, h: Helpers, parse: Map<MessageModel, nu
   const done = c.block();
   const next = c.loop();
   c.get(P).get(END).op("i32.ge_u").br_if(done);
+  c.get(P).set(FIELD);
   readTag(c, h);
   const unknown = c.block();
   const cases = fields.map(() => c.block()).reverse(); // cases[i] closes i-th: fields[i]'s code follows its end
@@ -556,11 +619,14 @@ function parseMessage(msg: MessageModel, h: Helpers, parse: Map<MessageModel, nu
       c.end();
     }
     c.get(TAG).i32(natural).op("i32.ne").br_if(unknown);
-    fieldCase(c, h, f, parse);
+    fieldCase(c, h, f, parse, next);
     c.br(next);
   });
-  c.end(); // unknown: unknown fields, wrong wire types, field number 0
-  c.i32(0).op("return");
+  c.end(); // unknown: unknown fields and wrong wire types, kept as they came (field number 0 and groups fall back)
+  skipUnknown(c, h);
+  c.get(REC).get(FIELD).get(P).call(h.addUnknown).op("i32.eqz");
+  fallbackIf(c);
+  c.br(next);
   c.end(); // next
   c.end(); // done
   for (const f of msg.fields) {
@@ -571,6 +637,29 @@ function parseMessage(msg: MessageModel, h: Helpers, parse: Map<MessageModel, nu
   }
   c.i32(1);
   return c;
+}
+
+/** skip_field for the wire types other than groups: P moved past the value; fallback for the rest. */
+function skipUnknown(c: Code, h: Helpers): void {
+  c.get(TAG).i32(8).op("i32.lt_u");
+  fallbackIf(c); // field number 0
+  c.get(TAG).i32(7).op("i32.and").op("i32.eqz");
+  c.if_();
+  varintAt(c, h);
+  c.else_();
+  c.get(TAG).i32(7).op("i32.and").i32(Wire.Len).op("i32.eq");
+  c.if_();
+  lengthAt(c, h);
+  c.get(P).get(LEN).op("i32.add").set(P);
+  c.else_();
+  // fixed64: 8 bytes, fixed32: 4, anything else falls back
+  c.i32(8).i32(4).get(TAG).i32(7).op("i32.and").i32(Wire.Fixed64).op("i32.eq", "select").set(LEN);
+  c.get(TAG).i32(7).op("i32.and").i32(Wire.Fixed64).op("i32.ne").get(TAG).i32(7).op("i32.and").i32(Wire.Fixed32).op("i32.ne", "i32.and");
+  c.get(END).get(P).op("i32.sub").get(LEN).op("i32.lt_s", "i32.or");
+  fallbackIf(c);
+  c.get(P).get(LEN).op("i32.add").set(P);
+  c.end();
+  c.end();
 }
 
 /** A tag at P into TAG: one and two bytes inline, up to five through the helper (read_tag's limit). */

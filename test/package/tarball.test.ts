@@ -69,8 +69,8 @@ describe("the npm package", () => {
     // inlined for bundlers; 299 KB with the RPC adapters and custom options, 306 KB with file
     // options and extensions resolved through registries, 346 KB with the hostile-input round
     // (one descriptor validator, the linear .proto scanner, request arenas per call, read budgets,
-    // field masks); the compiled-codec emitter (dist/codegen/wasm) stays out until the generator uses it
-    expect(packed.size).toBeLessThan(355_000);
+    // field masks), 360 KB with the decoders compiled per generation run (dist/codegen/wasm)
+    expect(packed.size).toBeLessThan(365_000);
   });
 
   it("metadata: a license, keywords, its package.json exported, no install-time build, no source map comments without maps", () => {

@@ -1,0 +1,75 @@
+// Decoders compiled for one generation run's messages (codegen/wasm/decoder.ts): a small WASM module
+// that hppproto-gen writes into the run's schema module (base64) and the runtime instantiates
+// against the codec's memory. Each decodes what it can and returns 0 for the rest (unknown fields,
+// maps, groups, errors, a full arena block), which the codec then decodes: the records and errors
+// are the same either way (test/compiled.test.ts).
+import type { SchemaDef } from "./schema.js";
+
+/** What a compiled module imports, by these names. */
+export const COMPILED_IMPORTS = { module: "hppproto", memory: "memory", limits: "limits", arenaReset: "arena_reset" } as const;
+
+/** One message's decoder: (arena, data, size, reset) -> its record, or 0 for the codec. */
+export type CompiledDecoder = (arena: number, data: number, size: number, reset: number) => number;
+
+/** A schema's decoders by message index: messages of files generated for CODE_SIZE have none. */
+export type Decoders = readonly (CompiledDecoder | undefined)[];
+
+/** What the runtime gives a compiled module. */
+export interface CompiledHost {
+  memory: WebAssembly.Memory;
+  limits: number;
+  arenaReset: (arena: number) => void;
+}
+
+/** Schemas with a compiled module, defined before the runtime started: init() instantiates them. */
+const waiting = new Set<SchemaDef>();
+
+export function awaitInstantiation(def: SchemaDef): void {
+  waiting.add(def);
+}
+
+function imports(host: CompiledHost): WebAssembly.Imports {
+  const { module, memory, limits, arenaReset } = COMPILED_IMPORTS;
+  return { [module]: { [memory]: host.memory, [limits]: new WebAssembly.Global({ value: "i32" }, host.limits), [arenaReset]: host.arenaReset } };
+}
+
+function decoders(instance: WebAssembly.Instance, def: SchemaDef): Decoders {
+  const exports = instance.exports as Record<string, CompiledDecoder>;
+  return def.messages.map((_, i) => exports[i]);
+}
+
+function bytesOf(base64: string): Uint8Array<ArrayBuffer> {
+  const chars = atob(base64);
+  const out = new Uint8Array(chars.length);
+  for (let i = 0; i < chars.length; i++) out[i] = chars.charCodeAt(i);
+  return out;
+}
+
+/**
+ * def's decoders, instantiated synchronously where the engine allows it; undefined if def has no
+ * compiled module. Browsers refuse to compile modules over 4 KB synchronously on their main
+ * thread: there the module is instantiated in the background and `ready` receives its decoders,
+ * while decodes until then use the codec.
+ */
+export function instantiateCompiled(def: SchemaDef, host: CompiledHost, ready: (d: Decoders) => void): Decoders | undefined {
+  if (def.compiled === undefined) return undefined;
+  waiting.delete(def);
+  const bytes = bytesOf(def.compiled);
+  try {
+    return decoders(new WebAssembly.Instance(new WebAssembly.Module(bytes), imports(host)), def);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+  }
+  void WebAssembly.instantiate(bytes, imports(host)).then(({ instance }) => ready(decoders(instance, def)));
+  return undefined;
+}
+
+/** Every waiting schema's decoders, instantiated in the background (init()'s last step). */
+export async function instantiateWaiting(host: CompiledHost, ready: (def: SchemaDef, d: Decoders) => void): Promise<void> {
+  const defs = [...waiting];
+  waiting.clear();
+  await Promise.all(defs.map(async (def) => {
+    const { instance } = await WebAssembly.instantiate(bytesOf(def.compiled!), imports(host));
+    ready(def, decoders(instance, def));
+  }));
+}
