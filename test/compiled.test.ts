@@ -194,20 +194,23 @@ describe("fallback", () => {
   });
 });
 
-/** Drops map and group fields from a random object at every level: they are the generic decoder's. */
-function withoutMapsAndGroups(loaded: Loaded, m: MessageModel, obj: Record<string, unknown>): void {
+/** Drops group fields from a random object at every level, map values included: they are the generic decoder's. */
+function withoutGroups(loaded: Loaded, m: MessageModel, obj: Record<string, unknown>): void {
   const type = loaded.pbType(m.fullName);
   for (const f of m.fields) {
     const name = type.fieldsById[f.number]!.name;
     if (!(name in obj)) continue;
-    if (f.mapEntry || f.type === FieldType.Group) delete obj[name];
-    else if (f.type === FieldType.Message) {
-      for (const v of [obj[name]].flat()) withoutMapsAndGroups(loaded, f.message!, v as Record<string, unknown>);
+    if (f.type === FieldType.Group) delete obj[name];
+    else if (f.mapEntry) {
+      const value = f.message!.fields[1]!;
+      if (value.type === FieldType.Message) for (const v of Object.values(obj[name] as object)) withoutGroups(loaded, value.message!, v as Record<string, unknown>);
+    } else if (f.type === FieldType.Message) {
+      for (const v of [obj[name]].flat()) withoutGroups(loaded, f.message!, v as Record<string, unknown>);
     }
   }
 }
 
-describe("a wide schema (all field types, oneofs, packed and unpacked, proto2 presence, closed enums; maps and groups fall back)", () => {
+describe("a wide schema (all field types, oneofs, packed and unpacked, proto2 presence, closed enums, maps; groups fall back)", () => {
   it.each(["protobuf_test_messages.proto3.TestAllTypesProto3", "protobuf_test_messages.proto2.TestAllTypesProto2"])("%s: identical records whenever the compiled decoder decodes", (typeName) => {
     const c = compile(conformanceProtos, ["google/protobuf/test_messages_proto3.proto", "google/protobuf/test_messages_proto2.proto"]);
     const r = rng(typeName.length);
@@ -215,11 +218,11 @@ describe("a wide schema (all field types, oneofs, packed and unpacked, proto2 pr
     let decoded = 0;
     for (let i = 0; i < 200; i++) {
       const obj = randomObject(c.loaded, model, r);
-      if (i % 2 === 0) withoutMapsAndGroups(c.loaded, model, obj);
+      if (i % 2 === 0) withoutGroups(c.loaded, model, obj);
       const bytes = encodeWithProtobufjs(c.loaded, typeName, obj);
       expect(bytes.length).toBeLessThan(INPUT_SIZE);
       const same = expectSameOrFallback(c, typeName, bytes, i % 8);
-      if (i % 2 === 0) expect(same).toBe(true); // without maps and groups, no fallback
+      if (i % 2 === 0) expect(same).toBe(true); // without groups, no fallback
       if (same) decoded++;
     }
     expect(decoded).toBeGreaterThanOrEqual(100);
@@ -249,6 +252,14 @@ describe("the modules hppproto-gen writes (every schema set the tests generate)"
       release();
     }
     expect(counts.same).toBeGreaterThan(counts.fallback / 4); // not a module that gives every input back
+  });
+
+  it("a module compiled for other record layouts is left unused (a runtime upgraded without regenerating)", async () => {
+    const { schema: unittest } = (await import(`${genDir}/unittest/hppproto_schema.ts`)) as { schema: SchemaDef };
+    const { schema: conformance } = (await import(`${genDir}/conformance/hppproto_schema.ts`)) as { schema: SchemaDef };
+    expect(rt.compiledDecoders(unittest)!.some((d) => d !== undefined)).toBe(true);
+    const mismatched: SchemaDef = { ...unittest, compiled: conformance.compiled };
+    expect(rt.compiledDecoders(mismatched)!.every((d) => d === undefined)).toBe(true);
   });
 
   it("the runtime decodes generated types with them: TestAllTypesProto3 decodes through its compiled decoder", async () => {

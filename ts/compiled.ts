@@ -8,6 +8,28 @@ import type { SchemaDef } from "./schema.js";
 /** What a compiled module imports, by these names. */
 export const COMPILED_IMPORTS = { module: "hppproto", memory: "memory", limits: "limits", arenaReset: "arena_reset" } as const;
 
+/** The module's global holding layoutHash() of the records it writes. */
+export const LAYOUT_EXPORT = "layout";
+
+/**
+ * A hash of every record's layout (sizes, slot offsets, presence): the generator bakes it into the
+ * module, and the runtime compares it with the layout it made of the same schema, so a module
+ * generated for another layout (a runtime upgraded without regenerating) is left unused, never
+ * written through.
+ */
+export function layoutHash(messages: readonly { recordSize: number; fields: readonly { offset: number; presence: number }[] }[]): number {
+  let h = 0x811c9dc5;
+  const mix = (v: number) => (h = Math.imul(h ^ v, 0x01000193));
+  for (const m of messages) {
+    mix(m.recordSize);
+    for (const f of m.fields) {
+      mix(f.offset);
+      mix(f.presence);
+    }
+  }
+  return h | 0;
+}
+
 /** One message's decoder: (arena, data, size, reset) -> its record, or 0 for the codec. */
 export type CompiledDecoder = (arena: number, data: number, size: number, reset: number) => number;
 
@@ -33,8 +55,10 @@ function imports(host: CompiledHost): WebAssembly.Imports {
   return { [module]: { [memory]: host.memory, [limits]: new WebAssembly.Global({ value: "i32" }, host.limits), [arenaReset]: host.arenaReset } };
 }
 
+/** The instance's decoders by message index; none when it was compiled for other record layouts. */
 function decoders(instance: WebAssembly.Instance, def: SchemaDef): Decoders {
-  const exports = instance.exports as Record<string, CompiledDecoder>;
+  const exports = instance.exports as Record<string, CompiledDecoder> & Record<typeof LAYOUT_EXPORT, WebAssembly.Global | undefined>;
+  if (exports[LAYOUT_EXPORT]?.value !== layoutHash(def.messages)) return [];
   return def.messages.map((_, i) => exports[i]);
 }
 

@@ -3,7 +3,7 @@
 // record layout (ts/layout.ts decides it), and the binary table the codec reads
 // (cpp/include/hppproto/schema.hpp documents its format).
 import { awaitInstantiation } from "./compiled.js";
-import { layoutRecord } from "./layout.js";
+import { layoutRecord, wasm32, type SlotSizes } from "./layout.js";
 
 /** descriptor.proto's FieldDescriptorProto.Type numbers. */
 export enum FieldType {
@@ -196,10 +196,10 @@ export const hasRef = (type: FieldType, label: Label) =>
 
 /** Called by generated code: the schema of every message it declares. */
 /**
- * The schema a SchemaSource declares, its records laid out for wasm32; `compiled` is the module of
- * decoders hppproto-gen compiled for it (compiled.ts), which init() instantiates.
+ * The schema a SchemaSource declares, its records laid out for wasm32 (or, for the C++ tests, other
+ * slot sizes); `compiled` is the module of decoders hppproto-gen compiled for it (compiled.ts).
  */
-export function defineSchema(source: SchemaSource, compiled?: string): SchemaDef {
+export function defineSchema(source: SchemaSource, compiled?: string, sizes: SlotSizes = wasm32): SchemaDef {
   let at = 0;
   const next = () => source[at++]!;
   const num = () => next() as number;
@@ -238,7 +238,7 @@ export function defineSchema(source: SchemaSource, compiled?: string): SchemaDef
       const int64 = isInt64(type) && jsType !== 0 ? int64Forms[jsType]! : int64Default;
       rows.push({ number, name: fieldName, jsonName, prop, type, label, flags: (code >>> SourceBits.FlagsShift) & 15, ref, oneof, int64, defaultValue });
     }
-    const layout = layoutRecord(rows, oneofNames.length);
+    const layout = layoutRecord(rows, oneofNames.length, sizes);
     const fields: FieldInfo[] = rows.map((r, i) => ({ ...r, offset: layout.offsets[i]!, presence: layout.presence[i]! }));
     const oneofs = oneofNames.map(([oneofName, prop], o): OneofInfo => ({
       name: oneofName, prop, ...layout.oneofs[o]!, fields: fields.filter((f) => f.oneof === o),

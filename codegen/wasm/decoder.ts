@@ -16,14 +16,15 @@
 // - any limit: input larger than maxMessageSize, nesting deeper than maxDepth, more than
 //   maxElements in a repeated field;
 // - groups, known or unknown, and the end-group tags outside them;
-// - map fields, a packed run's values outside its closed enum (re-encoded as unknown fields by the
+// - a map entry without its value when the value is a message with required fields;
+// - a packed run's values outside its closed enum (re-encoded as unknown fields by the
 //   generic decoder), and a message's missing required field;
 // - the arena's current block too small for what the message needs (the generic decoder allocates
 //   the next block, under its memory budget).
-// The generic decoder then either decodes (unknown fields, maps, groups, a new block) or reports the
-// error with its code, offset and path, exactly as without the compiled module.
+// The generic decoder then either decodes (groups, re-encoded enum values, a new block) or reports
+// the error with its code, offset and path, exactly as without the compiled module.
 import { ARENA_CUR, ARENA_END, LIMITS_MAX_DEPTH, LIMITS_MAX_ELEMENTS, LIMITS_MAX_MESSAGE_SIZE, UNKNOWN_FIELDS } from "../../ts/abi.js";
-import { COMPILED_IMPORTS } from "../../ts/compiled.js";
+import { COMPILED_IMPORTS, LAYOUT_EXPORT, layoutHash } from "../../ts/compiled.js";
 import { valueSize } from "../../ts/layout.js";
 import { FieldFlag, FieldType, Label } from "../../ts/schema.js";
 import type { FieldModel, MessageModel } from "../model.js";
@@ -118,6 +119,7 @@ export function compileDecoders(messages: readonly MessageModel[], include: (m: 
     const index = parse.get(msg);
     if (index !== undefined) m.export(String(i), "func", m.func([I32, I32, I32, I32], [I32], [I32], decodeTop(msg, index, h)));
   });
+  m.export(LAYOUT_EXPORT, "global", m.global(I32, false, layoutHash(messages)));
   return m.bytes();
 }
 
@@ -424,6 +426,17 @@ function parseSub(c: Code, f: FieldModel, parse: Map<MessageModel, number>): voi
   fallbackIf(c);
 }
 
+/**
+ * check_map_value: an entry without its value holds an empty message there, which lacks the
+ * value's required fields if it has any: an error, which the generic decoder reports.
+ */
+function checkMapValue(c: Code, f: FieldModel): void {
+  const value = f.message!.fields.find((v) => v.number === 2);
+  if (value?.type !== FieldType.Message || !value.message!.fields.some((v) => v.flags & FieldFlag.Required)) return;
+  c.get(SUB).load("i32", value.offset).op("i32.eqz");
+  fallbackIf(c);
+}
+
 /** One element of `width` bytes appended to the array at rec+offset: its address into DST. */
 function appendOne(c: Code, h: Helpers, offset: number, width: number): void {
   // grow()'s fast path inline: room left in storage the array owns
@@ -482,14 +495,15 @@ function shortAsciiOrUtf8(c: Code, h: Helpers): void {
 /** The case of a field whose tag arrived with its natural wire type. */
 function fieldCase(c: Code, h: Helpers, f: FieldModel, parse: Map<MessageModel, number>, next: Target): void {
   const off = f.offset;
-  if (f.label === Label.Map || f.type === FieldType.Group) {
+  if (f.type === FieldType.Group) {
     c.i32(0).op("return"); // the generic decoder's
     return;
   }
   if (f.type === FieldType.Message) {
     lengthAt(c, h);
     c.get(P).get(LEN).op("i32.add").set(P);
-    if (f.label === Label.Repeated) {
+    if (isArray(f)) {
+      // a map is its entries, in order (lookups take the last of a key)
       // new_record, then the array's room, then the body: the generic decoder's order
       newRecord(c, f.message!, h, SUB);
       c.get(SUB); // appendOne uses SUB as scratch: keep the record on the stack
@@ -506,6 +520,7 @@ function fieldCase(c: Code, h: Helpers, f: FieldModel, parse: Map<MessageModel, 
     }
     parseSub(c, f, parse);
     markPresent(c, f);
+    if (f.label === Label.Map) checkMapValue(c, f);
     return;
   }
   if (f.type === FieldType.String || f.type === FieldType.Bytes) {

@@ -1,0 +1,71 @@
+// The decoders compiled for a schema (codegen/wasm/decoder.ts) against the codec's table-driven
+// decoder, on every message of the test schema sets (conformance and editions, unittest and its
+// maps, the benchmark schemas): random wire bytes shaped by the schema and mutations of them, valid
+// and not (test/support/wirecheck.mjs). Each input is decoded by both into an arena filled with a
+// pattern first; the compiled decoder must build the same records byte for byte, or hand the input
+// back with the arena as it was. Prints inputs per outcome; exits 1 on the first difference (saved
+// under build/fuzz/compiled/).
+// Usage: node fuzz/compiled.mjs [SECONDS] [SEED]   (after npm run build)
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { init } from "hppproto";
+import { runtime } from "../dist/ts/runtime.js";
+import { generate } from "../dist/codegen/cli.js";
+import { randomSource } from "./random.mjs";
+import { compiledDecoders, decoderChecker, mutate, randomInput } from "../test/support/wirecheck.mjs";
+
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
+const seconds = Number(process.argv[2] ?? 30);
+const seed = Number(process.argv[3] ?? Date.now() % 1_000_000);
+const outDir = path.join(root, "build/fuzz/compiled");
+const protos = path.join(root, "testdata/protos");
+const sets = {
+  conformance: [path.join(protos, "conformance"), [
+    "google/protobuf/test_messages_proto2.proto", "google/protobuf/test_messages_proto3.proto",
+    "conformance/test_protos/test_messages_edition2023.proto", "editions/golden/test_messages_proto2_editions.proto",
+    "editions/golden/test_messages_proto3_editions.proto",
+  ]],
+  unittest: [protos, [
+    "google/protobuf/unittest.proto", "google/protobuf/unittest_proto3.proto", "google/protobuf/map_unittest.proto",
+    "google/protobuf/unittest_well_known_types.proto", "benchmark_messages_proto2.proto", "benchmark_messages_proto3.proto",
+  ]],
+  bench: [path.join(root, "bench/protos"), ["tick.proto", "tile.proto", "span.proto", "arrays.proto"]],
+};
+
+await init();
+const rt = runtime();
+const checkers = [];
+for (const [name, [protoPath, files]] of Object.entries(sets)) {
+  const out = path.join(outDir, name);
+  generate({ files: files.map((f) => path.join(protoPath, f)), out, protoPaths: [protoPath], target: "js" });
+  const { schema: def } = await import(pathToFileURL(path.join(out, "hppproto_schema.js")).href);
+  const decoders = compiledDecoders(rt, def);
+  const indices = def.messages.map((_, i) => i).filter((i) => decoders[i] !== undefined);
+  checkers.push({ name, def, indices, ...decoderChecker(rt, def, decoders) });
+}
+
+console.log(`seed ${seed}, ${seconds} s, ${checkers.map((c) => `${c.name}: ${c.indices.length} messages`).join(", ")}`);
+const r = randomSource(seed);
+const counts = { same: 0, fallback: 0, skipped: 0 };
+const deadline = Date.now() + seconds * 1000;
+let inputs = 0;
+while (Date.now() < deadline) {
+  for (let k = 0; k < 200; k++) {
+    const c = r.pick(checkers);
+    const index = r.pick(c.indices);
+    let bytes = randomInput(c.def, index, r);
+    if (r.rand() < 0.5) bytes = mutate(bytes, r);
+    inputs++;
+    try {
+      counts[c.check(index, bytes, r.below(8))]++;
+    } catch (e) {
+      mkdirSync(outDir, { recursive: true });
+      const file = path.join(outDir, `difference-${seed}.bin`);
+      writeFileSync(file, bytes);
+      console.error(`${c.name}: ${e.message}\ninput saved to ${file}`);
+      process.exit(1);
+    }
+  }
+}
+console.log(`${inputs} inputs: ${counts.same} decoded the same by both, ${counts.fallback} handed back to the codec (arena untouched), ${counts.skipped} too large; 0 differences`);
