@@ -69,8 +69,9 @@ describe("the npm package", () => {
     // inlined for bundlers; 299 KB with the RPC adapters and custom options, 306 KB with file
     // options and extensions resolved through registries, 346 KB with the hostile-input round
     // (one descriptor validator, the linear .proto scanner, request arenas per call, read budgets,
-    // field masks), 360 KB with the decoders compiled per generation run (dist/codegen/wasm)
-    expect(packed.size).toBeLessThan(365_000);
+    // field masks), 371 KB with the generator's WASM writer and the decoders it compiles per
+    // generation run (dist/codegen/wasm, ts/compiled.ts)
+    expect(packed.size).toBeLessThan(380_000);
   });
 
   it("metadata: a license, keywords, its package.json exported, no install-time build, no source map comments without maps", () => {
