@@ -2,8 +2,8 @@
 // decoder, on every message of the test schema sets (conformance and editions, unittest and its
 // maps, the benchmark schemas): random wire bytes shaped by the schema and mutations of them, valid
 // and not (test/support/wirecheck.mjs). Each input is decoded by both into an arena filled with a
-// pattern first; the compiled decoder must build the same records byte for byte, or hand the input
-// back with the arena as it was. Prints inputs per outcome; exits 1 on the first difference (saved
+// pattern first; the compiled decoder must build the same records byte for byte, or fail with the
+// same Status (code, offset, detail, path), or hand the input back, the arena as it was either way. Prints inputs per outcome; exits 1 on the first difference (saved
 // under build/fuzz/compiled/).
 // Usage: node fuzz/compiled.mjs [SECONDS] [SEED]   (after npm run build)
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -47,7 +47,7 @@ for (const [name, [protoPath, files]] of Object.entries(sets)) {
 
 console.log(`seed ${seed}, ${seconds} s, ${checkers.map((c) => `${c.name}: ${c.indices.length} messages`).join(", ")}`);
 const r = randomSource(seed);
-const counts = { same: 0, fallback: 0, skipped: 0 };
+const counts = { same: 0, error: 0, fallback: 0, skipped: 0 };
 const deadline = Date.now() + seconds * 1000;
 let inputs = 0;
 while (Date.now() < deadline) {
@@ -68,4 +68,4 @@ while (Date.now() < deadline) {
     }
   }
 }
-console.log(`${inputs} inputs: ${counts.same} decoded the same by both, ${counts.fallback} handed back to the codec (arena untouched), ${counts.skipped} too large; 0 differences`);
+console.log(`${inputs} inputs: ${counts.same} decoded the same by both, ${counts.error} refused with the same error, ${counts.fallback} handed back to the codec (arena untouched), ${counts.skipped} too large; 0 differences`);

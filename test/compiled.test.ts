@@ -1,9 +1,10 @@
-// Decoders compiled from the schema (codegen/wasm/decoder.ts, issue 39's prototype): on the same
-// input they leave the arena byte-identical to the table-driven decoder's (records, arrays, string
-// slots, pointers), or return 0, the fallback to the table-driven decoder, leaving the arena as it was.
+// Decoders compiled from the schema (codegen/wasm/decoder.ts): on the same input they leave the
+// arena byte-identical to the table-driven decoder's (records, arrays, string slots, pointers), or
+// fail with the same Status (code, offset, detail, path), or return 0, the fallback to the
+// table-driven decoder, leaving the arena as it was.
 import { beforeAll, describe, expect, it } from "vitest";
 import { init } from "hppproto";
-import { runtime, type Exports, type Runtime } from "../dist/ts/runtime.js";
+import { runtime, type Runtime } from "../dist/ts/runtime.js";
 import { loadProtos, parsedName } from "../dist/codegen/load.js";
 import { describeFiles } from "../dist/codegen/describe.js";
 import { buildModel, schemaSource, type MessageModel, type SchemaModel } from "../dist/codegen/model.js";
@@ -16,29 +17,18 @@ import { compiledDecoders, decoderChecker, mutate, randomInput } from "./support
 import { randomSource } from "../fuzz/random.mjs";
 
 let rt: Runtime;
-let x: Exports;
-let arena: number;
-let input: number;
-const INPUT_SIZE = 1 << 16;
 
 beforeAll(async () => {
   await init();
   rt = runtime();
-  x = rt.exports;
-  arena = x.hp_arena_new(0xffffffff, 1 << 20);
-  x.hp_arena_alloc(arena, 8); // its first block, 1 MiB (a decode's would be only what its budget allows)
-  input = rt.malloc(INPUT_SIZE + 8);
 });
-
-const u32 = () => new Uint32Array(x.memory.buffer);
-const u8 = () => new Uint8Array(x.memory.buffer);
 
 interface Compiled {
   loaded: Loaded;
   model: SchemaModel;
-  schema: number;
-  decode: (typeName: string) => (arena: number, data: number, size: number) => number;
   bytes: Uint8Array;
+  /** The outcome of both decoders on message typeName's bytes (test/support/wirecheck.mjs). */
+  check: (typeName: string, bytes: Uint8Array, shift?: number) => "same" | "error" | "fallback";
 }
 
 function compile(dir: string, files: string[]): Compiled {
@@ -47,55 +37,10 @@ function compile(dir: string, files: string[]): Compiled {
   const loaded: Loaded = { root: parsed.root, pbType: (n) => parsed.root.lookupType(parsedName(n)), models: new Map(model.messages.map((m) => [m.fullName, m])), types: new Map() };
   const bytes = compileDecoders(model.messages);
   expect(WebAssembly.validate(bytes)).toBe(true);
-  const exports = new WebAssembly.Instance(new WebAssembly.Module(bytes), {
-    hppproto: { memory: x.memory, limits: new WebAssembly.Global({ value: "i32" }, x.hp_limits()), arena_reset: x.hp_arena_reset },
-  }).exports as Record<string, (arena: number, data: number, size: number, reset: number) => number>;
-  const decode = (name: string) => {
-    const f = exports[model.messages.findIndex((m) => m.fullName === name)]!;
-    return (arena: number, data: number, size: number) => f(arena, data, size, 0);
-  };
-  return { loaded, model, schema: rt.schema(defineSchema(schemaSource(model).flat())), decode, bytes };
-}
-
-/** The arena's block, filled with 0xa5 and emptied. */
-function freshBlock(): number {
-  const start = u32()[(arena + 8) >>> 2]! + 8;
-  u8().fill(0xa5, start, start + 65536);
-  u32()[arena >>> 2] = start;
-  return start;
-}
-
-interface Outcome {
-  rec: number;
-  /** The arena from its block's start to its cursor after the decode. */
-  arena: Uint8Array;
-}
-
-/** Both decoders on `bytes` staged `shift` bytes past an 8-byte boundary. */
-function both(c: Compiled, typeName: string, bytes: Uint8Array, shift = 0): { generic: Outcome; compiled: Outcome } {
-  const index = c.model.messages.findIndex((m) => m.fullName === typeName);
-  u8().set(bytes, input + shift);
-  const run = (decode: () => number): Outcome => {
-    const start = freshBlock();
-    const rec = decode() >>> 0;
-    return { rec, arena: u8().slice(start, u32()[arena >>> 2]) };
-  };
-  const generic = run(() => x.hp_decode(c.schema, index, arena, input + shift, bytes.length, 0));
-  const compiled = run(() => c.decode(typeName)(arena, input + shift, bytes.length));
-  return { generic, compiled };
-}
-
-/** The compiled decoder built what the generic one did, or fell back leaving the arena untouched. */
-function expectSameOrFallback(c: Compiled, typeName: string, bytes: Uint8Array, shift = 0): boolean {
-  const { generic, compiled } = both(c, typeName, bytes, shift);
-  if (compiled.rec === 0) {
-    expect(compiled.arena.length).toBe(0);
-    return false;
-  }
-  expect(generic.rec).not.toBe(0);
-  expect(compiled.rec).toBe(generic.rec);
-  expect(Buffer.from(compiled.arena).equals(Buffer.from(generic.arena))).toBe(true);
-  return true;
+  const def = defineSchema(schemaSource(model).flat(), Buffer.from(bytes).toString("base64"));
+  const { check } = decoderChecker(rt, def, compiledDecoders(rt, def));
+  const indexOf = (name: string) => model.messages.findIndex((m) => m.fullName === name);
+  return { loaded, model, bytes, check: (name, b, shift = 0) => check(indexOf(name), b, shift) };
 }
 
 const concat = (...parts: Uint8Array[]) => concatBytes(parts);
@@ -115,31 +60,29 @@ describe.each([
     let previous = new Uint8Array(0);
     for (let i = 0; i < 300; i++) {
       const bytes = encodeWithProtobufjs(c.loaded, typeName, randomObject(c.loaded, model, r));
-      expect(expectSameOrFallback(c, typeName, bytes, i % 8)).toBe(true);
+      expect(c.check(typeName, bytes, i % 8)).toBe("same");
       // a message's bytes twice: sub-messages merge, arrays grow past their first storage (or a borrowed run)
-      expect(expectSameOrFallback(c, typeName, concat(previous, bytes), (i + 3) % 8)).toBe(true);
+      expect(c.check(typeName, concat(previous, bytes), (i + 3) % 8)).toBe("same");
       previous = bytes;
     }
   });
 
-  it("damaged input (truncated, bytes changed): identical records, or a fallback that leaves the arena as it was", () => {
+  it("damaged input (truncated, bytes changed): identical records, or the same error, the arena left as it was", () => {
     const r = rng(7 + typeName.length);
     const model = c.loaded.models.get(typeName)!;
-    let decoded = 0;
-    let fellBack = 0;
+    const counts = { same: 0, error: 0, fallback: 0 };
     for (let i = 0; i < 400; i++) {
       const bytes = encodeWithProtobufjs(c.loaded, typeName, randomObject(c.loaded, model, r));
       const damaged = i % 2 === 0 ? bytes.subarray(0, Math.floor(r() * bytes.length)) : bytes.slice();
       if (i % 2 === 1) for (let k = 0; k < 3; k++) damaged[Math.floor(r() * damaged.length)] = Math.floor(r() * 256);
-      if (expectSameOrFallback(c, typeName, damaged)) decoded++;
-      else fellBack++;
+      counts[c.check(typeName, damaged)]++;
     }
-    expect(decoded).toBeGreaterThan(0);
-    expect(fellBack).toBeGreaterThan(0);
+    expect(counts.same).toBeGreaterThan(0);
+    expect(counts.error).toBeGreaterThan(0);
   });
 });
 
-describe("fallback", () => {
+describe("unknown fields, errors, limits, fallback", () => {
   let tick: Compiled;
   beforeAll(() => {
     tick = compile(`${repoRoot}bench/protos`, ["tick.proto"]);
@@ -154,40 +97,59 @@ describe("fallback", () => {
       Uint8Array.from([0x40, 0x01, 0x49, 1, 2, 3, 4, 5, 6, 7, 8, 0x55, 1, 2, 3, 4, 0x5a, 0x01, 0x00]), // four in a row: one range
       concat(Uint8Array.from([0x40, 0x01]), threeBids, Uint8Array.from([0x40, 0x02])), // two ranges
     ]) {
-      expect(expectSameOrFallback(tick, "bench.tick.Tick", bytes)).toBe(true);
+      expect(tick.check("bench.tick.Tick", bytes)).toBe("same");
     }
   });
 
-  it("invalid UTF-8, field number 0, groups, truncated unknown fields: the generic decoder decides", () => {
+  it("malformed input fails as the codec fails it: the same code, offset, detail and path", () => {
     for (const bytes of [
       Uint8Array.from([0x0a, 0x02, 0xc3, 0x28]), // symbol: invalid UTF-8
       Uint8Array.from([0x00, 0x01]), // field 0
-      Uint8Array.from([0x43, 0x44]), // an empty group, field 8
       Uint8Array.from([0x44]), // an end-group tag alone
-      Uint8Array.from([0x49, 1, 2, 3]), // fixed64 cut short
+      Uint8Array.from([0x49, 1, 2, 3]), // an unknown fixed64 cut short
       Uint8Array.from([0x42, 0x05, 1]), // a length past the end
       Uint8Array.from([0x46]), // wire type 6
+      Uint8Array.from([0x80, 0x80, 0x80, 0x80, 0x10]), // a tag past 32 bits
+      Uint8Array.from([0x80, 0x80]), // a tag cut short
+      Uint8Array.from([0x10, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f]), // an eleven-byte varint
+      concat(threeBids.subarray(0, 20), Uint8Array.from([0x32, 0x03, 0x09, 0x00, 0x00])), // a bid's price cut short: bids[2]
+      concat(threeBids, Uint8Array.from([0x32, 0x02, 0x10, 0x80])), // bids[3].quantity cut short
     ]) {
-      const { generic, compiled } = both(tick, "bench.tick.Tick", bytes);
-      expect(compiled.rec).toBe(0);
-      expect(compiled.arena.length).toBe(0);
-      expect(generic.rec !== 0).toBe(bytes[0] === 0x43); // only the group decodes
+      expect(tick.check("bench.tick.Tick", bytes), Buffer.from(bytes).toString("hex")).toBe("error");
+    }
+    expect(tick.check("bench.tick.Tick", Uint8Array.from([0x43, 0x44]))).toBe("fallback"); // a group, field 8: the codec's
+  });
+
+  it("a path deeper than the Status holds keeps its outermost 64 frames, as the codec's", () => {
+    const c = compile(conformanceProtos, ["google/protobuf/test_messages_proto3.proto"]);
+    // recursive_message (field 27) 80 deep, then a string that is not UTF-8
+    const varint = (n: number): number[] => (n < 0x80 ? [n] : [(n & 0x7f) | 0x80, ...varint(n >>> 7)]);
+    let bytes = Uint8Array.from([0x72, 0x02, 0xc3, 0x28]); // optional_string (14)
+    for (let i = 0; i < 80; i++) bytes = concat(Uint8Array.from([0xda, 0x01, ...varint(bytes.length)]), bytes);
+    const before = rt.limits;
+    try {
+      rt.setLimits({ maxDepth: 200 });
+      expect(c.check("protobuf_test_messages.proto3.TestAllTypesProto3", bytes)).toBe("error");
+    } finally {
+      rt.setLimits(before);
     }
   });
 
   it("the runtime's limits: more elements or deeper nesting than allowed, input larger than allowed", () => {
     const before = rt.limits;
     try {
-      expect(expectSameOrFallback(tick, "bench.tick.Tick", threeBids)).toBe(true);
+      expect(tick.check("bench.tick.Tick", threeBids)).toBe("same");
       rt.setLimits({ maxElements: 2 });
-      expect(both(tick, "bench.tick.Tick", threeBids).compiled.rec).toBe(0);
+      expect(tick.check("bench.tick.Tick", threeBids)).toBe("error");
       rt.setLimits({ maxElements: before.maxElements, maxDepth: 1 });
-      expect(expectSameOrFallback(tick, "bench.tick.Tick", threeBids)).toBe(true); // a Level is at depth 1
+      expect(tick.check("bench.tick.Tick", threeBids)).toBe("same"); // a Level is at depth 1
       const gm1 = compile(protos, ["benchmark_messages_proto3.proto"]);
       const sub = Uint8Array.from([0x7a, 0x02, 0x08, 0x01]); // field15 { field1: 1 }
-      expect(expectSameOrFallback(gm1, "benchmarks.proto3.GoogleMessage1", sub)).toBe(true);
-      rt.setLimits({ maxDepth: 1, maxMessageSize: threeBids.length - 1 });
-      expect(both(tick, "bench.tick.Tick", threeBids).compiled.rec).toBe(0);
+      expect(gm1.check("benchmarks.proto3.GoogleMessage1", sub)).toBe("same");
+      rt.setLimits({ maxDepth: 0 + 1 });
+      expect(gm1.check("benchmarks.proto3.GoogleMessage1", Uint8Array.from([0x7a, 0x04, 0x7a, 0x02, 0x08, 0x01]))).toBe("same"); // field15 has no field 15
+      rt.setLimits({ maxMessageSize: threeBids.length - 1 });
+      expect(tick.check("bench.tick.Tick", threeBids)).toBe("error");
     } finally {
       rt.setLimits(before);
     }
@@ -220,10 +182,9 @@ describe("a wide schema (all field types, oneofs, packed and unpacked, proto2 pr
       const obj = randomObject(c.loaded, model, r);
       if (i % 2 === 0) withoutGroups(c.loaded, model, obj);
       const bytes = encodeWithProtobufjs(c.loaded, typeName, obj);
-      expect(bytes.length).toBeLessThan(INPUT_SIZE);
-      const same = expectSameOrFallback(c, typeName, bytes, i % 8);
-      if (i % 2 === 0) expect(same).toBe(true); // without groups, no fallback
-      if (same) decoded++;
+      const outcome = c.check(typeName, bytes, i % 8);
+      if (i % 2 === 0) expect(outcome).toBe("same"); // without groups, no fallback
+      if (outcome === "same") decoded++;
     }
     expect(decoded).toBeGreaterThanOrEqual(100);
   });
@@ -238,20 +199,21 @@ describe("the modules hppproto-gen writes (every schema set the tests generate)"
     const decoders = compiledDecoders(rt, def);
     const { check, release } = decoderChecker(rt, def, decoders);
     const r = randomSource(set.length * 7919);
-    const counts = { same: 0, fallback: 0 };
+    const counts = { same: 0, error: 0, fallback: 0 };
     try {
       def.messages.forEach((_, i) => {
         if (decoders[i] === undefined) return; // a CODE_SIZE file's
         for (let n = 0; n < 30; n++) {
           const bytes = randomInput(def, i, r);
-          counts[check(i, bytes, n % 8) as "same" | "fallback"]++;
-          counts[check(i, mutate(bytes, r), (n + 5) % 8) as "same" | "fallback"]++;
+          counts[check(i, bytes, n % 8) as keyof typeof counts]++;
+          counts[check(i, mutate(bytes, r), (n + 5) % 8) as keyof typeof counts]++;
         }
       });
     } finally {
       release();
     }
-    expect(counts.same).toBeGreaterThan(counts.fallback / 4); // not a module that gives every input back
+    expect(counts.same).toBeGreaterThan(counts.fallback); // not a module that gives every input back
+    expect(counts.error).toBeGreaterThan(0);
   });
 
   it("a module compiled for other record layouts is left unused (a runtime upgraded without regenerating)", async () => {

@@ -18,6 +18,8 @@ export const PATH_ENTRY_SIZE = 12;
 export const PATH_ENTRY_MESSAGE = 0;
 export const PATH_ENTRY_FIELD = 4;
 export const PATH_ENTRY_INDEX = 8;
+/** Status::max_path: the deepest path kept (the outermost frames; the status says it was cut). */
+export const STATUS_MAX_PATH = 64;
 
 /** hppproto::Limits. */
 export const LIMITS_MAX_DEPTH = 0;

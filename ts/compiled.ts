@@ -1,12 +1,12 @@
 // Decoders compiled for one generation run's messages (codegen/wasm/decoder.ts): a small WASM module
 // that hppproto-gen writes into the run's schema module (base64) and the runtime instantiates
-// against the codec's memory. Each decodes what it can and returns 0 for the rest (unknown fields,
-// maps, groups, errors, a full arena block), which the codec then decodes: the records and errors
-// are the same either way (test/compiled.test.ts).
+// against the codec's memory. Each decodes, or fails with the codec's error, or returns 0 for what
+// it leaves to the codec (groups, a full arena block), which then decodes it: the records and
+// errors are the same either way (test/compiled.test.ts).
 import type { SchemaDef } from "./schema.js";
 
 /** What a compiled module imports, by these names. */
-export const COMPILED_IMPORTS = { module: "hppproto", memory: "memory", limits: "limits", arenaReset: "arena_reset" } as const;
+export const COMPILED_IMPORTS = { module: "hppproto", memory: "memory", limits: "limits", status: "status", arenaReset: "arena_reset" } as const;
 
 /** The module's global holding layoutHash() of the records it writes. */
 export const LAYOUT_EXPORT = "layout";
@@ -30,7 +30,7 @@ export function layoutHash(messages: readonly { recordSize: number; fields: read
   return h | 0;
 }
 
-/** One message's decoder: (arena, data, size, reset) -> its record, or 0 for the codec. */
+/** One message's decoder: (arena, data, size, reset) -> its record, 1 for an error (the codec's Status set), or 0 for the codec. */
 export type CompiledDecoder = (arena: number, data: number, size: number, reset: number) => number;
 
 /** A schema's decoders by message index: messages of files generated for CODE_SIZE have none. */
@@ -40,6 +40,7 @@ export type Decoders = readonly (CompiledDecoder | undefined)[];
 export interface CompiledHost {
   memory: WebAssembly.Memory;
   limits: number;
+  status: number;
   arenaReset: (arena: number) => void;
 }
 
@@ -51,8 +52,9 @@ export function awaitInstantiation(def: SchemaDef): void {
 }
 
 function imports(host: CompiledHost): WebAssembly.Imports {
-  const { module, memory, limits, arenaReset } = COMPILED_IMPORTS;
-  return { [module]: { [memory]: host.memory, [limits]: new WebAssembly.Global({ value: "i32" }, host.limits), [arenaReset]: host.arenaReset } };
+  const { module, memory, limits, status, arenaReset } = COMPILED_IMPORTS;
+  const address = (value: number) => new WebAssembly.Global({ value: "i32" }, value);
+  return { [module]: { [memory]: host.memory, [limits]: address(host.limits), [status]: address(host.status), [arenaReset]: host.arenaReset } };
 }
 
 /** The instance's decoders by message index; none when it was compiled for other record layouts. */

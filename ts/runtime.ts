@@ -133,7 +133,7 @@ export class Runtime {
     this.limitsPtr = exports.hp_limits() >>> 0;
     this.slotPtr = this.malloc(16);
     // the export itself as the import: a call from WASM to WASM
-    this.compiledHost = { memory: exports.memory, limits: this.limitsPtr, arenaReset: exports.hp_arena_reset };
+    this.compiledHost = { memory: exports.memory, limits: this.limitsPtr, status: this.statusPtr, arenaReset: exports.hp_arena_reset };
   }
 
   /** @internal the compiled decoders of schemas defined before the runtime started, instantiated (init()'s last step) */
@@ -306,7 +306,7 @@ export class Runtime {
     this.enter();
     let rec = 0;
     try {
-      // a compiled decoder resets the arena when asked, then decodes or leaves the input to the codec
+      // a compiled decoder resets the arena when asked, then decodes, fails (1) or leaves the input to the codec (0)
       if (compiled !== undefined) rec = compiled(arena, ptr, size, reset ? 1 : 0) >>> 0;
       if (rec === 0) rec = this.exports.hp_decode(schema, message, arena, ptr, size, reset && compiled === undefined ? 1 : 0) >>> 0;
       this.calling = false;
@@ -314,7 +314,7 @@ export class Runtime {
       throw this.trapped(e, () => new DecodeError("DEPTH_LIMIT", 0, def.messages[message]?.name ?? ""));
     }
     this.mem.sync();
-    if (rec === 0) throw this.decodeError(def, message);
+    if (rec <= 1) throw this.decodeError(def, message); // records are 8-aligned: 1 is the compiled decoder's error
     return rec;
   }
 

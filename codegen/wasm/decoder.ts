@@ -1,29 +1,27 @@
 // The schema compiled into its own codec (issue 39): a WebAssembly module whose decoders are
 // specialised to one run's messages, each field's tag, slot offset, presence bit and type a
 // constant. It builds the very records the table-driven decoder (cpp/include/hppproto/decoder.hpp)
-// builds, in the same arena and in the same order, so the two are interchangeable byte for byte.
+// builds, in the same arena and in the same order, and fails as it fails: the same error code,
+// offset, detail and field path in the codec's Status.
 //
 // What the module needs from the generic one, and nothing else (ts/compiled.ts names the imports):
-// its linear memory, the address of its Limits (ts/abi.ts), and Arena::reset for decodes into an
-// arena emptied first. It allocates from the arena it is given by bumping the arena's own cursor
-// (ARENA_CUR/ARENA_END), never calling out.
+// its linear memory, the addresses of its Limits and Status (ts/abi.ts), and Arena::reset for
+// decodes into an arena emptied first. It allocates from the arena it is given by bumping the
+// arena's own cursor (ARENA_CUR/ARENA_END), never calling out.
 //
-// Fallback: an export returns 0 ("decode this with the generic decoder") whenever it meets anything
-// it does not decode itself, and then leaves the arena as it found it (the cursor is written back
-// only on success), so the caller runs hp_decode on the same input as if nothing had happened:
-// - any malformed input (truncated or overlong varints, lengths past the end, a packed run whose
-//   length is not a multiple of its width, invalid UTF-8, field number 0, wire types 6 and 7);
-// - any limit: input larger than maxMessageSize, nesting deeper than maxDepth, more than
-//   maxElements in a repeated field;
-// - groups, known or unknown, and the end-group tags outside them;
-// - a map entry without its value when the value is a message with required fields;
-// - a packed run's values outside its closed enum (re-encoded as unknown fields by the
-//   generic decoder), and a message's missing required field;
+// An export returns the record, 1 for an error (the Status set, as hp_decode sets it), or 0 when it
+// meets what it leaves to the generic decoder, which then decodes the same input as if nothing had
+// happened (the arena's cursor is written back only on success):
+// - groups, known or unknown, and message set items;
+// - a packed run's values outside its closed enum (re-encoded as unknown fields by the generic
+//   decoder);
 // - the arena's current block too small for what the message needs (the generic decoder allocates
 //   the next block, under its memory budget).
-// The generic decoder then either decodes (groups, re-encoded enum values, a new block) or reports
-// the error with its code, offset and path, exactly as without the compiled module.
-import { ARENA_CUR, ARENA_END, LIMITS_MAX_DEPTH, LIMITS_MAX_ELEMENTS, LIMITS_MAX_MESSAGE_SIZE, UNKNOWN_FIELDS } from "../../ts/abi.js";
+import {
+  ARENA_CUR, ARENA_END, LIMITS_ALLOW_PARTIAL, LIMITS_MAX_DEPTH, LIMITS_MAX_ELEMENTS, LIMITS_MAX_MESSAGE_SIZE, PATH_ENTRY_FIELD, PATH_ENTRY_INDEX,
+  PATH_ENTRY_MESSAGE, PATH_ENTRY_SIZE, STATUS_CODE, STATUS_DETAIL, STATUS_MAX_PATH, STATUS_OFFSET, STATUS_PATH, STATUS_PATH_SIZE, STATUS_TRUNCATED,
+  UNKNOWN_FIELDS,
+} from "../../ts/abi.js";
 import { COMPILED_IMPORTS, LAYOUT_EXPORT, layoutHash } from "../../ts/compiled.js";
 import { valueSize } from "../../ts/layout.js";
 import { FieldFlag, FieldType, Label } from "../../ts/schema.js";
@@ -37,17 +35,24 @@ const { I32, I64 } = Type;
 /** ArraySlot (cpp/include/hppproto/record.hpp): data, size, capacity. */
 const ARRAY_DATA = 0, ARRAY_SIZE = 4, ARRAY_CAPACITY = 8;
 
+/** hppproto::Error codes (cpp/include/hppproto/status.hpp) the decoders report. */
+const enum Err {
+  Truncated = 1, VarintOverlong = 2, InvalidFieldNumber = 3, InvalidWireType = 4, LengthOutOfBounds = 6, InvalidUtf8 = 7,
+  UnmatchedEndGroup = 9, DepthLimit = 10, MissingRequired = 11, MessageTooLarge = 13, PackedLength = 14, TooManyElements = 16,
+}
+
 /**
  * A message's parse function: locals after its parameters (p, end, rec, depth); T is scratch for
- * one read; FIELD is where the field being read starts (its tag).
+ * one read; FIELD is where the field being read starts (its tag); ELEM the size of the array a
+ * field appends to, when it began (the element an error names).
  */
-const P = 0, END = 1, REC = 2, DEPTH = 3, TAG = 4, V = 5, LEN = 6, SUB = 7, DST = 8, Q = 9, T = 10, FIELD = 11;
-const parseLocals = [I32, I64, I32, I32, I32, I32, I32, I32];
+const P = 0, END = 1, REC = 2, DEPTH = 3, TAG = 4, V = 5, LEN = 6, SUB = 7, DST = 8, Q = 9, T = 10, FIELD = 11, ELEM = 12;
+const parseLocals = [I32, I64, I32, I32, I32, I32, I32, I32, I32];
 
 /** Field numbers up to this dispatch through one br_table entry each; sparser messages compare. */
 const DENSE_LIMIT = 512;
 
-const enum Wire { Varint = 0, Fixed64 = 1, Len = 2, Group = 3, Fixed32 = 5 }
+const enum Wire { Varint = 0, Fixed64 = 1, Len = 2, Group = 3, EndGroup = 4, Fixed32 = 5 }
 
 function wireType(t: FieldType): Wire {
   switch (t) {
@@ -61,52 +66,74 @@ function wireType(t: FieldType): Wire {
 
 const isArray = (f: FieldModel) => f.label === Label.Repeated || f.label === Label.Map;
 const isClosedEnum = (f: FieldModel) => (f.flags & FieldFlag.ClosedEnum) !== 0;
+const isRequired = (f: FieldModel) => (f.flags & FieldFlag.Required) !== 0;
 
-/** The helpers every decoder calls, defined once per module. */
+/** The helpers and globals every decoder uses, defined once per module. */
 interface Helpers {
   arenaReset: number;
+  limits: number;
+  status: number;
+  /** The arena's cursor and the end of its block while a decode runs. */
   cur: number;
   end: number;
-  limits: number;
+  /** Where the input starts: offsets in the Status count from it. */
+  base: number;
+  /** Set when a decode gives up to the generic decoder rather than failing. */
+  fallback: number;
   varint: number;
+  tag: number;
   utf8: number;
   grow: number;
   alloc: number;
   addUnknown: number;
   countVarints: number;
+  fail: number;
+  frame: number;
+  finish: number;
   pair: number; // block type (i32, i64): a varint read's position and value
 }
 
 /**
  * A module decoding the messages of `messages` that `include` picks, and every message their fields
  * refer to, with one export per message named by its index in `messages` (the schema's):
- * (arena, data, size, reset) -> record address, or 0 for the generic decoder.
+ * (arena, data, size, reset) -> record address, 1 for an error (Status set), or 0 for the generic
+ * decoder.
  */
 export function compileDecoders(messages: readonly MessageModel[], include: (m: MessageModel) => boolean = () => true): Uint8Array {
   const m = new Module();
-  const { module, memory, limits: limitsField, arenaReset: resetField } = COMPILED_IMPORTS;
-  const arenaReset = m.importFunction(module, resetField, [I32], []);
-  m.importMemory(module, memory, 0);
-  const limits = m.importGlobal(module, limitsField, I32);
+  const names = COMPILED_IMPORTS;
+  const arenaReset = m.importFunction(names.module, names.arenaReset, [I32], []);
+  m.importMemory(names.module, names.memory, 0);
+  const limits = m.importGlobal(names.module, names.limits, I32);
+  const status = m.importGlobal(names.module, names.status, I32);
   const h: Helpers = {
-    arenaReset,
-    limits,
+    arenaReset, limits, status,
     cur: m.global(I32, true, 0),
     end: m.global(I32, true, 0),
+    base: m.global(I32, true, 0),
+    fallback: m.global(I32, true, 0),
     pair: m.type([], [I32, I64]),
     varint: m.declare([I32, I32], [I32, I64]),
+    tag: m.declare([I32, I32], [I32, I64]),
     utf8: m.declare([I32, I32], [I32]),
-    grow: m.declare([I32, I32, I32], [I32]),
+    grow: m.declare([I32, I32, I32, I32], [I32]),
     alloc: m.declare([I32], [I32]),
     addUnknown: m.declare([I32, I32, I32], [I32]),
     countVarints: m.declare([I32, I32], [I32]),
+    fail: m.declare([I32, I32, I32], []),
+    frame: m.declare([I32, I32, I32], []),
+    finish: m.declare([], []),
   };
-  m.define(h.varint, [I64, I32], readVarint());
+  m.define(h.varint, [I64, I32, I32], readVarint(h, 10));
+  m.define(h.tag, [I64, I32, I32], readVarint(h, 5));
   m.define(h.utf8, [I32, I32, I32, I32, I32], validUtf8());
   m.define(h.alloc, [I32], allocate(h));
   m.define(h.grow, [I32, I32, I32, I32, I32], grow(h));
   m.define(h.countVarints, [I32], countVarints());
   m.define(h.addUnknown, [I32, I32], addUnknown(h));
+  m.define(h.fail, [], fail(h));
+  m.define(h.frame, [I32, I32], pushFrame(h));
+  m.define(h.finish, [I32, I32, I32], finishPath(h));
   const parse = new Map<MessageModel, number>();
   const add = (msg: MessageModel): void => {
     if (parse.has(msg)) return;
@@ -114,18 +141,20 @@ export function compileDecoders(messages: readonly MessageModel[], include: (m: 
     for (const f of msg.fields) if (f.message) add(f.message);
   };
   messages.filter(include).forEach(add);
-  for (const [msg, index] of parse) m.define(index, parseLocals, parseMessage(msg, h, parse));
+  const index = new Map(messages.map((msg, i) => [msg, i]));
+  for (const [msg, fn] of parse) m.define(fn, parseLocals, parseMessage(msg, h, parse, index));
   messages.forEach((msg, i) => {
-    const index = parse.get(msg);
-    if (index !== undefined) m.export(String(i), "func", m.func([I32, I32, I32, I32], [I32], [I32], decodeTop(msg, index, h)));
+    const fn = parse.get(msg);
+    if (fn !== undefined) m.export(String(i), "func", m.func([I32, I32, I32, I32], [I32], [I32], decodeTop(msg, fn, h)));
   });
   m.export(LAYOUT_EXPORT, "global", m.global(I32, false, layoutHash(messages)));
   return m.bytes();
 }
 
 /**
- * (arena, data, size, reset) -> the record, or 0. A reset (hp_decode's) comes first, whatever
- * follows; after it the arena's cursor moves only on success.
+ * (arena, data, size, reset) -> the record, 1 (an error, the Status set and its path finished), or
+ * 0 (the generic decoder's). A reset (hp_decode's) comes first, whatever follows; after it the
+ * arena's cursor moves only on success.
  */
 function decodeTop(msg: MessageModel, parse: number, h: Helpers): Code {
   const ARENA = 0, DATA = 1, SIZE = 2, RESET = 3, REC_ = 4;
@@ -134,31 +163,109 @@ function decodeTop(msg: MessageModel, parse: number, h: Helpers): Code {
   c.if_();
   c.get(ARENA).call(h.arenaReset);
   c.end();
+  c.i32(0).globalSet(h.fallback);
+  c.get(DATA).globalSet(h.base);
   c.get(SIZE).globalGet(h.limits).load("i32", LIMITS_MAX_MESSAGE_SIZE).op("i32.gt_u");
-  fallbackIf(c);
+  c.if_();
+  c.i32(Err.MessageTooLarge).get(DATA).globalGet(h.limits).load("i32", LIMITS_MAX_MESSAGE_SIZE).call(h.fail);
+  c.i32(1).op("return");
+  c.end();
   c.get(ARENA).load("i32", ARENA_CUR).globalSet(h.cur);
   c.get(ARENA).load("i32", ARENA_END).globalSet(h.end);
-  newRecord(c, msg, h, REC_);
-  c.get(DATA).get(DATA).get(SIZE).op("i32.add").get(REC_).globalGet(h.limits).load("i32", LIMITS_MAX_DEPTH).call(parse);
-  c.op("i32.eqz");
-  fallbackIf(c);
+  const failed = c.block();
+  newRecord(c, msg, h, REC_, failed);
+  c.get(DATA).get(DATA).get(SIZE).op("i32.add").get(REC_).globalGet(h.limits).load("i32", LIMITS_MAX_DEPTH).call(parse).op("i32.eqz").br_if(failed);
   c.get(ARENA).globalGet(h.cur).store("i32", ARENA_CUR);
-  c.get(REC_);
-  return c;
-}
-
-/** Pops a condition: when true, returns 0 (the generic decoder takes over). */
-function fallbackIf(c: Code): void {
+  c.get(REC_).op("return");
+  c.end();
+  c.globalGet(h.fallback);
   c.if_();
   c.i32(0).op("return");
   c.end();
+  c.call(h.finish);
+  c.i32(1);
+  return c;
 }
 
-/** A zeroed record of msg's size into local `into`, from the current block (else fallback). */
-function newRecord(c: Code, msg: MessageModel, h: Helpers, into: number): void {
+/** Status::fail: (code, at, detail), the offset counted from the input's start, the path emptied. */
+function fail(h: Helpers): Code {
+  const CODE = 0, AT = 1, DETAIL = 2;
+  const c = new Code();
+  c.globalGet(h.status).get(CODE).store("i32", STATUS_CODE);
+  c.globalGet(h.status).get(AT).globalGet(h.base).op("i32.sub").store("i32", STATUS_OFFSET);
+  c.globalGet(h.status).get(DETAIL).store("i32", STATUS_DETAIL);
+  c.globalGet(h.status).i32(0).store("i32", STATUS_PATH_SIZE);
+  c.globalGet(h.status).i32(0).store("i32", STATUS_TRUNCATED);
+  return c;
+}
+
+/**
+ * Status::push_frame: (message, field number, element) added while unwinding, innermost first;
+ * past STATUS_MAX_PATH frames the innermost are dropped and the path is marked cut.
+ */
+function pushFrame(h: Helpers): Code {
+  const MSG = 0, NUMBER = 1, ELEMENT = 2, SIZE = 3, AT = 4;
+  const c = new Code();
+  c.globalGet(h.status).load("i32", STATUS_PATH_SIZE).tee(SIZE).i32(STATUS_MAX_PATH).op("i32.eq");
+  c.if_();
+  c.globalGet(h.status).i32(STATUS_PATH).op("i32.add").tee(AT);
+  c.get(AT).i32(PATH_ENTRY_SIZE).op("i32.add").i32((STATUS_MAX_PATH - 1) * PATH_ENTRY_SIZE).memoryCopy();
+  c.globalGet(h.status).i32(1).store("i32", STATUS_TRUNCATED);
+  c.get(SIZE).i32(1).op("i32.sub").set(SIZE);
+  c.end();
+  c.globalGet(h.status).get(SIZE).i32(PATH_ENTRY_SIZE).op("i32.mul", "i32.add").i32(STATUS_PATH).op("i32.add").tee(AT);
+  c.get(MSG).store("i32", PATH_ENTRY_MESSAGE);
+  c.get(AT).get(NUMBER).store("i32", PATH_ENTRY_FIELD);
+  c.get(AT).get(ELEMENT).store("i32", PATH_ENTRY_INDEX);
+  c.globalGet(h.status).get(SIZE).i32(1).op("i32.add").store("i32", STATUS_PATH_SIZE);
+  return c;
+}
+
+/** Status::finish: the frames, pushed innermost first, put outermost first. */
+function finishPath(h: Helpers): Code {
+  const I = 0, J = 1, X = 2;
+  const c = new Code();
+  const at = (k: number) => c.globalGet(h.status).get(k).i32(PATH_ENTRY_SIZE).op("i32.mul", "i32.add");
+  c.globalGet(h.status).load("i32", STATUS_PATH_SIZE).i32(1).op("i32.sub").set(J);
+  const done = c.block();
+  const swap = c.loop();
+  c.get(I).get(J).op("i32.ge_s").br_if(done);
+  for (const word of [0, 4, 8]) {
+    at(I).load("i32", STATUS_PATH + word).set(X);
+    at(I);
+    at(J).load("i32", STATUS_PATH + word);
+    c.store("i32", STATUS_PATH + word);
+    at(J).get(X).store("i32", STATUS_PATH + word);
+  }
+  c.get(I).i32(1).op("i32.add").set(I);
+  c.get(J).i32(1).op("i32.sub").set(J);
+  c.br(swap).end().end();
+  return c;
+}
+
+/** Branches to `out` after marking the decode as the generic decoder's. */
+function fallBack(c: Code, h: Helpers, out: Target): void {
+  c.i32(1).globalSet(h.fallback).br(out);
+}
+
+/** Pops a condition: when true, fails with `code` at the address `at` pushes and `detail`, and branches to `out`. */
+function failIf(c: Code, h: Helpers, code: Err, at: () => void, detail: number | (() => void), out: Target): void {
+  c.if_();
+  c.i32(code);
+  at();
+  if (typeof detail === "number") c.i32(detail);
+  else detail();
+  c.call(h.fail).br(out);
+  c.end();
+}
+
+/** A zeroed record of msg's size into local `into`, from the current block (else fallback to `out`). */
+function newRecord(c: Code, msg: MessageModel, h: Helpers, into: number, out: Target): void {
   const size = msg.recordSize; // a multiple of 8 (layoutRecord)
   c.globalGet(h.end).globalGet(h.cur).op("i32.sub").i32(size).op("i32.lt_u");
-  fallbackIf(c);
+  c.if_();
+  fallBack(c, h, out);
+  c.end();
   c.globalGet(h.cur).tee(into).i32(size).op("i32.add").globalSet(h.cur);
   // stores, as Arena::zero: V8 runs memory.fill as a call out of the module
   if (size > 256) {
@@ -168,33 +275,37 @@ function newRecord(c: Code, msg: MessageModel, h: Helpers, into: number): void {
   for (let at = 0; at < size; at += 8) c.get(into).i64(0).store("i64", at);
 }
 
-/** Arena::allocate within the current block: (size) -> address, or 0. */
+/** Arena::allocate within the current block: (size) -> address, or 0 (fallback: the generic decoder allocates the next block). */
 function allocate(h: Helpers): Code {
   const SIZE = 0, AT = 1;
   const c = new Code();
-  c.get(SIZE).i32(-8).op("i32.gt_u");
-  fallbackIf(c); // rounding up would wrap
+  const full = c.block();
+  c.get(SIZE).i32(-8).op("i32.gt_u").br_if(full); // rounding up would wrap
   c.get(SIZE).i32(7).op("i32.add").i32(-8).op("i32.and").set(SIZE);
-  c.get(SIZE).globalGet(h.end).globalGet(h.cur).op("i32.sub").op("i32.gt_u");
-  fallbackIf(c);
+  c.get(SIZE).globalGet(h.end).globalGet(h.cur).op("i32.sub").op("i32.gt_u").br_if(full);
   c.globalGet(h.cur).tee(AT).get(SIZE).op("i32.add").globalSet(h.cur);
-  c.get(AT);
+  c.get(AT).op("return");
+  c.end();
+  c.i32(1).globalSet(h.fallback);
+  c.i32(0);
   return c;
 }
 
 /**
- * Decoder::grow and grow_storage: (slot, n, width) -> where n more elements go, or 0. The first run
- * of an array is sized exactly (at least 4), appends double, capacity 0 with a size means borrowed
- * from the input; all as the generic decoder does, so that the arenas come out identical.
+ * Decoder::grow and grow_storage: (slot, n, width, at) -> where n more elements go, or 0: more than
+ * maxElements is an error at `at`, a block too small the generic decoder's. The first run of an
+ * array is sized exactly (at least 4), appends double, capacity 0 with a size means borrowed from
+ * the input; all as the generic decoder does, so that the arenas come out identical.
  */
 function grow(h: Helpers): Code {
-  const SLOT = 0, N = 1, WIDTH = 2, SIZE = 3, CAP = 4, NEEDED = 5, MAX = 6, FRESH = 7;
+  const SLOT = 0, N = 1, WIDTH = 2, AT_ = 3, SIZE = 4, CAP = 5, NEEDED = 6, MAX = 7, FRESH = 8;
   const c = new Code();
+  const failed = c.block();
   c.get(SLOT).load("i32", ARRAY_SIZE).set(SIZE);
   c.get(SLOT).load("i32", ARRAY_CAPACITY).set(CAP);
   c.globalGet(h.limits).load("i32", LIMITS_MAX_ELEMENTS).set(MAX);
   c.get(N).get(MAX).get(SIZE).op("i32.sub").op("i32.gt_u");
-  fallbackIf(c);
+  failIf(c, h, Err.TooManyElements, () => c.get(AT_), () => c.get(MAX), failed);
   c.get(SIZE).get(N).op("i32.add").tee(NEEDED).get(CAP).op("i32.gt_u");
   c.if_();
   {
@@ -210,16 +321,19 @@ function grow(h: Helpers): Code {
     c.br(again).end().end();
     c.get(MAX).get(CAP).get(CAP).get(MAX).op("i32.gt_u", "select").set(CAP);
     c.get(CAP).i32(-1).get(WIDTH).op("i32.div_u", "i32.gt_u");
-    fallbackIf(c);
-    c.get(CAP).get(WIDTH).op("i32.mul").call(h.alloc).tee(FRESH).op("i32.eqz");
-    fallbackIf(c);
+    c.if_();
+    fallBack(c, h, failed); // the generic decoder's allocation failure
+    c.end();
+    c.get(CAP).get(WIDTH).op("i32.mul").call(h.alloc).tee(FRESH).op("i32.eqz").br_if(failed);
     c.get(FRESH).get(SLOT).load("i32", ARRAY_DATA).get(SIZE).get(WIDTH).op("i32.mul").memoryCopy();
     c.get(SLOT).get(FRESH).store("i32", ARRAY_DATA);
     c.get(SLOT).get(CAP).store("i32", ARRAY_CAPACITY);
   }
   c.end();
   c.get(SLOT).get(NEEDED).store("i32", ARRAY_SIZE);
-  c.get(SLOT).load("i32", ARRAY_DATA).get(SIZE).get(WIDTH).op("i32.mul", "i32.add");
+  c.get(SLOT).load("i32", ARRAY_DATA).get(SIZE).get(WIDTH).op("i32.mul", "i32.add").op("return");
+  c.end();
+  c.i32(0);
   return c;
 }
 
@@ -239,39 +353,51 @@ function addUnknown(h: Helpers): Code {
   c.i32(1).op("return");
   c.end();
   c.end();
-  c.get(R).i32(UNKNOWN_FIELDS).op("i32.add").i32(1).i32(8).call(h.grow).tee(LAST).op("i32.eqz");
-  fallbackIf(c);
+  c.get(R).i32(UNKNOWN_FIELDS).op("i32.add").i32(1).i32(8).get(START).call(h.grow).tee(LAST).op("i32.eqz");
+  c.if_();
+  c.i32(0).op("return");
+  c.end();
   c.get(LAST).get(START).store("i32").get(LAST).get(STOP).get(START).op("i32.sub").store("i32", 4);
   c.i32(1);
   return c;
 }
 
-/** read_varint: (p, end) -> (position after it, value), the position 0 when truncated or overlong. */
-function readVarint(): Code {
+/**
+ * read_varint (maxBytes 10) or read_tag (5): (p, end) -> (position after it, value), or position 0
+ * with the Status set to truncated or overlong at p.
+ */
+function readVarint(h: Helpers, maxBytes: 10 | 5): Code {
   const PP = 0, E = 1, RESULT = 2, SHIFT = 3;
+  const lastShift = (maxBytes - 1) * 7, lastMax = maxBytes === 10 ? 1 : 0x0f;
   const c = new Code();
-  const fail = () => c.i32(0).i64(0).op("return");
+  const failWith = (code: Err) => {
+    c.i32(code).get(PP).i32(0).call(h.fail);
+    c.i32(0).i64(0).op("return");
+  };
+  c.get(PP).set(T_START);
   const next = c.loop();
-  c.get(PP).get(E).op("i32.ge_u");
+  c.get(T_START).get(E).op("i32.ge_u");
   c.if_();
-  fail();
+  failWith(Err.Truncated);
   c.end();
-  // the tenth byte may only hold bit 63
-  c.get(SHIFT).i32(63).op("i32.eq").get(PP).load("i32_8u").i32(1).op("i32.gt_u", "i32.and");
+  // the last byte may only hold the value's top bits
+  c.get(SHIFT).i32(lastShift).op("i32.eq").get(T_START).load("i32_8u").i32(lastMax).op("i32.gt_u", "i32.and");
   c.if_();
-  fail();
+  failWith(Err.VarintOverlong);
   c.end();
-  c.get(RESULT).get(PP).load("i64_8u").i64(0x7f).op("i64.and").get(SHIFT).op("i64.extend_i32_u", "i64.shl", "i64.or").set(RESULT);
-  c.get(PP).i32(1).op("i32.add").set(PP);
-  c.get(PP).i32(-1).op("i32.add").load("i32_8u").i32(0x80).op("i32.lt_u");
+  c.get(RESULT).get(T_START).load("i64_8u").i64(0x7f).op("i64.and").get(SHIFT).op("i64.extend_i32_u", "i64.shl", "i64.or").set(RESULT);
+  c.get(T_START).i32(1).op("i32.add").set(T_START);
+  c.get(T_START).i32(-1).op("i32.add").load("i32_8u").i32(0x80).op("i32.lt_u");
   c.if_();
-  c.get(PP).get(RESULT).op("return");
+  c.get(T_START).get(RESULT).op("return");
   c.end();
-  c.get(SHIFT).i32(7).op("i32.add").tee(SHIFT).i32(64).op("i32.lt_u").br_if(next);
+  c.get(SHIFT).i32(7).op("i32.add").tee(SHIFT).i32(lastShift).op("i32.le_u").br_if(next);
   c.end();
-  fail();
+  failWith(Err.VarintOverlong);
   return c;
 }
+/** readVarint's cursor (its first extra local after RESULT and SHIFT); PP keeps where the varint starts. */
+const T_START = 4;
 
 /** count_varints: (p, end) -> the bytes below 0x80, eight at a time. */
 function countVarints(): Code {
@@ -294,18 +420,17 @@ function countVarints(): Code {
 }
 
 /**
- * A varint at p into local V, p moved past it: one and two bytes inline (read_short_varint), longer
- * ones through the helper; fallback when truncated or overlong. `bound` is the local holding where
- * the bytes end.
+ * A varint at `pos` into local V, pos moved past it: one and two bytes inline (read_short_varint),
+ * longer ones through the helper, whose failure (truncated, overlong: the Status set) branches to
+ * `out`. `bound` is the local holding where the bytes end.
  */
-function varintAt(c: Code, h: Helpers, pos = P, bound = END): void {
+function varintAt(c: Code, h: Helpers, out: Target, pos = P, bound = END): void {
   const done = c.block();
   c.get(pos).get(bound).op("i32.lt_u");
   c.if_();
   shortForms(c, pos, bound, true, done);
   c.end();
-  c.get(pos).get(bound).call(h.varint).set(V).tee(pos).op("i32.eqz");
-  fallbackIf(c);
+  c.get(pos).get(bound).call(h.varint).set(V).tee(pos).op("i32.eqz").br_if(out);
   c.end();
 }
 
@@ -330,11 +455,11 @@ function shortForms(c: Code, pos: number, bound: number, wide: boolean, done: Ta
   c.end();
 }
 
-/** A length prefix at p into LEN, p moved to the body; fallback unless the body fits before END. */
-function lengthAt(c: Code, h: Helpers): void {
-  varintAt(c, h);
+/** read_length_at: a length prefix at P into LEN, P moved to the body; errors (the body past END) branch to `out`. */
+function lengthAt(c: Code, h: Helpers, out: Target): void {
+  varintAt(c, h, out);
   c.get(V).get(END).get(P).op("i32.sub", "i64.extend_i32_u", "i64.gt_u");
-  fallbackIf(c);
+  failIf(c, h, Err.LengthOutOfBounds, () => c.get(P), 0, out);
   c.get(V).op("i32.wrap_i64").set(LEN);
 }
 
@@ -385,60 +510,62 @@ function selectOneofMember(c: Code, f: FieldModel): void {
   c.end();
 }
 
-/**
- * Unless the low 32 bits of V, as an int32, are a value of f's closed enum: the field's bytes [FIELD,
- * P) become an unknown field and the loop goes on at `next`, or (no `next`: a packed run's value,
- * which the generic decoder re-encodes) fallback.
- */
-function checkClosedEnum(c: Code, h: Helpers, f: FieldModel, next?: Target): void {
-  if (!isClosedEnum(f)) return;
+/** pushes 1 unless the low 32 bits of V, as an int32, are a value of f's closed enum. */
+function outsideClosedEnum(c: Code, f: FieldModel): void {
   const values = [...new Set(f.enum!.values.map((v) => v.number))].sort((a, b) => a - b);
   const lo = values[0]!, hi = values[values.length - 1]!;
   if (hi - lo === values.length - 1) {
     c.get(V).op("i32.wrap_i64").i32(lo).op("i32.sub").i32(hi - lo).op("i32.gt_u");
-  } else {
-    c.i32(1);
-    for (const v of values) c.get(V).op("i32.wrap_i64").i32(v).op("i32.ne", "i32.and");
-  }
-  if (next === undefined) {
-    fallbackIf(c);
     return;
   }
+  c.i32(1);
+  for (const v of values) c.get(V).op("i32.wrap_i64").i32(v).op("i32.ne", "i32.and");
+}
+
+/**
+ * A value outside f's closed enum: the field's bytes [FIELD, P) become an unknown field and the loop
+ * goes on at `next` (an unknown-field list that cannot grow branches to `out`).
+ */
+function closedEnumMiss(c: Code, h: Helpers, f: FieldModel, next: Target, out: Target): void {
+  if (!isClosedEnum(f)) return;
+  outsideClosedEnum(c, f);
   c.if_();
-  c.get(REC).get(FIELD).get(P).call(h.addUnknown).op("i32.eqz");
-  fallbackIf(c);
+  c.get(REC).get(FIELD).get(P).call(h.addUnknown).op("i32.eqz").br_if(out);
   c.br(next);
   c.end();
 }
 
-/** Fallback when the record's nesting allowance is spent (depth counts down from maxDepth). */
-function checkDepth(c: Code): void {
-  c.get(DEPTH).op("i32.eqz");
-  fallbackIf(c);
-}
-
-/** Parses a sub-message body [SUB... ) : the body is [LEN bytes before P), its record in local SUB. */
-function parseSub(c: Code, f: FieldModel, parse: Map<MessageModel, number>): void {
+/**
+ * parse_sub_message: the body [P - LEN, P) into the record in local SUB, one level deeper; past
+ * maxDepth a depth_limit error at the body (depth counts down from maxDepth).
+ */
+function parseSub(c: Code, h: Helpers, f: FieldModel, parse: Map<MessageModel, number>, out: Target): void {
   const target = parse.get(f.message!);
   if (target === undefined) throw new Error(`compileDecoders: ${f.message!.fullName} (field ${f.name}) is not among the messages`);
-  checkDepth(c);
-  c.get(P).get(LEN).op("i32.sub").get(P).get(SUB).get(DEPTH).i32(1).op("i32.sub").call(target).op("i32.eqz");
-  fallbackIf(c);
+  c.get(DEPTH).op("i32.eqz");
+  failIf(c, h, Err.DepthLimit, () => c.get(P).get(LEN).op("i32.sub"), () => c.globalGet(h.limits).load("i32", LIMITS_MAX_DEPTH), out);
+  c.get(P).get(LEN).op("i32.sub").get(P).get(SUB).get(DEPTH).i32(1).op("i32.sub").call(target).op("i32.eqz").br_if(out);
 }
 
 /**
  * check_map_value: an entry without its value holds an empty message there, which lacks the
- * value's required fields if it has any: an error, which the generic decoder reports.
+ * value's required fields if it has any: missing_required at the entry's body, naming the value
+ * message's first required field.
  */
-function checkMapValue(c: Code, f: FieldModel): void {
+function checkMapValue(c: Code, h: Helpers, f: FieldModel, index: Map<MessageModel, number>, out: Target): void {
   const value = f.message!.fields.find((v) => v.number === 2);
-  if (value?.type !== FieldType.Message || !value.message!.fields.some((v) => v.flags & FieldFlag.Required)) return;
-  c.get(SUB).load("i32", value.offset).op("i32.eqz");
-  fallbackIf(c);
+  const required = value?.type === FieldType.Message ? value.message!.fields.find(isRequired) : undefined;
+  if (required === undefined) return;
+  c.get(SUB).load("i32", value!.offset).op("i32.eqz");
+  c.if_();
+  c.i32(Err.MissingRequired).get(P).get(LEN).op("i32.sub").i32(required.number).call(h.fail);
+  c.i32(index.get(value!.message!)!).i32(required.number).i32(-1).call(h.frame);
+  c.br(out);
+  c.end();
 }
 
-/** One element of `width` bytes appended to the array at rec+offset: its address into DST. */
-function appendOne(c: Code, h: Helpers, offset: number, width: number): void {
+/** One element of `width` bytes appended to the array at rec+offset: its address into DST (grow's errors at FIELD). */
+function appendOne(c: Code, h: Helpers, offset: number, width: number, out: Target): void {
   // grow()'s fast path inline: room left in storage the array owns
   c.get(REC).load("i32", offset + ARRAY_CAPACITY).tee(DST);
   c.get(REC).load("i32", offset + ARRAY_SIZE).tee(SUB).op("i32.gt_u"); // capacity > size (so capacity != 0)
@@ -446,41 +573,44 @@ function appendOne(c: Code, h: Helpers, offset: number, width: number): void {
   c.get(REC).get(SUB).i32(1).op("i32.add").store("i32", offset + ARRAY_SIZE);
   c.get(REC).load("i32", offset + ARRAY_DATA).get(SUB).i32(width).op("i32.mul", "i32.add").set(DST);
   c.else_();
-  c.get(REC).i32(offset).op("i32.add").i32(1).i32(width).call(h.grow).tee(DST).op("i32.eqz");
-  fallbackIf(c);
+  c.get(REC).i32(offset).op("i32.add").i32(1).i32(width).get(FIELD).call(h.grow).tee(DST).op("i32.eqz").br_if(out);
   c.end();
 }
 
-/** A singular or repeated value of f's natural wire type at P; `dst` pushes where it goes. */
-function scalarValue(c: Code, h: Helpers, f: FieldModel, next: Target, store: (kind: Parameters<Code["store"]>[0], push: () => void) => void): void {
+/**
+ * A singular or repeated value of f's natural wire type at P; `store` stores what `push` pushes. A
+ * truncated fixed-width value names the field number in the detail when singular, as the generic
+ * decoder's paths do.
+ */
+function scalarValue(c: Code, h: Helpers, f: FieldModel, next: Target, out: Target, store: (kind: Parameters<Code["store"]>[0], push: () => void) => void): void {
   const wt = wireType(f.type);
   if (wt === Wire.Varint) {
-    varintAt(c, h);
-    checkClosedEnum(c, h, f, next);
+    varintAt(c, h, out);
+    closedEnumMiss(c, h, f, next, out);
     store(varintStore(f.type), () => convertVarint(c, f.type));
     return;
   }
   const width = wt === Wire.Fixed64 ? 8 : 4;
   c.get(END).get(P).op("i32.sub").i32(width).op("i32.lt_s");
-  fallbackIf(c);
+  failIf(c, h, Err.Truncated, () => c.get(P), isArray(f) ? 0 : f.number, out);
   store(width === 8 ? "i64" : "i32", () => c.get(P).load(width === 8 ? "i64" : "i32"));
   c.get(P).i32(width).op("i32.add").set(P);
 }
 
 /** A string or bytes value at P: its BytesSlot pushed by `slot` (after the length and UTF-8 checks). */
-function bytesValue(c: Code, h: Helpers, f: FieldModel, slot: () => void): void {
-  lengthAt(c, h);
-  if (f.type === FieldType.String && f.flags & FieldFlag.ValidateUtf8) shortAsciiOrUtf8(c, h);
+function bytesValue(c: Code, h: Helpers, f: FieldModel, out: Target, slot: () => void): void {
+  lengthAt(c, h, out);
+  if (f.type === FieldType.String && f.flags & FieldFlag.ValidateUtf8) validUtf8At(c, h, f, out);
   slot();
   c.get(P).get(LEN).op("i32.add").set(P);
 }
 
 /**
- * Fallback unless the LEN bytes at P are valid UTF-8. Short ASCII strings (names, symbols, keys)
- * are the common case and cost less than a call (utf8.hpp's is_valid_utf8 inlines them too): up to
- * 7 bytes with 8 readable before END are one load, masked to the string.
+ * invalid_utf8 at the body unless the LEN bytes at P are valid UTF-8. Short ASCII strings (names,
+ * symbols, keys) are the common case and cost less than a call (utf8.hpp's is_valid_utf8 inlines
+ * them too): up to 7 bytes with 8 readable before END are one load, masked to the string.
  */
-function shortAsciiOrUtf8(c: Code, h: Helpers): void {
+function validUtf8At(c: Code, h: Helpers, f: FieldModel, out: Target): void {
   const done = c.block();
   c.get(LEN).i32(8).op("i32.lt_u").get(END).get(P).op("i32.sub").i32(8).op("i32.ge_s", "i32.and");
   c.if_();
@@ -488,50 +618,50 @@ function shortAsciiOrUtf8(c: Code, h: Helpers): void {
   c.i64(1).get(LEN).i32(3).op("i32.shl", "i64.extend_i32_u", "i64.shl").i64(1).op("i64.sub", "i64.and", "i64.eqz").br_if(done);
   c.end();
   c.get(P).get(LEN).call(h.utf8).op("i32.eqz");
-  fallbackIf(c);
+  failIf(c, h, Err.InvalidUtf8, () => c.get(P), f.number, out);
   c.end();
 }
 
-/** The case of a field whose tag arrived with its natural wire type. */
-function fieldCase(c: Code, h: Helpers, f: FieldModel, parse: Map<MessageModel, number>, next: Target): void {
+/** The case of a field whose tag arrived with its natural wire type; failures branch to `out`. */
+function fieldCase(c: Code, h: Helpers, f: FieldModel, parse: Map<MessageModel, number>, index: Map<MessageModel, number>, next: Target, out: Target): void {
   const off = f.offset;
   if (f.type === FieldType.Group) {
-    c.i32(0).op("return"); // the generic decoder's
+    fallBack(c, h, out); // the generic decoder's
     return;
   }
   if (f.type === FieldType.Message) {
-    lengthAt(c, h);
+    lengthAt(c, h, out);
     c.get(P).get(LEN).op("i32.add").set(P);
     if (isArray(f)) {
       // a map is its entries, in order (lookups take the last of a key)
       // new_record, then the array's room, then the body: the generic decoder's order
-      newRecord(c, f.message!, h, SUB);
+      newRecord(c, f.message!, h, SUB, out);
       c.get(SUB); // appendOne uses SUB as scratch: keep the record on the stack
-      appendOne(c, h, off, 4);
+      appendOne(c, h, off, 4, out);
       c.set(SUB);
       c.get(DST).get(SUB).store("i32");
     } else {
       selectOneofMember(c, f);
       c.get(REC).load("i32", off).tee(SUB).op("i32.eqz");
       c.if_();
-      newRecord(c, f.message!, h, SUB);
+      newRecord(c, f.message!, h, SUB, out);
       c.get(REC).get(SUB).store("i32", off);
       c.end();
     }
-    parseSub(c, f, parse);
+    parseSub(c, h, f, parse, out);
     markPresent(c, f);
-    if (f.label === Label.Map) checkMapValue(c, f);
+    if (f.label === Label.Map) checkMapValue(c, h, f, index, out);
     return;
   }
   if (f.type === FieldType.String || f.type === FieldType.Bytes) {
     if (isArray(f)) {
-      bytesValue(c, h, f, () => {
-        appendOne(c, h, off, 8);
+      bytesValue(c, h, f, out, () => {
+        appendOne(c, h, off, 8, out);
         c.get(DST).get(P).store("i32").get(DST).get(LEN).store("i32", 4);
       });
       return;
     }
-    bytesValue(c, h, f, () => {
+    bytesValue(c, h, f, out, () => {
       selectOneofMember(c, f);
       c.get(REC).get(P).store("i32", off).get(REC).get(LEN).store("i32", off + 4);
     });
@@ -539,15 +669,15 @@ function fieldCase(c: Code, h: Helpers, f: FieldModel, parse: Map<MessageModel, 
     return;
   }
   if (isArray(f)) {
-    scalarValue(c, h, f, next, (kind, push) => {
-      appendOne(c, h, off, valueSize(f.type));
+    scalarValue(c, h, f, next, out, (kind, push) => {
+      appendOne(c, h, off, valueSize(f.type), out);
       c.get(DST);
       push();
       c.store(kind);
     });
     return;
   }
-  scalarValue(c, h, f, next, (kind, push) => {
+  scalarValue(c, h, f, next, out, (kind, push) => {
     selectOneofMember(c, f);
     c.get(REC);
     push();
@@ -557,41 +687,49 @@ function fieldCase(c: Code, h: Helpers, f: FieldModel, parse: Map<MessageModel, 
 }
 
 /** A packed run of a repeated numeric field (parse_packed): borrowed when aligned and first, else copied or decoded. */
-function packedCase(c: Code, h: Helpers, f: FieldModel, next: Target): void {
+function packedCase(c: Code, h: Helpers, f: FieldModel, next: Target, out: Target): void {
   const off = f.offset;
   const width = valueSize(f.type);
-  lengthAt(c, h);
+  lengthAt(c, h, out);
   c.get(P).set(Q); // the run: [Q, P)
   c.get(P).get(LEN).op("i32.add").set(P);
   c.get(LEN).op("i32.eqz").br_if(next);
+  const tooMany = () => failIf(c, h, Err.TooManyElements, () => c.get(Q), () => c.globalGet(h.limits).load("i32", LIMITS_MAX_ELEMENTS), out);
   if (wireType(f.type) !== Wire.Varint) {
     const shift = width === 8 ? 3 : 2;
     c.get(LEN).i32(width - 1).op("i32.and");
-    fallbackIf(c);
+    failIf(c, h, Err.PackedLength, () => c.get(Q), f.number, out);
     c.get(LEN).i32(shift).op("i32.shr_u").set(LEN); // now the count
     c.get(LEN).globalGet(h.limits).load("i32", LIMITS_MAX_ELEMENTS).get(REC).load("i32", off + ARRAY_SIZE).op("i32.sub", "i32.gt_u");
-    fallbackIf(c);
+    tooMany();
     // an aligned first run is used in place (capacity 0: borrowed)
     c.get(REC).load("i32", off + ARRAY_SIZE).op("i32.eqz").get(Q).i32(width - 1).op("i32.and", "i32.eqz", "i32.and");
     c.if_();
     c.get(REC).get(Q).store("i32", off + ARRAY_DATA).get(REC).get(LEN).store("i32", off + ARRAY_SIZE).get(REC).i32(0).store("i32", off + ARRAY_CAPACITY);
     c.br(next);
     c.end();
-    c.get(REC).i32(off).op("i32.add").get(LEN).i32(width).call(h.grow).tee(DST).op("i32.eqz");
-    fallbackIf(c);
+    c.get(REC).i32(off).op("i32.add").get(LEN).i32(width).get(Q).call(h.grow).tee(DST).op("i32.eqz").br_if(out);
     c.get(DST).get(Q).get(LEN).i32(shift).op("i32.shl").memoryCopy();
     return;
   }
   // varints: the run must end on a terminator; count, make room, decode
   c.get(P).i32(-1).op("i32.add").load("i32_8u").i32(0x80).op("i32.and");
-  fallbackIf(c);
-  c.get(REC).i32(off).op("i32.add").get(Q).get(P).call(h.countVarints).i32(width).call(h.grow).tee(DST).op("i32.eqz");
-  fallbackIf(c);
+  failIf(c, h, Err.Truncated, () => c.get(P), 0, out);
+  c.get(Q).get(P).call(h.countVarints).tee(LEN);
+  c.globalGet(h.limits).load("i32", LIMITS_MAX_ELEMENTS).get(REC).load("i32", off + ARRAY_SIZE).op("i32.sub", "i32.gt_u");
+  tooMany();
+  c.get(REC).i32(off).op("i32.add").get(LEN).i32(width).get(Q).call(h.grow).tee(DST).op("i32.eqz").br_if(out);
   const values = c.block();
   const value = c.loop();
   c.get(Q).get(P).op("i32.ge_u").br_if(values);
-  varintAt(c, h, Q, P);
-  checkClosedEnum(c, h, f); // values outside a closed enum go to unknown fields, re-encoded: the generic decoder's
+  varintAt(c, h, out, Q, P); // overlong at the value (the run ends on a terminator, so never truncated)
+  if (isClosedEnum(f)) {
+    // values outside a closed enum go to unknown fields, re-encoded: the generic decoder's
+    outsideClosedEnum(c, f);
+    c.if_();
+    fallBack(c, h, out);
+    c.end();
+  }
   c.get(DST);
   convertVarint(c, f.type);
   c.store(varintStore(f.type));
@@ -600,17 +738,20 @@ function packedCase(c: Code, h: Helpers, f: FieldModel, next: Target): void {
 }
 
 /**
- * parse_message for one message: (p, end, rec, depth) -> 1, or 0 for the generic decoder. Fields
- * dispatch on their number (one br_table, or compares for sparse numbers), then check the wire type.
+ * parse_message for one message: (p, end, rec, depth) -> 1, or 0 with the Status set (or the
+ * fallback flag). Fields dispatch on their number (one br_table, or compares for sparse numbers),
+ * then check the wire type; a field's failure adds its frame (message, number, element) to the path.
  */
-function parseMessage(msg: MessageModel, h: Helpers, parse: Map<MessageModel, number>): Code {
+function parseMessage(msg: MessageModel, h: Helpers, parse: Map<MessageModel, number>, index: Map<MessageModel, number>): Code {
   const c = new Code();
+  const mi = index.get(msg)!;
   const fields = [...msg.fields].sort((a, b) => a.number - b.number);
+  const abort = c.block();
   const done = c.block();
   const next = c.loop();
   c.get(P).get(END).op("i32.ge_u").br_if(done);
   c.get(P).set(FIELD);
-  readTag(c, h);
+  readTag(c, h, abort);
   const unknown = c.block();
   const cases = fields.map(() => c.block()).reverse(); // cases[i] closes i-th: fields[i]'s code follows its end
   const maxNumber = fields.length ? fields[fields.length - 1]!.number : 0;
@@ -626,66 +767,95 @@ function parseMessage(msg: MessageModel, h: Helpers, parse: Map<MessageModel, nu
     c.end();
     const natural = (f.number << 3) | wireType(f.type);
     const packable = f.label === Label.Repeated && wireType(f.type) !== Wire.Len && f.type !== FieldType.Group;
+    const failed = c.block();
     if (packable) {
       c.get(TAG).i32((f.number << 3) | Wire.Len).op("i32.eq");
       c.if_();
-      packedCase(c, h, f, next);
+      c.get(REC).load("i32", f.offset + ARRAY_SIZE).set(ELEM);
+      packedCase(c, h, f, next, failed);
       c.br(next);
       c.end();
     }
     c.get(TAG).i32(natural).op("i32.ne").br_if(unknown);
-    fieldCase(c, h, f, parse, next);
+    if (isArray(f)) c.get(REC).load("i32", f.offset + ARRAY_SIZE).set(ELEM);
+    fieldCase(c, h, f, parse, index, next, failed);
     c.br(next);
+    c.end(); // failed: the field's frame
+    c.i32(mi).i32(f.number);
+    if (isArray(f)) c.get(ELEM);
+    else c.i32(-1);
+    c.call(h.frame).br(abort);
   });
-  c.end(); // unknown: unknown fields and wrong wire types, kept as they came (field number 0 and groups fall back)
-  skipUnknown(c, h);
-  c.get(REC).get(FIELD).get(P).call(h.addUnknown).op("i32.eqz");
-  fallbackIf(c);
+  c.end(); // unknown: unknown fields and wrong wire types, kept as they came
+  unknownField(c, h, msg, abort);
+  c.get(REC).get(FIELD).get(P).call(h.addUnknown).op("i32.eqz").br_if(abort);
   c.br(next);
   c.end(); // next
   c.end(); // done
-  for (const f of msg.fields) {
-    if (!(f.flags & FieldFlag.Required)) continue;
-    const [byte, mask] = presenceBit(f);
-    c.get(REC).load("i32_8u", byte).i32(mask).op("i32.and", "i32.eqz");
-    fallbackIf(c);
+  const required = msg.fields.filter(isRequired);
+  if (required.length > 0) {
+    // check_required, but for the top-level message of a partial decode (depth counts down from maxDepth)
+    const checked = c.block();
+    c.get(DEPTH).globalGet(h.limits).load("i32", LIMITS_MAX_DEPTH).op("i32.eq").globalGet(h.limits).load("i32", LIMITS_ALLOW_PARTIAL).op("i32.and").br_if(checked);
+    for (const f of required) {
+      const [byte, mask] = presenceBit(f);
+      c.get(REC).load("i32_8u", byte).i32(mask).op("i32.and", "i32.eqz");
+      c.if_();
+      c.i32(Err.MissingRequired).get(P).i32(f.number).call(h.fail);
+      c.i32(mi).i32(f.number).i32(-1).call(h.frame);
+      c.br(abort);
+      c.end();
+    }
+    c.end();
   }
-  c.i32(1);
+  c.i32(1).op("return");
+  c.end(); // abort
+  c.i32(0);
   return c;
 }
 
-/** skip_field for the wire types other than groups: P moved past the value; fallback for the rest. */
-function skipUnknown(c: Code, h: Helpers): void {
+/**
+ * What the decode loop does with a field it does not read: field number 0, end-group tags and wire
+ * types 6 and 7 are errors at the field; groups are the generic decoder's; other values are skipped
+ * (P moved past them), their errors at the value.
+ */
+function unknownField(c: Code, h: Helpers, msg: MessageModel, out: Target): void {
+  const wt = () => c.get(TAG).i32(7).op("i32.and");
+  const number = () => c.get(TAG).i32(3).op("i32.shr_u");
   c.get(TAG).i32(8).op("i32.lt_u");
-  fallbackIf(c); // field number 0
-  c.get(TAG).i32(7).op("i32.and").op("i32.eqz");
+  failIf(c, h, Err.InvalidFieldNumber, () => c.get(FIELD), 0, out);
+  wt().i32(Wire.EndGroup).op("i32.eq");
+  failIf(c, h, Err.UnmatchedEndGroup, () => c.get(FIELD), number, out);
+  wt().i32(5).op("i32.gt_u");
+  failIf(c, h, Err.InvalidWireType, () => c.get(FIELD), number, out);
+  wt().i32(Wire.Group).op("i32.eq");
   c.if_();
-  varintAt(c, h);
+  fallBack(c, h, out); // groups, message set items among them
+  c.end();
+  void msg;
+  wt().op("i32.eqz");
+  c.if_();
+  varintAt(c, h, out);
   c.else_();
-  c.get(TAG).i32(7).op("i32.and").i32(Wire.Len).op("i32.eq");
+  wt().i32(Wire.Len).op("i32.eq");
   c.if_();
-  lengthAt(c, h);
+  lengthAt(c, h, out);
   c.get(P).get(LEN).op("i32.add").set(P);
   c.else_();
-  // fixed64: 8 bytes, fixed32: 4, anything else falls back
+  // fixed64: 8 bytes, fixed32: 4
   c.i32(8).i32(4).get(TAG).i32(7).op("i32.and").i32(Wire.Fixed64).op("i32.eq", "select").set(LEN);
-  c.get(TAG).i32(7).op("i32.and").i32(Wire.Fixed64).op("i32.ne").get(TAG).i32(7).op("i32.and").i32(Wire.Fixed32).op("i32.ne", "i32.and");
-  c.get(END).get(P).op("i32.sub").get(LEN).op("i32.lt_s", "i32.or");
-  fallbackIf(c);
+  c.get(END).get(P).op("i32.sub").get(LEN).op("i32.lt_s");
+  failIf(c, h, Err.Truncated, () => c.get(P), 0, out);
   c.get(P).get(LEN).op("i32.add").set(P);
   c.end();
   c.end();
 }
 
-/** A tag at P into TAG: one and two bytes inline, up to five through the helper (read_tag's limit). */
-function readTag(c: Code, h: Helpers): void {
+/** A tag at P into TAG: one and two bytes inline, up to five through the helper (read_tag); its errors branch to `out`. */
+function readTag(c: Code, h: Helpers, out: Target): void {
   const done = c.block();
   shortForms(c, P, END, false, done);
-  c.get(P).get(END).call(h.varint).set(V).tee(T).op("i32.eqz");
-  c.get(T).get(P).op("i32.sub").i32(5).op("i32.gt_u", "i32.or");
-  c.get(V).i64(0xffffffff).op("i64.gt_u", "i32.or");
-  fallbackIf(c);
-  c.get(T).set(P);
+  c.get(P).get(END).call(h.tag).set(V).tee(P).op("i32.eqz").br_if(out);
   c.get(V).op("i32.wrap_i64").set(TAG);
   c.end();
 }

@@ -101,8 +101,9 @@ export function mutate(bytes, r) {
 /**
  * A checker of def's compiled decoders against hp_decode in runtime `rt`: check(index, bytes,
  * shift) decodes bytes with both into an arena whose block is filled with 0xa5 first, and returns
- * "same" (identical record address and arena bytes), "fallback" (the compiled decoder returned 0
- * and left the arena as it was), or throws describing the difference.
+ * "same" (identical record address and arena bytes), "error" (both failed with the same Status:
+ * code, offset, detail, path; the compiled decoder left the arena as it was), "fallback" (the
+ * compiled decoder returned 0 and left the arena as it was), or throws describing the difference.
  */
 export function decoderChecker(rt, def, decoders) {
   const x = rt.exports;
@@ -119,10 +120,15 @@ export function decoderChecker(rt, def, decoders) {
     u32()[arena >>> 2] = start;
     return start;
   };
+  const statusAt = x.hp_status() >>> 2;
+  const status = () => {
+    const w = u32().slice(statusAt, statusAt + 5 + 3 * 64);
+    return Array.from(w.subarray(0, 5 + 3 * w[2])).join(",");
+  };
   const run = (decode) => {
     const start = fresh();
     const rec = decode() >>> 0;
-    return { rec, arena: u8().slice(start, u32()[arena >>> 2]) };
+    return { rec, arena: u8().slice(start, u32()[arena >>> 2]), status: status() };
   };
   const check = (index, bytes, shift = 0) => {
     if (bytes.length > inputSize) return "skipped";
@@ -130,10 +136,14 @@ export function decoderChecker(rt, def, decoders) {
     const generic = run(() => x.hp_decode(schema, index, arena, input + shift, bytes.length, 0));
     const compiled = run(() => decoders[index](arena, input + shift, bytes.length, 0));
     const where = () => `${def.messages[index].name}, ${bytes.length} bytes: ${Buffer.from(bytes).toString("hex")}`;
-    if (compiled.rec === 0) {
-      if (compiled.arena.length !== 0) throw new Error(`a fallback left ${compiled.arena.length} bytes in the arena (${where()})`);
-      return "fallback";
+    if (compiled.rec === 0 || compiled.rec === 1) {
+      if (compiled.arena.length !== 0) throw new Error(`a ${compiled.rec ? "failure" : "fallback"} left ${compiled.arena.length} bytes in the arena (${where()})`);
+      if (compiled.rec === 0) return "fallback";
+      if (generic.rec !== 0) throw new Error(`the compiled decoder failed (${compiled.status}), the codec decoded (${where()})`);
+      if (compiled.status !== generic.status) throw new Error(`statuses differ: compiled ${compiled.status}, codec ${generic.status} (${where()})`);
+      return "error";
     }
+    if (generic.rec === 0) throw new Error(`the codec failed (${generic.status}), the compiled decoder decoded (${where()})`);
     if (generic.rec !== compiled.rec) throw new Error(`compiled record at ${compiled.rec}, the codec's at ${generic.rec} (${where()})`);
     if (!Buffer.from(generic.arena).equals(Buffer.from(compiled.arena))) throw new Error(`the arenas differ (${where()})`);
     return "same";
@@ -146,7 +156,10 @@ export function compiledDecoders(rt, def) {
   const x = rt.exports;
   const bytes = Buffer.from(def.compiled, "base64");
   const exports = new WebAssembly.Instance(new WebAssembly.Module(bytes), {
-    hppproto: { memory: x.memory, limits: new WebAssembly.Global({ value: "i32" }, x.hp_limits()), arena_reset: x.hp_arena_reset },
+    hppproto: {
+      memory: x.memory, limits: new WebAssembly.Global({ value: "i32" }, x.hp_limits()), status: new WebAssembly.Global({ value: "i32" }, x.hp_status()),
+      arena_reset: x.hp_arena_reset,
+    },
   }).exports;
   return def.messages.map((_, i) => exports[i]);
 }
