@@ -21,6 +21,8 @@ import { describeFiles } from "../dist/codegen/describe.js";
 import { buildModel, schemaSource } from "../dist/codegen/model.js";
 import { defineSchema } from "../dist/ts/schema.js";
 import { compileDecoders } from "../dist/codegen/wasm/decoder.js";
+import { compiledImports } from "../dist/ts/compiled.js";
+import { hostOf } from "../test/support/wirecheck.mjs";
 import { Code, Module, Type } from "../dist/codegen/wasm/writer.js";
 
 const bench = dirname(fileURLToPath(import.meta.url));
@@ -54,9 +56,7 @@ function schemaOf(dir, file) {
 }
 
 /** Message `index`'s compiled decoder (arena, data, size, reset) from a module, as the runtime instantiates it. */
-const compiledDecoder = (bytes, index) => new WebAssembly.Instance(new WebAssembly.Module(bytes), {
-  hppproto: { memory: x.memory, limits: new WebAssembly.Global({ value: "i32" }, x.hp_limits()), arena_reset: x.hp_arena_reset },
-}).exports[index];
+const compiledDecoder = (bytes, index) => new WebAssembly.Instance(new WebAssembly.Module(bytes), compiledImports(hostOf(rt))).exports[index];
 const noReset = (decode) => (a, p, n) => decode(a, p, n, 0);
 const compiledDriver = (decode) => driver(decode, [I32, I32, I32, I32], () => {}, (c) => c.i32(0));
 

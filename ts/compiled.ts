@@ -51,7 +51,8 @@ export function awaitInstantiation(def: SchemaDef): void {
   waiting.add(def);
 }
 
-function imports(host: CompiledHost): WebAssembly.Imports {
+/** What a compiled module is instantiated with. */
+export function compiledImports(host: CompiledHost): WebAssembly.Imports {
   const { module, memory, limits, status, arenaReset } = COMPILED_IMPORTS;
   const address = (value: number) => new WebAssembly.Global({ value: "i32" }, value);
   return { [module]: { [memory]: host.memory, [limits]: address(host.limits), [status]: address(host.status), [arenaReset]: host.arenaReset } };
@@ -82,11 +83,11 @@ export function instantiateCompiled(def: SchemaDef, host: CompiledHost, ready: (
   waiting.delete(def);
   const bytes = bytesOf(def.compiled);
   try {
-    return decoders(new WebAssembly.Instance(new WebAssembly.Module(bytes), imports(host)), def);
+    return decoders(new WebAssembly.Instance(new WebAssembly.Module(bytes), compiledImports(host)), def);
   } catch (e) {
     if (!(e instanceof RangeError)) throw e;
   }
-  void WebAssembly.instantiate(bytes, imports(host)).then(({ instance }) => ready(decoders(instance, def)));
+  void WebAssembly.instantiate(bytes, compiledImports(host)).then(({ instance }) => ready(decoders(instance, def)));
   return undefined;
 }
 
@@ -95,7 +96,7 @@ export async function instantiateWaiting(host: CompiledHost, ready: (def: Schema
   const defs = [...waiting];
   waiting.clear();
   await Promise.all(defs.map(async (def) => {
-    const { instance } = await WebAssembly.instantiate(bytesOf(def.compiled!), imports(host));
+    const { instance } = await WebAssembly.instantiate(bytesOf(def.compiled!), compiledImports(host));
     ready(def, decoders(instance, def));
   }));
 }

@@ -3,6 +3,8 @@
 // unpacked runs, sub-messages, groups, map entries, closed-enum misses, unknown fields, bad UTF-8)
 // and mutations of them. Shared by test/compiled.test.ts and fuzz/compiled.mjs.
 
+import { compiledImports } from "../../dist/ts/compiled.js";
+
 // FieldType and Label numbers of ts/schema.ts
 const DOUBLE = 1, FLOAT = 2, STRING = 9, GROUP = 10, MESSAGE = 11, BYTES = 12, ENUM = 14;
 const FIXED64 = new Set([DOUBLE, 6, 16]);
@@ -153,13 +155,12 @@ export function decoderChecker(rt, def, decoders) {
 
 /** def's compiled decoders instantiated against runtime rt's memory, as the runtime does. */
 export function compiledDecoders(rt, def) {
-  const x = rt.exports;
-  const bytes = Buffer.from(def.compiled, "base64");
-  const exports = new WebAssembly.Instance(new WebAssembly.Module(bytes), {
-    hppproto: {
-      memory: x.memory, limits: new WebAssembly.Global({ value: "i32" }, x.hp_limits()), status: new WebAssembly.Global({ value: "i32" }, x.hp_status()),
-      arena_reset: x.hp_arena_reset,
-    },
-  }).exports;
+  const exports = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(def.compiled, "base64")), compiledImports(hostOf(rt))).exports;
   return def.messages.map((_, i) => exports[i]);
+}
+
+/** What runtime rt gives compiled modules. */
+export function hostOf(rt) {
+  const x = rt.exports;
+  return { memory: x.memory, limits: x.hp_limits(), status: x.hp_status(), arenaReset: x.hp_arena_reset };
 }
