@@ -12,9 +12,7 @@
 // An export returns the record, 1 for an error (the Status set, as hp_decode sets it), or 0 when it
 // meets what it leaves to the generic decoder, which then decodes the same input as if nothing had
 // happened (the arena's cursor is written back only on success):
-// - groups, known or unknown, and message set items;
-// - a packed run's values outside its closed enum (re-encoded as unknown fields by the generic
-//   decoder);
+// - message set items;
 // - the arena's current block too small for what the message needs (the generic decoder allocates
 //   the next block, under its memory budget).
 import {
@@ -38,16 +36,17 @@ const ARRAY_DATA = 0, ARRAY_SIZE = 4, ARRAY_CAPACITY = 8;
 /** hppproto::Error codes (cpp/include/hppproto/status.hpp) the decoders report. */
 const enum Err {
   Truncated = 1, VarintOverlong = 2, InvalidFieldNumber = 3, InvalidWireType = 4, LengthOutOfBounds = 6, InvalidUtf8 = 7,
-  UnmatchedEndGroup = 9, DepthLimit = 10, MissingRequired = 11, MessageTooLarge = 13, PackedLength = 14, TooManyElements = 16,
+  UnterminatedGroup = 8, UnmatchedEndGroup = 9, DepthLimit = 10, MissingRequired = 11, MessageTooLarge = 13, PackedLength = 14, TooManyElements = 16,
 }
 
 /**
- * A message's parse function: locals after its parameters (p, end, rec, depth); T is scratch for
- * one read; FIELD is where the field being read starts (its tag); ELEM the size of the array a
- * field appends to, when it began (the element an error names).
+ * A message's parse function: locals after its parameters (p, end, rec, depth, group: the number of
+ * the group whose end tag ends it, 0 for a length-delimited message); T is scratch for one read;
+ * FIELD is where the field being read starts (its tag); ELEM the size of the array a field appends
+ * to, when it began (the element an error names).
  */
-const P = 0, END = 1, REC = 2, DEPTH = 3, TAG = 4, V = 5, LEN = 6, SUB = 7, DST = 8, Q = 9, T = 10, FIELD = 11, ELEM = 12;
-const parseLocals = [I32, I64, I32, I32, I32, I32, I32, I32, I32];
+const P = 0, END = 1, REC = 2, DEPTH = 3, GROUP = 4, TAG = 5, V = 6, LEN = 7, SUB = 8, DST = 9, Q = 10, T = 11, FIELD = 12, ELEM = 13, MISSES = 14;
+const parseLocals = [I32, I64, I32, I32, I32, I32, I32, I32, I32, I32];
 
 /** Field numbers up to this dispatch through one br_table entry each; sparser messages compare. */
 const DENSE_LIMIT = 512;
@@ -87,6 +86,8 @@ interface Helpers {
   alloc: number;
   addUnknown: number;
   countVarints: number;
+  skipGroup: number;
+  unknownEnum: number;
   fail: number;
   frame: number;
   finish: number;
@@ -120,6 +121,8 @@ export function compileDecoders(messages: readonly MessageModel[], include: (m: 
     alloc: m.declare([I32], [I32]),
     addUnknown: m.declare([I32, I32, I32], [I32]),
     countVarints: m.declare([I32, I32], [I32]),
+    skipGroup: m.declare([I32, I32, I32, I32], [I32]),
+    unknownEnum: m.declare([I32, I32, I64], [I32]),
     fail: m.declare([I32, I32, I32], []),
     frame: m.declare([I32, I32, I32], []),
     finish: m.declare([], []),
@@ -131,13 +134,15 @@ export function compileDecoders(messages: readonly MessageModel[], include: (m: 
   m.define(h.grow, [I32, I32, I32, I32, I32], grow(h));
   m.define(h.countVarints, [I32], countVarints());
   m.define(h.addUnknown, [I32, I32], addUnknown(h));
+  m.define(h.skipGroup, [I32, I32, I32, I64], skipGroup(h));
+  m.define(h.unknownEnum, [I32, I32, I64], unknownEnum(h));
   m.define(h.fail, [], fail(h));
   m.define(h.frame, [I32, I32], pushFrame(h));
   m.define(h.finish, [I32, I32, I32], finishPath(h));
   const parse = new Map<MessageModel, number>();
   const add = (msg: MessageModel): void => {
     if (parse.has(msg)) return;
-    parse.set(msg, m.declare([I32, I32, I32, I32], [I32]));
+    parse.set(msg, m.declare([I32, I32, I32, I32, I32], [I32]));
     for (const f of msg.fields) if (f.message) add(f.message);
   };
   messages.filter(include).forEach(add);
@@ -174,7 +179,7 @@ function decodeTop(msg: MessageModel, parse: number, h: Helpers): Code {
   c.get(ARENA).load("i32", ARENA_END).globalSet(h.end);
   const failed = c.block();
   newRecord(c, msg, h, REC_, failed);
-  c.get(DATA).get(DATA).get(SIZE).op("i32.add").get(REC_).globalGet(h.limits).load("i32", LIMITS_MAX_DEPTH).call(parse).op("i32.eqz").br_if(failed);
+  c.get(DATA).get(DATA).get(SIZE).op("i32.add").get(REC_).globalGet(h.limits).load("i32", LIMITS_MAX_DEPTH).i32(0).call(parse).op("i32.eqz").br_if(failed);
   c.get(ARENA).globalGet(h.cur).store("i32", ARENA_CUR);
   c.get(REC_).op("return");
   c.end();
@@ -399,6 +404,127 @@ function readVarint(h: Helpers, maxBytes: 10 | 5): Code {
 /** readVarint's cursor (its first extra local after RESULT and SHIFT); PP keeps where the varint starts. */
 const T_START = 4;
 
+/**
+ * skip_field for a group: (p, end, number, depth) -> the position past its end tag, or 0 with the
+ * Status set. Its fields are skipped, groups in it one level deeper (depth counts down).
+ */
+function skipGroup(h: Helpers): Code {
+  const PP = 0, E = 1, NUM = 2, D = 3, START = 4, TG = 5, W = 6, VAL = 7;
+  const c = new Code();
+  const failWith = (code: Err, at: number, detail: () => void) => {
+    c.i32(code).get(at);
+    detail();
+    c.call(h.fail).i32(0).op("return");
+  };
+  const inner = () => c.get(TG).i32(3).op("i32.shr_u");
+  c.get(D).op("i32.eqz");
+  c.if_();
+  failWith(Err.DepthLimit, PP, () => c.globalGet(h.limits).load("i32", LIMITS_MAX_DEPTH));
+  c.end();
+  const next = c.loop();
+  c.get(PP).get(E).op("i32.ge_u");
+  c.if_();
+  failWith(Err.UnterminatedGroup, PP, () => c.get(NUM));
+  c.end();
+  c.get(PP).set(START);
+  c.get(PP).get(E).call(h.tag).set(VAL).tee(PP).op("i32.eqz");
+  c.if_();
+  c.i32(0).op("return");
+  c.end();
+  c.get(VAL).op("i32.wrap_i64").tee(TG).i32(8).op("i32.lt_u");
+  c.if_();
+  failWith(Err.InvalidFieldNumber, START, () => c.i32(0));
+  c.end();
+  c.get(TG).i32(7).op("i32.and").tee(W).i32(Wire.EndGroup).op("i32.eq");
+  c.if_();
+  inner().get(NUM).op("i32.eq");
+  c.if_();
+  c.get(PP).op("return");
+  c.end();
+  failWith(Err.UnmatchedEndGroup, START, inner);
+  c.end();
+  c.get(W).i32(5).op("i32.gt_u");
+  c.if_();
+  failWith(Err.InvalidWireType, START, inner);
+  c.end();
+  c.get(W).i32(Wire.Group).op("i32.eq");
+  c.if_();
+  c.get(PP).get(E);
+  inner();
+  c.get(D).i32(1).op("i32.sub").call(h.skipGroup).tee(PP).op("i32.eqz");
+  c.if_();
+  c.i32(0).op("return");
+  c.end();
+  c.br(next);
+  c.end();
+  c.get(W).i32(Wire.Fixed64).op("i32.eq").get(W).i32(Wire.Fixed32).op("i32.eq").op("i32.or");
+  c.if_();
+  c.i32(8).i32(4).get(W).i32(Wire.Fixed64).op("i32.eq", "select").set(W); // now the width
+  c.get(E).get(PP).op("i32.sub").get(W).op("i32.lt_s");
+  c.if_();
+  failWith(Err.Truncated, PP, () => c.i32(0));
+  c.end();
+  c.get(PP).get(W).op("i32.add").set(PP);
+  c.br(next);
+  c.end();
+  // a varint, or a length and its bytes
+  c.get(PP).get(E).call(h.varint).set(VAL).tee(PP).op("i32.eqz");
+  c.if_();
+  c.i32(0).op("return");
+  c.end();
+  c.get(W).i32(Wire.Len).op("i32.eq");
+  c.if_();
+  c.get(VAL).get(E).get(PP).op("i32.sub", "i64.extend_i32_u", "i64.gt_u");
+  c.if_();
+  failWith(Err.LengthOutOfBounds, PP, () => c.i32(0));
+  c.end();
+  c.get(PP).get(VAL).op("i32.wrap_i64", "i32.add").set(PP);
+  c.end();
+  c.br(next);
+  c.end();
+  c.i32(0);
+  return c;
+}
+
+/**
+ * add_unknown_enum: (rec, number, value) -> 1, or 0: a packed closed-enum value outside the enum,
+ * which has no bytes of its own, written as a varint field of its own in the arena and added to the
+ * record's unknown fields.
+ */
+function unknownEnum(h: Helpers): Code {
+  const R = 0, NUMBER = 1, VALUE = 2, AT = 3, E = 4, X = 5;
+  const c = new Code();
+  // varint_size(tag) + varint_size(value): 7 payload bits a byte
+  const size = (push: () => void) => {
+    push();
+    c.i64(1).op("i64.or", "i64.clz").set(X);
+    c.i64(64).get(X).op("i64.sub", "i32.wrap_i64").i32(9).op("i32.mul").i32(64).op("i32.add").i32(6).op("i32.shr_u");
+  };
+  size(() => c.get(NUMBER).i32(3).op("i32.shl", "i64.extend_i32_u"));
+  size(() => c.get(VALUE));
+  c.op("i32.add").call(h.alloc).tee(AT).op("i32.eqz");
+  c.if_();
+  c.i32(0).op("return");
+  c.end();
+  c.get(AT).set(E);
+  for (const push of [() => c.get(NUMBER).i32(3).op("i32.shl", "i64.extend_i32_u"), () => c.get(VALUE)]) {
+    push();
+    c.set(X);
+    const written = c.block();
+    const byte = c.loop();
+    c.get(X).i64(0x80).op("i64.lt_u");
+    c.if_();
+    c.get(E).get(X).store("i64_8").get(E).i32(1).op("i32.add").set(E).br(written);
+    c.end();
+    c.get(E).get(X).i64(0x80).op("i64.or").store("i64_8");
+    c.get(E).i32(1).op("i32.add").set(E);
+    c.get(X).i64(7).op("i64.shr_u").set(X);
+    c.br(byte).end().end();
+  }
+  c.get(R).get(AT).get(E).call(h.addUnknown);
+  return c;
+}
+
 /** count_varints: (p, end) -> the bytes below 0x80, eight at a time. */
 function countVarints(): Code {
   const PP = 0, E = 1, N = 2;
@@ -544,7 +670,7 @@ function parseSub(c: Code, h: Helpers, f: FieldModel, parse: Map<MessageModel, n
   if (target === undefined) throw new Error(`compileDecoders: ${f.message!.fullName} (field ${f.name}) is not among the messages`);
   c.get(DEPTH).op("i32.eqz");
   failIf(c, h, Err.DepthLimit, () => c.get(P).get(LEN).op("i32.sub"), () => c.globalGet(h.limits).load("i32", LIMITS_MAX_DEPTH), out);
-  c.get(P).get(LEN).op("i32.sub").get(P).get(SUB).get(DEPTH).i32(1).op("i32.sub").call(target).op("i32.eqz").br_if(out);
+  c.get(P).get(LEN).op("i32.sub").get(P).get(SUB).get(DEPTH).i32(1).op("i32.sub").i32(0).call(target).op("i32.eqz").br_if(out);
 }
 
 /**
@@ -622,11 +748,38 @@ function validUtf8At(c: Code, h: Helpers, f: FieldModel, out: Target): void {
   c.end();
 }
 
+/**
+ * A group field (parse_group): its message parsed from P to its end tag, one level deeper, into a
+ * new record appended (repeated) or the one already there; a singular group is present from its
+ * start tag on, as the generic decoder marks it.
+ */
+function groupCase(c: Code, h: Helpers, f: FieldModel, parse: Map<MessageModel, number>, out: Target): void {
+  const target = parse.get(f.message!)!;
+  if (isArray(f)) {
+    newRecord(c, f.message!, h, SUB, out);
+    c.get(SUB); // appendOne uses SUB as scratch: keep the record on the stack
+    appendOne(c, h, f.offset, 4, out);
+    c.set(SUB);
+    c.get(DST).get(SUB).store("i32");
+  } else {
+    selectOneofMember(c, f);
+    markPresent(c, f);
+    c.get(REC).load("i32", f.offset).tee(SUB).op("i32.eqz");
+    c.if_();
+    newRecord(c, f.message!, h, SUB, out);
+    c.get(REC).get(SUB).store("i32", f.offset);
+    c.end();
+  }
+  c.get(DEPTH).op("i32.eqz");
+  failIf(c, h, Err.DepthLimit, () => c.get(P), () => c.globalGet(h.limits).load("i32", LIMITS_MAX_DEPTH), out);
+  c.get(P).get(END).get(SUB).get(DEPTH).i32(1).op("i32.sub").i32(f.number).call(target).tee(P).op("i32.eqz").br_if(out);
+}
+
 /** The case of a field whose tag arrived with its natural wire type; failures branch to `out`. */
 function fieldCase(c: Code, h: Helpers, f: FieldModel, parse: Map<MessageModel, number>, index: Map<MessageModel, number>, next: Target, out: Target): void {
   const off = f.offset;
   if (f.type === FieldType.Group) {
-    fallBack(c, h, out); // the generic decoder's
+    groupCase(c, h, f, parse, out);
     return;
   }
   if (f.type === FieldType.Message) {
@@ -719,15 +872,18 @@ function packedCase(c: Code, h: Helpers, f: FieldModel, next: Target, out: Targe
   c.globalGet(h.limits).load("i32", LIMITS_MAX_ELEMENTS).get(REC).load("i32", off + ARRAY_SIZE).op("i32.sub", "i32.gt_u");
   tooMany();
   c.get(REC).i32(off).op("i32.add").get(LEN).i32(width).get(Q).call(h.grow).tee(DST).op("i32.eqz").br_if(out);
+  if (isClosedEnum(f)) c.i32(0).set(MISSES);
   const values = c.block();
   const value = c.loop();
   c.get(Q).get(P).op("i32.ge_u").br_if(values);
   varintAt(c, h, out, Q, P); // overlong at the value (the run ends on a terminator, so never truncated)
   if (isClosedEnum(f)) {
-    // values outside a closed enum go to unknown fields, re-encoded: the generic decoder's
+    // a value outside a closed enum goes to the unknown fields, re-encoded, and the array ends up shorter
     outsideClosedEnum(c, f);
     c.if_();
-    fallBack(c, h, out);
+    c.get(REC).i32(f.number).get(V).call(h.unknownEnum).op("i32.eqz").br_if(out);
+    c.get(MISSES).i32(1).op("i32.add").set(MISSES);
+    c.br(value);
     c.end();
   }
   c.get(DST);
@@ -735,11 +891,12 @@ function packedCase(c: Code, h: Helpers, f: FieldModel, next: Target, out: Targe
   c.store(varintStore(f.type));
   c.get(DST).i32(width).op("i32.add").set(DST);
   c.br(value).end().end();
+  if (isClosedEnum(f)) c.get(REC).get(REC).load("i32", off + ARRAY_SIZE).get(MISSES).op("i32.sub").store("i32", off + ARRAY_SIZE);
 }
 
 /**
- * parse_message for one message: (p, end, rec, depth) -> 1, or 0 with the Status set (or the
- * fallback flag). Fields dispatch on their number (one br_table, or compares for sparse numbers),
+ * parse_message for one message: (p, end, rec, depth, group) -> where it stopped (end, or past the
+ * group's end tag), or 0 with the Status set (or the fallback flag). Fields dispatch on their number (one br_table, or compares for sparse numbers),
  * then check the wire type; a field's failure adds its frame (message, number, element) to the path.
  */
 function parseMessage(msg: MessageModel, h: Helpers, parse: Map<MessageModel, number>, index: Map<MessageModel, number>): Code {
@@ -747,6 +904,7 @@ function parseMessage(msg: MessageModel, h: Helpers, parse: Map<MessageModel, nu
   const mi = index.get(msg)!;
   const fields = [...msg.fields].sort((a, b) => a.number - b.number);
   const abort = c.block();
+  const ended = c.block();
   const done = c.block();
   const next = c.loop();
   c.get(P).get(END).op("i32.ge_u").br_if(done);
@@ -787,11 +945,14 @@ function parseMessage(msg: MessageModel, h: Helpers, parse: Map<MessageModel, nu
     c.call(h.frame).br(abort);
   });
   c.end(); // unknown: unknown fields and wrong wire types, kept as they came
-  unknownField(c, h, msg, abort);
+  unknownField(c, h, msg, ended, abort);
   c.get(REC).get(FIELD).get(P).call(h.addUnknown).op("i32.eqz").br_if(abort);
   c.br(next);
   c.end(); // next
-  c.end(); // done
+  c.end(); // done: the input ran out, which a group must not
+  c.get(GROUP);
+  failIf(c, h, Err.UnterminatedGroup, () => c.get(P), () => c.get(GROUP), abort);
+  c.end(); // ended
   const required = msg.fields.filter(isRequired);
   if (required.length > 0) {
     // check_required, but for the top-level message of a partial decode (depth counts down from maxDepth)
@@ -808,31 +969,44 @@ function parseMessage(msg: MessageModel, h: Helpers, parse: Map<MessageModel, nu
     }
     c.end();
   }
-  c.i32(1).op("return");
+  c.get(P).op("return");
   c.end(); // abort
   c.i32(0);
   return c;
 }
 
 /**
- * What the decode loop does with a field it does not read: field number 0, end-group tags and wire
- * types 6 and 7 are errors at the field; groups are the generic decoder's; other values are skipped
- * (P moved past them), their errors at the value.
+ * What the decode loop does with a field it does not read: field number 0, wire types 6 and 7 and
+ * end-group tags (but the one ending this message's group, which branches to `ended`) are errors
+ * at the field; other values, groups included, are skipped (P moved past them), their errors at the
+ * value; message set items are the generic decoder's.
  */
-function unknownField(c: Code, h: Helpers, msg: MessageModel, out: Target): void {
+function unknownField(c: Code, h: Helpers, msg: MessageModel, ended: Target, out: Target): void {
   const wt = () => c.get(TAG).i32(7).op("i32.and");
   const number = () => c.get(TAG).i32(3).op("i32.shr_u");
   c.get(TAG).i32(8).op("i32.lt_u");
   failIf(c, h, Err.InvalidFieldNumber, () => c.get(FIELD), 0, out);
   wt().i32(Wire.EndGroup).op("i32.eq");
-  failIf(c, h, Err.UnmatchedEndGroup, () => c.get(FIELD), number, out);
+  c.if_();
+  number().get(GROUP).op("i32.eq").br_if(ended); // the group this message is ends here
+  c.i32(Err.UnmatchedEndGroup).get(FIELD);
+  number();
+  c.call(h.fail).br(out);
+  c.end();
   wt().i32(5).op("i32.gt_u");
   failIf(c, h, Err.InvalidWireType, () => c.get(FIELD), number, out);
   wt().i32(Wire.Group).op("i32.eq");
   c.if_();
-  fallBack(c, h, out); // groups, message set items among them
-  c.end();
-  void msg;
+  if (msg.messageSet) {
+    number().i32(1).op("i32.eq");
+    c.if_();
+    fallBack(c, h, out); // a message set item: the generic decoder's
+    c.end();
+  }
+  c.get(P).get(END);
+  number();
+  c.get(DEPTH).call(h.skipGroup).tee(P).op("i32.eqz").br_if(out);
+  c.else_();
   wt().op("i32.eqz");
   c.if_();
   varintAt(c, h, out);
@@ -847,6 +1021,7 @@ function unknownField(c: Code, h: Helpers, msg: MessageModel, out: Target): void
   c.get(END).get(P).op("i32.sub").get(LEN).op("i32.lt_s");
   failIf(c, h, Err.Truncated, () => c.get(P), 0, out);
   c.get(P).get(LEN).op("i32.add").set(P);
+  c.end();
   c.end();
   c.end();
 }
