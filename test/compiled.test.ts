@@ -167,6 +167,36 @@ describe("unknown fields, errors, limits, fallback", () => {
 });
 
 describe("a wide schema (all field types, oneofs, packed and unpacked, proto2 presence, closed enums, maps, groups)", () => {
+  it("message set items: merged into the extension their type_id names, kept whole when it names none, errors as the codec's", () => {
+    const c = compile(conformanceProtos, ["google/protobuf/test_messages_proto2.proto"]);
+    const typeName = "protobuf_test_messages.proto2.TestAllTypesProto2.MessageSetCorrect";
+    const varint = (n: number): number[] => (n < 0x80 ? [n] : [(n & 0x7f) | 0x80, ...varint(Math.floor(n / 128))]);
+    const str = (t: number[]) => [0xca, 0x01, t.length, ...t]; // Extension1.str (25)
+    const item = (...parts: number[][]) => [0x0b, ...parts.flat(), 0x0c];
+    const typeId = (n: number) => [0x10, ...varint(n)];
+    const message = (b: number[]) => [0x1a, ...varint(b.length), ...b];
+    const ext1 = 1547769, ext2 = 4135312;
+    const same = [
+      item(typeId(ext1), message(str([0x68, 0x69]))),
+      item(message(str([0x68, 0x69])), typeId(ext1)), // the message first
+      item(typeId(ext1), message(str([0x61])), typeId(ext2), message(str([0x62]))), // the first of each counts
+      [...item(typeId(ext1), message(str([0x61]))), ...item(typeId(ext1), message(str([0x62])))], // two items merge
+      item(typeId(99), message([0x08, 0x01])), // names no extension: kept whole
+      item(typeId(ext1)), // no message: kept whole
+      item(typeId(ext1), [0x20, 0x05, 0x2b, 0x08, 0x01, 0x2c], message(str([0x61]))), // other fields, a group among them, skipped
+      item(typeId(ext2), message([0x52, ...message(item(typeId(ext1), message(str([0x63])))).slice(1)])), // a message set (sub_msg, 10) in an item's message
+    ];
+    for (const bytes of same) expect(c.check(typeName, Uint8Array.from(bytes)), Buffer.from(bytes).toString("hex")).toBe("same");
+    const errors = [
+      [0x0b, ...typeId(ext1)], // never ended
+      item(typeId(ext2), message([0x48, 0x80])), // Extension2.i (9) cut short in its message: the path names the extension
+      [0x0b, 0x14], // ended by field 2's end tag
+      item(typeId(ext1), [0x1a, 0x09, 0x01]), // a message past the end
+      item([0x00]), // field 0 inside
+    ];
+    for (const bytes of errors) expect(c.check(typeName, Uint8Array.from(bytes)), Buffer.from(bytes).toString("hex")).toBe("error");
+  });
+
   it("packed closed-enum values outside the enum are re-encoded as unknown fields, the array keeping the rest", () => {
     const c = compile(conformanceProtos, ["google/protobuf/test_messages_proto2.proto"]);
     const typeName = "protobuf_test_messages.proto2.TestAllTypesProto2";

@@ -1,8 +1,8 @@
 // Decoders compiled for one generation run's messages (codegen/wasm/decoder.ts): a small WASM module
 // that hppproto-gen writes into the run's schema module (base64) and the runtime instantiates
-// against the codec's memory. Each decodes, or fails with the codec's error, or returns 0 for what
-// it leaves to the codec (message set items, a full arena block, ...: codegen/wasm/decoder.ts),
-// which then decodes it: the records and errors are the same either way (test/compiled.test.ts).
+// against the codec's memory. Each decodes, or fails with the codec's error, or returns 0 when the
+// arena's block is full, and the codec then decodes it: the records and errors are the same either
+// way (test/compiled.test.ts).
 import type { SchemaDef } from "./schema.js";
 
 /** What a compiled module imports, by these names. */

@@ -9,12 +9,10 @@
 // decodes into an arena emptied first. It allocates from the arena it is given by bumping the
 // arena's own cursor (ARENA_CUR/ARENA_END), never calling out.
 //
-// An export returns the record, 1 for an error (the Status set, as hp_decode sets it), or 0 when it
-// meets what it leaves to the generic decoder, which then decodes the same input as if nothing had
-// happened (the arena's cursor is written back only on success):
-// - message set items;
-// - the arena's current block too small for what the message needs (the generic decoder allocates
-//   the next block, under its memory budget).
+// An export returns the record, 1 for an error (the Status set, as hp_decode sets it), or 0 when the
+// arena's current block is too small for what the message needs: the generic decoder, which
+// allocates the next block under its memory budget, then decodes the same input as if nothing had
+// happened (the arena's cursor is written back only on success).
 import {
   ARENA_CUR, ARENA_END, LIMITS_ALLOW_PARTIAL, LIMITS_MAX_DEPTH, LIMITS_MAX_ELEMENTS, LIMITS_MAX_MESSAGE_SIZE, PATH_ENTRY_FIELD, PATH_ENTRY_INDEX,
   PATH_ENTRY_MESSAGE, PATH_ENTRY_SIZE, STATUS_CODE, STATUS_DETAIL, STATUS_MAX_PATH, STATUS_OFFSET, STATUS_PATH, STATUS_PATH_SIZE, STATUS_TRUNCATED,
@@ -87,6 +85,7 @@ interface Helpers {
   addUnknown: number;
   countVarints: number;
   skipGroup: number;
+  skipValue: number;
   unknownEnum: number;
   fail: number;
   frame: number;
@@ -122,6 +121,7 @@ export function compileDecoders(messages: readonly MessageModel[], include: (m: 
     addUnknown: m.declare([I32, I32, I32], [I32]),
     countVarints: m.declare([I32, I32], [I32]),
     skipGroup: m.declare([I32, I32, I32, I32], [I32]),
+    skipValue: m.declare([I32, I32, I32, I32, I32], [I32]),
     unknownEnum: m.declare([I32, I32, I64], [I32]),
     fail: m.declare([I32, I32, I32], []),
     frame: m.declare([I32, I32, I32], []),
@@ -135,6 +135,7 @@ export function compileDecoders(messages: readonly MessageModel[], include: (m: 
   m.define(h.countVarints, [I32], countVarints());
   m.define(h.addUnknown, [I32, I32], addUnknown(h));
   m.define(h.skipGroup, [I32, I32, I32, I64], skipGroup(h));
+  m.define(h.skipValue, [I64], skipValue(h));
   m.define(h.unknownEnum, [I32, I32, I64], unknownEnum(h));
   m.define(h.fail, [], fail(h));
   m.define(h.frame, [I32, I32], pushFrame(h));
@@ -147,7 +148,10 @@ export function compileDecoders(messages: readonly MessageModel[], include: (m: 
   };
   messages.filter(include).forEach(add);
   const index = new Map(messages.map((msg, i) => [msg, i]));
-  for (const [msg, fn] of parse) m.define(fn, parseLocals, parseMessage(msg, h, parse, index));
+  // the message set items of message sets (cpp's parse_message_set_item), a function each
+  const items = new Map([...parse.keys()].filter((msg) => msg.messageSet).map((msg) => [msg, m.declare([I32, I32, I32, I32, I32], [I32])]));
+  for (const [msg, fn] of items) m.define(fn, [I64, I32, I32, I32, I32, I64, I32, I32], messageSetItem(msg, h, parse, index));
+  for (const [msg, fn] of parse) m.define(fn, parseLocals, parseMessage(msg, h, parse, items, index));
   messages.forEach((msg, i) => {
     const fn = parse.get(msg);
     if (fn !== undefined) m.export(String(i), "func", m.func([I32, I32, I32, I32], [I32], [I32], decodeTop(msg, fn, h)));
@@ -406,7 +410,8 @@ const T_START = 4;
 
 /**
  * skip_field for a group: (p, end, number, depth) -> the position past its end tag, or 0 with the
- * Status set. Its fields are skipped, groups in it one level deeper (depth counts down).
+ * Status set. Its fields are skipped, groups in it one level deeper; depth counts down, the group
+ * itself an error at 0 or below.
  */
 function skipGroup(h: Helpers): Code {
   const PP = 0, E = 1, NUM = 2, D = 3, START = 4, TG = 5, W = 6, VAL = 7;
@@ -417,7 +422,7 @@ function skipGroup(h: Helpers): Code {
     c.call(h.fail).i32(0).op("return");
   };
   const inner = () => c.get(TG).i32(3).op("i32.shr_u");
-  c.get(D).op("i32.eqz");
+  c.get(D).i32(0).op("i32.le_s");
   c.if_();
   failWith(Err.DepthLimit, PP, () => c.globalGet(h.limits).load("i32", LIMITS_MAX_DEPTH));
   c.end();
@@ -447,25 +452,38 @@ function skipGroup(h: Helpers): Code {
   c.if_();
   failWith(Err.InvalidWireType, START, inner);
   c.end();
-  c.get(W).i32(Wire.Group).op("i32.eq");
-  c.if_();
   c.get(PP).get(E);
   inner();
-  c.get(D).i32(1).op("i32.sub").call(h.skipGroup).tee(PP).op("i32.eqz");
+  c.get(W).get(D).i32(1).op("i32.sub").call(h.skipValue).tee(PP).op("i32.eqz");
   c.if_();
   c.i32(0).op("return");
   c.end();
   c.br(next);
+  c.end();
+  c.i32(0);
+  return c;
+}
+
+/**
+ * skip_field for a value of wire type 0, 1, 2, 3 or 5: (p, end, number, wire type, depth) -> the
+ * position after it, or 0 with the Status set (errors at the value; a group's as skipGroup's).
+ */
+function skipValue(h: Helpers): Code {
+  const PP = 0, E = 1, NUM = 2, W = 3, D = 4, VAL = 5;
+  const c = new Code();
+  const failWith = (code: Err) => c.i32(code).get(PP).i32(0).call(h.fail).i32(0).op("return");
+  c.get(W).i32(Wire.Group).op("i32.eq");
+  c.if_();
+  c.get(PP).get(E).get(NUM).get(D).call(h.skipGroup).op("return");
   c.end();
   c.get(W).i32(Wire.Fixed64).op("i32.eq").get(W).i32(Wire.Fixed32).op("i32.eq").op("i32.or");
   c.if_();
   c.i32(8).i32(4).get(W).i32(Wire.Fixed64).op("i32.eq", "select").set(W); // now the width
   c.get(E).get(PP).op("i32.sub").get(W).op("i32.lt_s");
   c.if_();
-  failWith(Err.Truncated, PP, () => c.i32(0));
+  failWith(Err.Truncated);
   c.end();
-  c.get(PP).get(W).op("i32.add").set(PP);
-  c.br(next);
+  c.get(PP).get(W).op("i32.add").op("return");
   c.end();
   // a varint, or a length and its bytes
   c.get(PP).get(E).call(h.varint).set(VAL).tee(PP).op("i32.eqz");
@@ -476,13 +494,116 @@ function skipGroup(h: Helpers): Code {
   c.if_();
   c.get(VAL).get(E).get(PP).op("i32.sub", "i64.extend_i32_u", "i64.gt_u");
   c.if_();
-  failWith(Err.LengthOutOfBounds, PP, () => c.i32(0));
+  failWith(Err.LengthOutOfBounds);
   c.end();
   c.get(PP).get(VAL).op("i32.wrap_i64", "i32.add").set(PP);
   c.end();
-  c.br(next);
+  c.get(PP);
+  return c;
+}
+
+/**
+ * parse_message_set_item for message set `msg`, its start tag read: (p, end, rec, depth, item
+ * start) -> the position past the item, or 0 with the Status set (or the fallback flag). The item
+ * is group 1 { type_id = 2 (varint), message = 3 (bytes) } in any order, the first of each counting
+ * and anything else skipped one level deeper; the message is merged into the extension field
+ * type_id names (present from then on), or the whole item kept as an unknown field when it names
+ * none or has no message.
+ */
+function messageSetItem(msg: MessageModel, h: Helpers, parse: Map<MessageModel, number>, index: Map<MessageModel, number>): Code {
+  const PP = 0, E = 1, R = 2, D = 3, IS = 4, TID = 5, BODY = 6, BLEN = 7, START = 8, TG = 9, VAL = 10, SUBR = 11, W = 12;
+  const c = new Code();
+  const failWith = (code: Err, at: () => void, detail: () => void) => {
+    c.i32(code);
+    at();
+    detail();
+    c.call(h.fail).i32(0).op("return");
+  };
+  const num = () => c.get(TG).i32(3).op("i32.shr_u");
+  const orReturn0 = () => {
+    c.op("i32.eqz");
+    c.if_();
+    c.i32(0).op("return");
+    c.end();
+  };
+  const read = c.block();
+  const field = c.loop();
+  c.get(PP).get(E).op("i32.ge_u");
+  c.if_();
+  failWith(Err.UnterminatedGroup, () => c.get(PP), () => c.i32(1));
   c.end();
-  c.i32(0);
+  c.get(PP).set(START);
+  c.get(PP).get(E).call(h.tag).set(VAL).tee(PP);
+  orReturn0();
+  c.get(VAL).op("i32.wrap_i64").tee(TG).i32(8).op("i32.lt_u");
+  c.if_();
+  failWith(Err.InvalidFieldNumber, () => c.get(START), () => c.i32(0));
+  c.end();
+  c.get(TG).i32(7).op("i32.and").tee(W).i32(Wire.EndGroup).op("i32.eq");
+  c.if_();
+  num().i32(1).op("i32.eq").br_if(read);
+  failWith(Err.UnmatchedEndGroup, () => c.get(START), num);
+  c.end();
+  c.get(TG).i32((2 << 3) | Wire.Varint).op("i32.eq").get(TID).op("i64.eqz", "i32.and");
+  c.if_();
+  c.get(PP).get(E).call(h.varint).set(TID).tee(PP);
+  orReturn0();
+  c.br(field);
+  c.end();
+  c.get(TG).i32((3 << 3) | Wire.Len).op("i32.eq").get(BODY).op("i32.eqz", "i32.and");
+  c.if_();
+  c.get(PP).get(E).call(h.varint).set(VAL).tee(PP);
+  orReturn0();
+  c.get(VAL).get(E).get(PP).op("i32.sub", "i64.extend_i32_u", "i64.gt_u");
+  c.if_();
+  failWith(Err.LengthOutOfBounds, () => c.get(PP), () => c.i32(0));
+  c.end();
+  c.get(PP).set(BODY);
+  c.get(VAL).op("i32.wrap_i64").set(BLEN);
+  c.get(PP).get(BLEN).op("i32.add").set(PP);
+  c.br(field);
+  c.end();
+  c.get(W).i32(5).op("i32.gt_u");
+  c.if_();
+  failWith(Err.InvalidWireType, () => c.get(START), num);
+  c.end();
+  c.get(PP).get(E);
+  num();
+  c.get(W).get(D).i32(1).op("i32.sub").call(h.skipValue).tee(PP);
+  orReturn0();
+  c.br(field);
+  c.end();
+  c.end(); // read: PP is past the item's end tag
+  const mi = index.get(msg)!;
+  const kept = c.block();
+  c.get(BODY).op("i32.eqz").br_if(kept);
+  for (const f of msg.fields) {
+    if (f.type !== FieldType.Message || isArray(f)) continue; // a message set holds singular message extensions only
+    c.get(TID).i64(f.number).op("i64.eq");
+    c.if_();
+    const [byte, mask] = presenceBit(f);
+    if (f.label === Label.Explicit) c.get(R).get(R).load("i32_8u", byte).i32(mask).op("i32.or").store("i32_8", byte);
+    const fellBack = c.block();
+    c.get(R).load("i32", f.offset).tee(SUBR).op("i32.eqz");
+    c.if_();
+    newRecord(c, f.message!, h, SUBR, fellBack);
+    c.get(R).get(SUBR).store("i32", f.offset);
+    c.end();
+    const failed = c.block();
+    c.get(D).op("i32.eqz");
+    failIf(c, h, Err.DepthLimit, () => c.get(BODY), () => c.globalGet(h.limits).load("i32", LIMITS_MAX_DEPTH), failed);
+    c.get(BODY).get(BODY).get(BLEN).op("i32.add").get(SUBR).get(D).i32(1).op("i32.sub").i32(0).call(parse.get(f.message!)!).op("i32.eqz").br_if(failed);
+    c.get(PP).op("return");
+    c.end(); // failed
+    c.i32(mi).i32(f.number).i32(-1).call(h.frame);
+    c.end(); // fellBack
+    c.i32(0).op("return");
+    c.end();
+  }
+  c.end(); // kept: an unknown field
+  c.get(R).get(IS).get(PP).call(h.addUnknown);
+  orReturn0();
+  c.get(PP);
   return c;
 }
 
@@ -899,7 +1020,7 @@ function packedCase(c: Code, h: Helpers, f: FieldModel, next: Target, out: Targe
  * group's end tag), or 0 with the Status set (or the fallback flag). Fields dispatch on their number (one br_table, or compares for sparse numbers),
  * then check the wire type; a field's failure adds its frame (message, number, element) to the path.
  */
-function parseMessage(msg: MessageModel, h: Helpers, parse: Map<MessageModel, number>, index: Map<MessageModel, number>): Code {
+function parseMessage(msg: MessageModel, h: Helpers, parse: Map<MessageModel, number>, items: Map<MessageModel, number>, index: Map<MessageModel, number>): Code {
   const c = new Code();
   const mi = index.get(msg)!;
   const fields = [...msg.fields].sort((a, b) => a.number - b.number);
@@ -945,7 +1066,7 @@ function parseMessage(msg: MessageModel, h: Helpers, parse: Map<MessageModel, nu
     c.call(h.frame).br(abort);
   });
   c.end(); // unknown: unknown fields and wrong wire types, kept as they came
-  unknownField(c, h, msg, ended, abort);
+  unknownField(c, h, msg, items, ended, next, abort);
   c.get(REC).get(FIELD).get(P).call(h.addUnknown).op("i32.eqz").br_if(abort);
   c.br(next);
   c.end(); // next
@@ -978,10 +1099,10 @@ function parseMessage(msg: MessageModel, h: Helpers, parse: Map<MessageModel, nu
 /**
  * What the decode loop does with a field it does not read: field number 0, wire types 6 and 7 and
  * end-group tags (but the one ending this message's group, which branches to `ended`) are errors
- * at the field; other values, groups included, are skipped (P moved past them), their errors at the
- * value; message set items are the generic decoder's.
+ * at the field; a message set's items are read (and go on at `next`); other values, groups
+ * included, are skipped (P moved past them), their errors at the value.
  */
-function unknownField(c: Code, h: Helpers, msg: MessageModel, ended: Target, out: Target): void {
+function unknownField(c: Code, h: Helpers, msg: MessageModel, items: Map<MessageModel, number>, ended: Target, next: Target, out: Target): void {
   const wt = () => c.get(TAG).i32(7).op("i32.and");
   const number = () => c.get(TAG).i32(3).op("i32.shr_u");
   c.get(TAG).i32(8).op("i32.lt_u");
@@ -997,10 +1118,12 @@ function unknownField(c: Code, h: Helpers, msg: MessageModel, ended: Target, out
   failIf(c, h, Err.InvalidWireType, () => c.get(FIELD), number, out);
   wt().i32(Wire.Group).op("i32.eq");
   c.if_();
-  if (msg.messageSet) {
+  const item = items.get(msg);
+  if (item !== undefined) {
     number().i32(1).op("i32.eq");
     c.if_();
-    fallBack(c, h, out); // a message set item: the generic decoder's
+    c.get(P).get(END).get(REC).get(DEPTH).get(FIELD).call(item).tee(P).op("i32.eqz").br_if(out);
+    c.br(next);
     c.end();
   }
   c.get(P).get(END);
