@@ -249,6 +249,67 @@ describe("the modules hppproto-gen writes (every schema set the tests generate)"
     expect(counts.error).toBeGreaterThan(0);
   });
 
+  it("arenas whose blocks fill up: the compiled decoders take the next block as the codec does, under the same memory budget", async () => {
+    const { TestAllTypesProto3 } = await import(`${genDir}/conformance/google/protobuf/test_messages_proto3_pb.ts`);
+    const { schema: def } = (await import(`${genDir}/conformance/hppproto_schema.ts`)) as { schema: SchemaDef };
+    const index = def.messages.findIndex((m) => m.name === "protobuf_test_messages.proto3.TestAllTypesProto3");
+    const { Arena } = await import("hppproto");
+    /** The decode in an arena of small blocks: the plain object (or the error) and what the arena took. */
+    const decode = (bytes: Uint8Array, compiled: boolean, options: { firstBlock: number; limit?: number }) => {
+      rt.useCompiled = compiled;
+      const arena = new Arena(options);
+      try {
+        return { value: TestAllTypesProto3.view(bytes, arena).$toObject(), reserved: arena.reservedBytes };
+      } catch (e) {
+        return { error: e instanceof Error ? `${e.constructor.name} ${e.message}` : String(e), reserved: arena.reservedBytes };
+      } finally {
+        arena.release();
+        rt.useCompiled = true;
+      }
+    };
+    const r = randomSource(99);
+    let compared = 0;
+    for (let n = 0; n < 150; n++) {
+      let bytes = randomInput(def, index, r);
+      if (n % 3 === 2) bytes = mutate(bytes, r);
+      for (const options of [{ firstBlock: 64 }, { firstBlock: 8 }, { firstBlock: 256, limit: 2048 }]) {
+        expect(decode(bytes, true, options), Buffer.from(bytes).toString("hex")).toEqual(decode(bytes, false, options));
+        compared++;
+      }
+    }
+    expect(compared).toBe(450);
+    // empty input at address 0 (a staging buffer never allocated) is a message, not a failure
+    const empty = new Arena({ firstBlock: 64 });
+    try {
+      expect(rt.compiledDecoders(def)![index]!(empty.ptr, 0, 0, 0) >>> 0).toBeGreaterThan(1);
+    } finally {
+      empty.release();
+    }
+    // the compiled decoder itself took the blocks (it used to hand a full block to the codec)
+    const decoder = rt.compiledDecoders(def)![index]!;
+    const big = TestAllTypesProto3.encode({ repeatedString: Array.from({ length: 200 }, (_, i) => `s${i}`), optionalNestedMessage: { a: 1 } });
+    const arena = new Arena({ firstBlock: 64 });
+    try {
+      const rec = decoder(arena.ptr, rt.stage(big, 0, false), big.length, 0) >>> 0;
+      expect(rec).toBeGreaterThan(1);
+      expect(arena.reservedBytes).toBeGreaterThan(2000);
+    } finally {
+      arena.release();
+    }
+    // 60,000 empty repeated_nested_message entries: past a budget of 1 MiB and 2 bytes of arena per input byte
+    const before = rt.limits;
+    try {
+      rt.setLimits({ maxAmplification: 2 });
+      const entries = new Uint8Array(180_000);
+      for (let i = 0; i < 60_000; i++) entries.set([0x82, 0x03, 0x00], i * 3); // field 48, length 0
+      const outcome = decode(entries, true, { firstBlock: 4096 });
+      expect(outcome.error).toMatch(/MEMORY_BUDGET/);
+      expect(outcome).toEqual(decode(entries, false, { firstBlock: 4096 }));
+    } finally {
+      rt.setLimits(before);
+    }
+  });
+
   it("a module compiled for other record layouts is left unused (a runtime upgraded without regenerating)", async () => {
     const { schema: unittest } = (await import(`${genDir}/unittest/hppproto_schema.ts`)) as { schema: SchemaDef };
     const { schema: conformance } = (await import(`${genDir}/conformance/hppproto_schema.ts`)) as { schema: SchemaDef };

@@ -1,12 +1,14 @@
 // Decoders compiled for one generation run's messages (codegen/wasm/decoder.ts): a small WASM module
 // that hppproto-gen writes into the run's schema module (base64) and the runtime instantiates
-// against the codec's memory. Each decodes, or fails with the codec's error, or returns 0 when the
-// arena's block is full, and the codec then decodes it: the records and errors are the same either
-// way (test/compiled.test.ts).
+// against the codec's memory and its arenas. Each decodes, or fails with the codec's error, building
+// the records the codec builds (test/compiled.test.ts).
 import type { SchemaDef } from "./schema.js";
 
 /** What a compiled module imports, by these names. */
-export const COMPILED_IMPORTS = { module: "hppproto", memory: "memory", limits: "limits", status: "status", arenaReset: "arena_reset" } as const;
+export const COMPILED_IMPORTS = {
+  module: "hppproto", memory: "memory", limits: "limits", status: "status",
+  arenaReset: "arena_reset", arenaReserved: "arena_reserved", arenaGrow: "arena_grow", arenaRewind: "arena_rewind",
+} as const;
 
 /** The module's global holding layoutHash() of the records it writes. */
 export const LAYOUT_EXPORT = "layout";
@@ -42,6 +44,12 @@ export interface CompiledHost {
   limits: number;
   status: number;
   arenaReset: (arena: number) => void;
+  /** The bytes an arena holds. */
+  arenaReserved: (arena: number) => number;
+  /** (arena, size, reserved at the decode's start, input size, offset) -> the next block's allocation, or 0 with the Status set. */
+  arenaGrow: (arena: number, size: number, reserved: number, inputSize: number, at: number) => number;
+  /** (arena, head, cur): everything allocated since dropped. */
+  arenaRewind: (arena: number, head: number, cur: number) => void;
 }
 
 /** Schemas with a compiled module, defined before the runtime started: init() instantiates them. */
@@ -53,9 +61,14 @@ export function awaitInstantiation(def: SchemaDef): void {
 
 /** What a compiled module is instantiated with. */
 export function compiledImports(host: CompiledHost): WebAssembly.Imports {
-  const { module, memory, limits, status, arenaReset } = COMPILED_IMPORTS;
+  const names = COMPILED_IMPORTS;
   const address = (value: number) => new WebAssembly.Global({ value: "i32" }, value);
-  return { [module]: { [memory]: host.memory, [limits]: address(host.limits), [status]: address(host.status), [arenaReset]: host.arenaReset } };
+  return {
+    [names.module]: {
+      [names.memory]: host.memory, [names.limits]: address(host.limits), [names.status]: address(host.status),
+      [names.arenaReset]: host.arenaReset, [names.arenaReserved]: host.arenaReserved, [names.arenaGrow]: host.arenaGrow, [names.arenaRewind]: host.arenaRewind,
+    },
+  };
 }
 
 /** The instance's decoders by message index; none when it was compiled for other record layouts. */

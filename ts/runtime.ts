@@ -28,6 +28,7 @@ export interface Exports {
   hp_arena_reserved(arena: number): number;
   hp_arena_alloc(arena: number, size: number): number;
   hp_arena_rewind(arena: number, head: number, cur: number): void;
+  hp_arena_grow(arena: number, size: number, reserved: number, inputSize: number, at: number): number;
   hp_decode(schema: number, message: number, arena: number, ptr: number, size: number, reset: number): number;
   hp_decode_delimited(
     schema: number, message: number, arena: number, ptr: number, size: number, reset: number, out: number,
@@ -133,7 +134,10 @@ export class Runtime {
     this.limitsPtr = exports.hp_limits() >>> 0;
     this.slotPtr = this.malloc(16);
     // the export itself as the import: a call from WASM to WASM
-    this.compiledHost = { memory: exports.memory, limits: this.limitsPtr, status: this.statusPtr, arenaReset: exports.hp_arena_reset };
+    this.compiledHost = {
+      memory: exports.memory, limits: this.limitsPtr, status: this.statusPtr,
+      arenaReset: exports.hp_arena_reset, arenaReserved: exports.hp_arena_reserved, arenaGrow: exports.hp_arena_grow, arenaRewind: exports.hp_arena_rewind,
+    };
   }
 
   /** @internal the compiled decoders of schemas defined before the runtime started, instantiated (init()'s last step) */

@@ -94,6 +94,23 @@ EMSCRIPTEN_KEEPALIVE uint8_t* hp_arena_alloc(Arena* arena, uint32_t size) {
   return p;
 }
 
+// An allocation of a decoder compiled for a schema (codegen/wasm/decoder.ts) that its arena's current
+// block cannot hold: the next block, under the budget Decoder::Budget keeps for the decode, which
+// began when the arena held `reserved` bytes and reads `input_size`. Returns the allocation, or
+// nullptr with the status failed as the table-driven decoder fails an allocation at offset `at`.
+EMSCRIPTEN_KEEPALIVE uint8_t* hp_arena_grow(Arena* arena, uint32_t size, uint32_t reserved, uint32_t input_size, uint32_t at) {
+  const size_t saved = arena->limit();
+  const size_t cap = budget_cap(reserved, g_limits, input_size);
+  const bool budget_in_force = cap < saved;
+  if (budget_in_force) arena->set_limit(cap);
+  uint8_t* p = arena->allocate(size);
+  arena->set_limit(saved);
+  if (p) return p;
+  if (budget_in_force && arena->failed_on_limit()) g_status.fail(Error::memory_budget, at, g_limits.max_amplification);
+  else g_status.fail(Error::out_of_memory, at);
+  return nullptr;
+}
+
 // reset != 0 empties the arena first: the scratch-arena path, whose input sits in a staging buffer
 // outside the arena, costs one call per message.
 EMSCRIPTEN_KEEPALIVE RecordPtr hp_decode(const Schema* schema, uint32_t message_index, Arena* arena,

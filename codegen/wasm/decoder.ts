@@ -5,16 +5,17 @@
 // offset, detail and field path in the codec's Status.
 //
 // What the module needs from the generic one, and nothing else (ts/compiled.ts names the imports):
-// its linear memory, the addresses of its Limits and Status (ts/abi.ts), and Arena::reset for
-// decodes into an arena emptied first. It allocates from the arena it is given by bumping the
-// arena's own cursor (ARENA_CUR/ARENA_END), never calling out.
+// its linear memory, the addresses of its Limits and Status (ts/abi.ts), and the arena's calls:
+// reset (for decodes into an arena emptied first), the next block when the current one is full
+// (under the decode's memory budget) and rewind. It allocates by bumping the arena's own cursor
+// (ARENA_CUR/ARENA_END) and calls out only for a new block.
 //
-// An export returns the record, 1 for an error (the Status set, as hp_decode sets it), or 0 when the
-// arena's current block is too small for what the message needs: the generic decoder, which
-// allocates the next block under its memory budget, then decodes the same input as if nothing had
-// happened (the arena's cursor is written back only on success).
+// An export returns the record, or 1 for an error (the Status set, as hp_decode sets it, and
+// whatever the decode allocated given back). It returns 0, for the generic decoder to decide, only
+// where that decoder's outcome depends on state the module does not see: an array whose storage
+// would pass 4 GiB (reported by the generic decoder from its last allocation's failure).
 import {
-  ARENA_CUR, ARENA_END, LIMITS_ALLOW_PARTIAL, LIMITS_MAX_DEPTH, LIMITS_MAX_ELEMENTS, LIMITS_MAX_MESSAGE_SIZE, PATH_ENTRY_FIELD, PATH_ENTRY_INDEX,
+  ARENA_CUR, ARENA_END, ARENA_HEAD, LIMITS_ALLOW_PARTIAL, LIMITS_MAX_DEPTH, LIMITS_MAX_ELEMENTS, LIMITS_MAX_MESSAGE_SIZE, PATH_ENTRY_FIELD, PATH_ENTRY_INDEX,
   PATH_ENTRY_MESSAGE, PATH_ENTRY_SIZE, STATUS_CODE, STATUS_DETAIL, STATUS_MAX_PATH, STATUS_OFFSET, STATUS_PATH, STATUS_PATH_SIZE, STATUS_TRUNCATED,
   UNKNOWN_FIELDS,
 } from "../../ts/abi.js";
@@ -68,11 +69,21 @@ const isRequired = (f: FieldModel) => (f.flags & FieldFlag.Required) !== 0;
 /** The helpers and globals every decoder uses, defined once per module. */
 interface Helpers {
   arenaReset: number;
+  arenaReserved: number;
+  arenaGrow: number;
+  arenaRewind: number;
   limits: number;
   status: number;
   /** The arena's cursor and the end of its block while a decode runs. */
   cur: number;
   end: number;
+  /** The arena, the input's size, and (once the decode took a new block: `grew`) what the arena held when it began. */
+  arena: number;
+  inputSize: number;
+  reserved: number;
+  grew: number;
+  /** Where the last parse stopped: past a group's end tag. */
+  after: number;
   /** Where the input starts: offsets in the Status count from it. */
   base: number;
   /** Set when a decode gives up to the generic decoder rather than failing. */
@@ -103,13 +114,21 @@ export function compileDecoders(messages: readonly MessageModel[], include: (m: 
   const m = new Module();
   const names = COMPILED_IMPORTS;
   const arenaReset = m.importFunction(names.module, names.arenaReset, [I32], []);
+  const arenaReserved = m.importFunction(names.module, names.arenaReserved, [I32], [I32]);
+  const arenaGrow = m.importFunction(names.module, names.arenaGrow, [I32, I32, I32, I32, I32], [I32]);
+  const arenaRewind = m.importFunction(names.module, names.arenaRewind, [I32, I32, I32], []);
   m.importMemory(names.module, names.memory, 0);
   const limits = m.importGlobal(names.module, names.limits, I32);
   const status = m.importGlobal(names.module, names.status, I32);
   const h: Helpers = {
-    arenaReset, limits, status,
+    arenaReset, arenaReserved, arenaGrow, arenaRewind, limits, status,
     cur: m.global(I32, true, 0),
     end: m.global(I32, true, 0),
+    arena: m.global(I32, true, 0),
+    inputSize: m.global(I32, true, 0),
+    reserved: m.global(I32, true, 0),
+    grew: m.global(I32, true, 0),
+    after: m.global(I32, true, 0),
     base: m.global(I32, true, 0),
     fallback: m.global(I32, true, 0),
     pair: m.type([], [I32, I64]),
@@ -117,12 +136,12 @@ export function compileDecoders(messages: readonly MessageModel[], include: (m: 
     tag: m.declare([I32, I32], [I32, I64]),
     utf8: m.declare([I32, I32], [I32]),
     grow: m.declare([I32, I32, I32, I32], [I32]),
-    alloc: m.declare([I32], [I32]),
+    alloc: m.declare([I32, I32], [I32]),
     addUnknown: m.declare([I32, I32, I32], [I32]),
     countVarints: m.declare([I32, I32], [I32]),
     skipGroup: m.declare([I32, I32, I32, I32], [I32]),
     skipValue: m.declare([I32, I32, I32, I32, I32], [I32]),
-    unknownEnum: m.declare([I32, I32, I64], [I32]),
+    unknownEnum: m.declare([I32, I32, I64, I32], [I32]),
     fail: m.declare([I32, I32, I32], []),
     frame: m.declare([I32, I32, I32], []),
     finish: m.declare([], []),
@@ -154,7 +173,7 @@ export function compileDecoders(messages: readonly MessageModel[], include: (m: 
   for (const [msg, fn] of parse) m.define(fn, parseLocals, parseMessage(msg, h, parse, items, index));
   messages.forEach((msg, i) => {
     const fn = parse.get(msg);
-    if (fn !== undefined) m.export(String(i), "func", m.func([I32, I32, I32, I32], [I32], [I32], decodeTop(msg, fn, h)));
+    if (fn !== undefined) m.export(String(i), "func", m.func([I32, I32, I32, I32], [I32], [I32, I32, I32], decodeTop(msg, fn, h)));
   });
   m.export(LAYOUT_EXPORT, "global", m.global(I32, false, layoutHash(messages)));
   return m.bytes();
@@ -163,10 +182,10 @@ export function compileDecoders(messages: readonly MessageModel[], include: (m: 
 /**
  * (arena, data, size, reset) -> the record, 1 (an error, the Status set and its path finished), or
  * 0 (the generic decoder's). A reset (hp_decode's) comes first, whatever follows; after it the
- * arena's cursor moves only on success.
+ * arena's cursor moves only on success, and a failure gives back the blocks the decode took.
  */
 function decodeTop(msg: MessageModel, parse: number, h: Helpers): Code {
-  const ARENA = 0, DATA = 1, SIZE = 2, RESET = 3, REC_ = 4;
+  const ARENA = 0, DATA = 1, SIZE = 2, RESET = 3, REC_ = 4, HEAD = 5, CUR = 6;
   const c = new Code();
   c.get(RESET);
   c.if_();
@@ -179,13 +198,21 @@ function decodeTop(msg: MessageModel, parse: number, h: Helpers): Code {
   c.i32(Err.MessageTooLarge).get(DATA).globalGet(h.limits).load("i32", LIMITS_MAX_MESSAGE_SIZE).call(h.fail);
   c.i32(1).op("return");
   c.end();
-  c.get(ARENA).load("i32", ARENA_CUR).globalSet(h.cur);
+  c.get(ARENA).globalSet(h.arena);
+  c.get(SIZE).globalSet(h.inputSize);
+  c.i32(0).globalSet(h.grew);
+  c.get(ARENA).load("i32", ARENA_CUR).tee(CUR).globalSet(h.cur);
   c.get(ARENA).load("i32", ARENA_END).globalSet(h.end);
+  c.get(ARENA).load("i32", ARENA_HEAD).set(HEAD);
   const failed = c.block();
-  newRecord(c, msg, h, REC_, failed);
+  newRecord(c, msg, h, REC_, failed, () => c.get(DATA));
   c.get(DATA).get(DATA).get(SIZE).op("i32.add").get(REC_).globalGet(h.limits).load("i32", LIMITS_MAX_DEPTH).i32(0).call(parse).op("i32.eqz").br_if(failed);
   c.get(ARENA).globalGet(h.cur).store("i32", ARENA_CUR);
   c.get(REC_).op("return");
+  c.end();
+  c.globalGet(h.grew);
+  c.if_();
+  c.get(ARENA).get(HEAD).get(CUR).call(h.arenaRewind);
   c.end();
   c.globalGet(h.fallback);
   c.if_();
@@ -268,14 +295,20 @@ function failIf(c: Code, h: Helpers, code: Err, at: () => void, detail: number |
   c.end();
 }
 
-/** A zeroed record of msg's size into local `into`, from the current block (else fallback to `out`). */
-function newRecord(c: Code, msg: MessageModel, h: Helpers, into: number, out: Target): void {
+/**
+ * new_record: a zeroed record of msg's size into local `into`, bumped from the current block, else
+ * from the next (its failure, at the address `at` pushes, branching to `out`).
+ */
+function newRecord(c: Code, msg: MessageModel, h: Helpers, into: number, out: Target, at: () => void): void {
   const size = msg.recordSize; // a multiple of 8 (layoutRecord)
   c.globalGet(h.end).globalGet(h.cur).op("i32.sub").i32(size).op("i32.lt_u");
   c.if_();
-  fallBack(c, h, out);
-  c.end();
+  c.i32(size);
+  at();
+  c.call(h.alloc).tee(into).op("i32.eqz").br_if(out);
+  c.else_();
   c.globalGet(h.cur).tee(into).i32(size).op("i32.add").globalSet(h.cur);
+  c.end();
   // stores, as Arena::zero: V8 runs memory.fill as a call out of the module
   if (size > 256) {
     c.get(into).i32(0).i32(size).memoryFill();
@@ -284,19 +317,32 @@ function newRecord(c: Code, msg: MessageModel, h: Helpers, into: number, out: Ta
   for (let at = 0; at < size; at += 8) c.get(into).i64(0).store("i64", at);
 }
 
-/** Arena::allocate within the current block: (size) -> address, or 0 (fallback: the generic decoder allocates the next block). */
+/**
+ * Arena::allocate: (size, at) -> address, bumped from the current block, else from the next one
+ * the arena takes under the decode's budget (the arena's cursor written back first, and read back
+ * after); 0 when that fails, the Status failed at `at` as the generic decoder fails allocations.
+ */
 function allocate(h: Helpers): Code {
-  const SIZE = 0, AT = 1;
+  const SIZE = 0, AT_ = 1, P_ = 2;
   const c = new Code();
   const full = c.block();
-  c.get(SIZE).i32(-8).op("i32.gt_u").br_if(full); // rounding up would wrap
-  c.get(SIZE).i32(7).op("i32.add").i32(-8).op("i32.and").set(SIZE);
+  c.get(SIZE).i32(7).op("i32.add").i32(-8).op("i32.and").set(SIZE); // sizes stay far below 4 GiB here (grow checks them)
   c.get(SIZE).globalGet(h.end).globalGet(h.cur).op("i32.sub").op("i32.gt_u").br_if(full);
-  c.globalGet(h.cur).tee(AT).get(SIZE).op("i32.add").globalSet(h.cur);
-  c.get(AT).op("return");
+  c.globalGet(h.cur).tee(P_).get(SIZE).op("i32.add").globalSet(h.cur);
+  c.get(P_).op("return");
   c.end();
-  c.i32(1).globalSet(h.fallback);
-  c.i32(0);
+  c.globalGet(h.grew).op("i32.eqz");
+  c.if_();
+  c.globalGet(h.arena).call(h.arenaReserved).globalSet(h.reserved); // no block taken yet: what it held at the start
+  c.i32(1).globalSet(h.grew);
+  c.end();
+  c.globalGet(h.arena).globalGet(h.cur).store("i32", ARENA_CUR);
+  c.globalGet(h.arena).get(SIZE).globalGet(h.reserved).globalGet(h.inputSize).get(AT_).globalGet(h.base).op("i32.sub").call(h.arenaGrow).tee(P_);
+  c.if_();
+  c.globalGet(h.arena).load("i32", ARENA_CUR).globalSet(h.cur);
+  c.globalGet(h.arena).load("i32", ARENA_END).globalSet(h.end);
+  c.end();
+  c.get(P_);
   return c;
 }
 
@@ -331,9 +377,9 @@ function grow(h: Helpers): Code {
     c.get(MAX).get(CAP).get(CAP).get(MAX).op("i32.gt_u", "select").set(CAP);
     c.get(CAP).i32(-1).get(WIDTH).op("i32.div_u", "i32.gt_u");
     c.if_();
-    fallBack(c, h, failed); // the generic decoder's allocation failure
+    fallBack(c, h, failed); // the generic decoder reports this from its last allocation's failure
     c.end();
-    c.get(CAP).get(WIDTH).op("i32.mul").call(h.alloc).tee(FRESH).op("i32.eqz").br_if(failed);
+    c.get(CAP).get(WIDTH).op("i32.mul").get(AT_).call(h.alloc).tee(FRESH).op("i32.eqz").br_if(failed);
     c.get(FRESH).get(SLOT).load("i32", ARRAY_DATA).get(SIZE).get(WIDTH).op("i32.mul").memoryCopy();
     c.get(SLOT).get(FRESH).store("i32", ARRAY_DATA);
     c.get(SLOT).get(CAP).store("i32", ARRAY_CAPACITY);
@@ -583,20 +629,18 @@ function messageSetItem(msg: MessageModel, h: Helpers, parse: Map<MessageModel, 
     c.if_();
     const [byte, mask] = presenceBit(f);
     if (f.label === Label.Explicit) c.get(R).get(R).load("i32_8u", byte).i32(mask).op("i32.or").store("i32_8", byte);
-    const fellBack = c.block();
+    const failed = c.block();
     c.get(R).load("i32", f.offset).tee(SUBR).op("i32.eqz");
     c.if_();
-    newRecord(c, f.message!, h, SUBR, fellBack);
+    newRecord(c, f.message!, h, SUBR, failed, () => c.get(BODY));
     c.get(R).get(SUBR).store("i32", f.offset);
     c.end();
-    const failed = c.block();
     c.get(D).op("i32.eqz");
     failIf(c, h, Err.DepthLimit, () => c.get(BODY), () => c.globalGet(h.limits).load("i32", LIMITS_MAX_DEPTH), failed);
     c.get(BODY).get(BODY).get(BLEN).op("i32.add").get(SUBR).get(D).i32(1).op("i32.sub").i32(0).call(parse.get(f.message!)!).op("i32.eqz").br_if(failed);
     c.get(PP).op("return");
     c.end(); // failed
     c.i32(mi).i32(f.number).i32(-1).call(h.frame);
-    c.end(); // fellBack
     c.i32(0).op("return");
     c.end();
   }
@@ -608,12 +652,12 @@ function messageSetItem(msg: MessageModel, h: Helpers, parse: Map<MessageModel, 
 }
 
 /**
- * add_unknown_enum: (rec, number, value) -> 1, or 0: a packed closed-enum value outside the enum,
- * which has no bytes of its own, written as a varint field of its own in the arena and added to the
- * record's unknown fields.
+ * add_unknown_enum: (rec, number, value, at) -> 1, or 0: a packed closed-enum value outside the
+ * enum, which has no bytes of its own, written as a varint field of its own in the arena and added
+ * to the record's unknown fields (an allocation's failure at `at`, where the value starts).
  */
 function unknownEnum(h: Helpers): Code {
-  const R = 0, NUMBER = 1, VALUE = 2, AT = 3, E = 4, X = 5;
+  const R = 0, NUMBER = 1, VALUE = 2, VALUE_AT = 3, AT = 4, E = 5, X = 6;
   const c = new Code();
   // varint_size(tag) + varint_size(value): 7 payload bits a byte
   const size = (push: () => void) => {
@@ -623,7 +667,7 @@ function unknownEnum(h: Helpers): Code {
   };
   size(() => c.get(NUMBER).i32(3).op("i32.shl", "i64.extend_i32_u"));
   size(() => c.get(VALUE));
-  c.op("i32.add").call(h.alloc).tee(AT).op("i32.eqz");
+  c.op("i32.add").get(VALUE_AT).call(h.alloc).tee(AT).op("i32.eqz");
   c.if_();
   c.i32(0).op("return");
   c.end();
@@ -805,6 +849,7 @@ function checkMapValue(c: Code, h: Helpers, f: FieldModel, index: Map<MessageMod
   if (required === undefined) return;
   c.get(SUB).load("i32", value!.offset).op("i32.eqz");
   c.if_();
+  newRecord(c, value!.message!, h, DST, out, () => c.get(P).get(LEN).op("i32.sub")); // the empty value the generic decoder checks
   c.i32(Err.MissingRequired).get(P).get(LEN).op("i32.sub").i32(required.number).call(h.fail);
   c.i32(index.get(value!.message!)!).i32(required.number).i32(-1).call(h.frame);
   c.br(out);
@@ -877,7 +922,7 @@ function validUtf8At(c: Code, h: Helpers, f: FieldModel, out: Target): void {
 function groupCase(c: Code, h: Helpers, f: FieldModel, parse: Map<MessageModel, number>, out: Target): void {
   const target = parse.get(f.message!)!;
   if (isArray(f)) {
-    newRecord(c, f.message!, h, SUB, out);
+    newRecord(c, f.message!, h, SUB, out, () => c.get(P));
     c.get(SUB); // appendOne uses SUB as scratch: keep the record on the stack
     appendOne(c, h, f.offset, 4, out);
     c.set(SUB);
@@ -887,13 +932,14 @@ function groupCase(c: Code, h: Helpers, f: FieldModel, parse: Map<MessageModel, 
     markPresent(c, f);
     c.get(REC).load("i32", f.offset).tee(SUB).op("i32.eqz");
     c.if_();
-    newRecord(c, f.message!, h, SUB, out);
+    newRecord(c, f.message!, h, SUB, out, () => c.get(P));
     c.get(REC).get(SUB).store("i32", f.offset);
     c.end();
   }
   c.get(DEPTH).op("i32.eqz");
   failIf(c, h, Err.DepthLimit, () => c.get(P), () => c.globalGet(h.limits).load("i32", LIMITS_MAX_DEPTH), out);
-  c.get(P).get(END).get(SUB).get(DEPTH).i32(1).op("i32.sub").i32(f.number).call(target).tee(P).op("i32.eqz").br_if(out);
+  c.get(P).get(END).get(SUB).get(DEPTH).i32(1).op("i32.sub").i32(f.number).call(target).op("i32.eqz").br_if(out);
+  c.globalGet(h.after).set(P);
 }
 
 /** The case of a field whose tag arrived with its natural wire type; failures branch to `out`. */
@@ -909,7 +955,7 @@ function fieldCase(c: Code, h: Helpers, f: FieldModel, parse: Map<MessageModel, 
     if (isArray(f)) {
       // a map is its entries, in order (lookups take the last of a key)
       // new_record, then the array's room, then the body: the generic decoder's order
-      newRecord(c, f.message!, h, SUB, out);
+      newRecord(c, f.message!, h, SUB, out, () => c.get(P).get(LEN).op("i32.sub"));
       c.get(SUB); // appendOne uses SUB as scratch: keep the record on the stack
       appendOne(c, h, off, 4, out);
       c.set(SUB);
@@ -918,7 +964,7 @@ function fieldCase(c: Code, h: Helpers, f: FieldModel, parse: Map<MessageModel, 
       selectOneofMember(c, f);
       c.get(REC).load("i32", off).tee(SUB).op("i32.eqz");
       c.if_();
-      newRecord(c, f.message!, h, SUB, out);
+      newRecord(c, f.message!, h, SUB, out, () => c.get(P).get(LEN).op("i32.sub"));
       c.get(REC).get(SUB).store("i32", off);
       c.end();
     }
@@ -997,12 +1043,13 @@ function packedCase(c: Code, h: Helpers, f: FieldModel, next: Target, out: Targe
   const values = c.block();
   const value = c.loop();
   c.get(Q).get(P).op("i32.ge_u").br_if(values);
+  if (isClosedEnum(f)) c.get(Q).set(SUB); // where the value starts
   varintAt(c, h, out, Q, P); // overlong at the value (the run ends on a terminator, so never truncated)
   if (isClosedEnum(f)) {
     // a value outside a closed enum goes to the unknown fields, re-encoded, and the array ends up shorter
     outsideClosedEnum(c, f);
     c.if_();
-    c.get(REC).i32(f.number).get(V).call(h.unknownEnum).op("i32.eqz").br_if(out);
+    c.get(REC).i32(f.number).get(V).get(SUB).call(h.unknownEnum).op("i32.eqz").br_if(out);
     c.get(MISSES).i32(1).op("i32.add").set(MISSES);
     c.br(value);
     c.end();
@@ -1016,8 +1063,8 @@ function packedCase(c: Code, h: Helpers, f: FieldModel, next: Target, out: Targe
 }
 
 /**
- * parse_message for one message: (p, end, rec, depth, group) -> where it stopped (end, or past the
- * group's end tag), or 0 with the Status set (or the fallback flag). Fields dispatch on their number (one br_table, or compares for sparse numbers),
+ * parse_message for one message: (p, end, rec, depth, group) -> 1, where it stopped (end, or past
+ * the group's end tag) in the global `after`; or 0 with the Status set (or the fallback flag). Fields dispatch on their number (one br_table, or compares for sparse numbers),
  * then check the wire type; a field's failure adds its frame (message, number, element) to the path.
  */
 function parseMessage(msg: MessageModel, h: Helpers, parse: Map<MessageModel, number>, items: Map<MessageModel, number>, index: Map<MessageModel, number>): Code {
@@ -1090,7 +1137,8 @@ function parseMessage(msg: MessageModel, h: Helpers, parse: Map<MessageModel, nu
     }
     c.end();
   }
-  c.get(P).op("return");
+  c.get(P).globalSet(h.after);
+  c.i32(1).op("return");
   c.end(); // abort
   c.i32(0);
   return c;

@@ -162,5 +162,8 @@ export function compiledDecoders(rt, def) {
 /** What runtime rt gives compiled modules. */
 export function hostOf(rt) {
   const x = rt.exports;
-  return { memory: x.memory, limits: x.hp_limits(), status: x.hp_status(), arenaReset: x.hp_arena_reset };
+  return {
+    memory: x.memory, limits: x.hp_limits(), status: x.hp_status(),
+    arenaReset: x.hp_arena_reset, arenaReserved: x.hp_arena_reserved, arenaGrow: x.hp_arena_grow, arenaRewind: x.hp_arena_rewind,
+  };
 }

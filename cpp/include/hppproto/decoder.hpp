@@ -34,14 +34,17 @@ struct Limits {
 };
 
 // The arena limit under which a decode of input_size bytes stays within max_amplification: what
-// the arena holds already, plus the budget. Every sum saturates at SIZE_MAX instead of wrapping.
-inline size_t budget_cap(const Arena& arena, const Limits& limits, size_t input_size) noexcept {
+// the arena held when it began (`reserved`), plus the budget. Every sum saturates at SIZE_MAX
+// instead of wrapping.
+inline size_t budget_cap(size_t reserved, const Limits& limits, size_t input_size) noexcept {
   const size_t per_byte = limits.max_amplification ? limits.max_amplification : 1;
   size_t scaled;  // (no division: this runs once per decode, and a divide costs as much as a field)
   if (__builtin_mul_overflow(input_size, per_byte, &scaled)) scaled = SIZE_MAX;
   const size_t budget = scaled > SIZE_MAX - Limits::budget_allowance ? SIZE_MAX : scaled + Limits::budget_allowance;
-  const size_t reserved = arena.reserved_bytes();
   return budget > SIZE_MAX - reserved ? SIZE_MAX : reserved + budget;
+}
+inline size_t budget_cap(const Arena& arena, const Limits& limits, size_t input_size) noexcept {
+  return budget_cap(arena.reserved_bytes(), limits, input_size);
 }
 
 class Decoder {
