@@ -167,3 +167,42 @@ export function hostOf(rt) {
     arenaReset: x.hp_arena_reset, arenaReserved: x.hp_arena_reserved, arenaGrow: x.hp_arena_grow, arenaRewind: x.hp_arena_rewind,
   };
 }
+
+/**
+ * A record of message `index` of def in `memory` as a plain value, addresses left out: every field
+ * its slot holds (64-bit and floating-point values as their bits), presence, the set oneof member,
+ * arrays with their capacity, sub-messages followed, unknown fields as hex. Records built in two
+ * memories compare equal when they hold the same message the same way.
+ */
+export function recordValue(def, memory, index, rec) {
+  const dv = new DataView(memory.buffer);
+  const hex = (p, n) => Buffer.from(new Uint8Array(memory.buffer, p, n)).toString("hex");
+  const word = (p) => dv.getUint32(p, true);
+  const element = (type, ref, p) => {
+    switch (type) {
+      case 1: case 3: case 4: case 6: case 16: case 18: return String(dv.getBigUint64(p, true)); // 64 bits
+      case 8: return dv.getUint8(p);
+      case 9: case 12: return hex(word(p), word(p + 4));
+      case 10: case 11: return word(p) === 0 ? null : recordValue(def, memory, ref, word(p));
+      default: return word(p);
+    }
+  };
+  const msg = def.messages[index];
+  const unknown = [];
+  for (let i = 0; i < word(rec + 4); i++) unknown.push(hex(word(word(rec) + 8 * i), word(word(rec) + 8 * i + 4)));
+  const out = { unknown };
+  for (const f of msg.fields) {
+    const at = rec + f.offset;
+    if (f.label === REPEATED || f.label === MAP) {
+      const width = f.type === 1 || f.type === 3 || f.type === 4 || f.type === 6 || f.type === 16 || f.type === 18 ? 8 : f.type === 8 ? 1 : f.type === 9 || f.type === 12 ? 8 : 4;
+      const items = [];
+      for (let i = 0; i < word(at + 4); i++) items.push(element(f.type, f.ref, word(at) + i * width));
+      out[f.name] = { items, capacity: word(at + 8) };
+      continue;
+    }
+    if (f.label === 2 && word(rec + f.presence) !== f.number) continue; // another oneof member's slot
+    const present = f.label === 1 ? (dv.getUint8(rec + (f.presence >>> 3)) >> (f.presence & 7)) & 1 : undefined;
+    out[f.name] = { value: element(f.type, f.ref, at), present };
+  }
+  return out;
+}

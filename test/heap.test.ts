@@ -1,0 +1,90 @@
+// Decoders compiled for a schema running without the codec (ts/heap.ts): the arenas, memory and
+// Limits/Status structs in JS make the same records (compared field by field: addresses differ
+// between the two memories), the same errors and the same arena sizes as the codec's, on random
+// and damaged input, with arenas of small blocks and under a memory budget.
+import { beforeAll, describe, expect, it } from "vitest";
+import { init } from "hppproto";
+import { runtime, type Runtime } from "../dist/ts/runtime.js";
+import { compiledImports, type CompiledDecoder } from "../dist/ts/compiled.js";
+import { Heap } from "../dist/ts/heap.js";
+import { LIMITS_MAX_AMPLIFICATION, STATUS_MAX_PATH } from "../dist/ts/abi.js";
+import type { SchemaDef } from "../dist/ts/schema.js";
+import { genDir } from "./support/paths.js";
+import { hostOf, mutate, randomInput, recordValue } from "./support/wirecheck.mjs";
+import { randomSource } from "../fuzz/random.mjs";
+
+let rt: Runtime;
+
+beforeAll(async () => {
+  await init();
+  rt = runtime();
+});
+
+const decodersIn = (def: SchemaDef, host: ReturnType<typeof hostOf>) => {
+  const exports = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(def.compiled!, "base64")), compiledImports(host)).exports;
+  return def.messages.map((_, i) => exports[i] as CompiledDecoder | undefined);
+};
+
+/** A decode in one memory: the record as a value, or the Status's words; and what the arena holds. */
+function decodeIn(
+  def: SchemaDef, decoders: (CompiledDecoder | undefined)[], memory: WebAssembly.Memory, status: number,
+  calls: { malloc(n: number): number; arenaNew(limit: number, first: number): number; reserved(a: number): number },
+  index: number, bytes: Uint8Array, firstBlock: number,
+) {
+  const input = calls.malloc(bytes.length + 1);
+  new Uint8Array(memory.buffer).set(bytes, input);
+  const arena = calls.arenaNew(0xffffffff, firstBlock);
+  const rec = decoders[index]!(arena, input, bytes.length, 0) >>> 0;
+  const words = new Uint32Array(memory.buffer, status, 5 + 3 * STATUS_MAX_PATH);
+  const outcome = rec > 1 ? { value: recordValue(def, memory, index, rec) } : rec === 1 ? { error: Array.from(words.subarray(0, 5 + 3 * words[2]!)) } : { fallback: true };
+  return { ...outcome, reserved: calls.reserved(arena) };
+}
+
+describe.each(["conformance", "unittest"])("%s: compiled decoders on the JS heap against them on the codec", (set) => {
+  it("same records, errors and arena sizes, with first blocks of 8 bytes to 64 KiB", async () => {
+    const { schema: def } = (await import(`${genDir}/${set}/hppproto_schema.ts`)) as { schema: SchemaDef };
+    const x = rt.exports;
+    const heap = new Heap();
+    const onCodec = decodersIn(def, hostOf(rt));
+    const onHeap = decodersIn(def, heap.host);
+    const codec = { malloc: (n: number) => rt.malloc(n), arenaNew: (l: number, f: number) => x.hp_arena_new(l, f) >>> 0, reserved: (a: number) => x.hp_arena_reserved(a) >>> 0 };
+    const js = { malloc: (n: number) => heap.malloc(n), arenaNew: (l: number, f: number) => heap.arenaNew(l, f), reserved: (a: number) => heap.host.arenaReserved(a) };
+    const r = randomSource(set.length);
+    const counts = { value: 0, error: 0 };
+    def.messages.forEach((_, i) => {
+      if (onCodec[i] === undefined) return;
+      for (let n = 0; n < 12; n++) {
+        let bytes = randomInput(def, i, r);
+        if (n % 3 === 2) bytes = mutate(bytes, r);
+        const firstBlock = [8, 64, 1024, 65536][n % 4]!;
+        const a = decodeIn(def, onCodec, x.memory, x.hp_status(), codec, i, bytes, firstBlock);
+        const b = decodeIn(def, onHeap, heap.memory, heap.status, js, i, bytes, firstBlock);
+        expect(b, `${def.messages[i]!.name} ${Buffer.from(bytes).toString("hex")}`).toEqual(a);
+        counts["value" in a ? "value" : "error"]++;
+      }
+    });
+    expect(counts.value).toBeGreaterThan(500);
+    expect(counts.error).toBeGreaterThan(100);
+  });
+
+  it("a memory budget refused the same way", async () => {
+    const { schema: def } = (await import(`${genDir}/${set}/hppproto_schema.ts`)) as { schema: SchemaDef };
+    if (set !== "conformance") return;
+    const x = rt.exports;
+    const heap = new Heap();
+    const index = def.messages.findIndex((m) => m.name === "protobuf_test_messages.proto3.TestAllTypesProto3");
+    const entries = new Uint8Array(180_000);
+    for (let i = 0; i < 60_000; i++) entries.set([0x82, 0x03, 0x00], i * 3); // 60,000 empty repeated_nested_message
+    const before = rt.limits;
+    try {
+      rt.setLimits({ maxAmplification: 2 });
+      new Uint32Array(heap.memory.buffer)[(heap.limits + LIMITS_MAX_AMPLIFICATION) >>> 2] = 2;
+      const a = decodeIn(def, decodersIn(def, hostOf(rt)), x.memory, x.hp_status(), { malloc: (n) => rt.malloc(n), arenaNew: (l, f) => x.hp_arena_new(l, f) >>> 0, reserved: (p) => x.hp_arena_reserved(p) >>> 0 }, index, entries, 4096);
+      const b = decodeIn(def, decodersIn(def, heap.host), heap.memory, heap.status, { malloc: (n) => heap.malloc(n), arenaNew: (l, f) => heap.arenaNew(l, f), reserved: (p) => heap.host.arenaReserved(p) }, index, entries, 4096);
+      expect(a.error?.[0]).toBe(17); // MEMORY_BUDGET
+      expect(b).toEqual(a);
+    } finally {
+      rt.setLimits(before);
+    }
+  });
+});

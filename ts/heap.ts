@@ -1,0 +1,247 @@
+// Linear memory, its allocator and its arenas kept in JS: what decoders compiled for a schema
+// (compiled.ts) need to run without the codec. The arenas follow the codec's Arena
+// (cpp/include/hppproto/arena.hpp: the first block, doubling up to the largest block, the limit,
+// an exact-size block when doubling would pass it, reset keeping the newest block, rewind) and lay
+// out its cursor, end and newest block where the codec does (abi.ts), and the Limits and Status the
+// decoders read and write are the codec's structs: records, errors and budgets come out the same
+// as with the codec (test/heap.test.ts).
+import {
+  ARENA_CUR, ARENA_END, ARENA_HEAD, BUDGET_ALLOWANCE, LIMITS_MAX_AMPLIFICATION, LIMITS_MAX_DEPTH, LIMITS_MAX_ELEMENTS, LIMITS_MAX_MESSAGE_SIZE,
+  PATH_ENTRY_SIZE, STATUS_CODE, STATUS_DETAIL, STATUS_MAX_PATH, STATUS_OFFSET, STATUS_PATH, STATUS_PATH_SIZE, STATUS_TRUNCATED,
+} from "./abi.js";
+import type { CompiledHost } from "./compiled.js";
+
+const PAGE = 65536;
+/** Arena::Block on wasm32, its header: the next (older) block, the capacity. */
+const BLOCK_HEADER = 8;
+/** arena.hpp's max_block_size: blocks stay below 2^31, header included. */
+const MAX_BLOCK = 0x7fffffd0;
+const SIZE_MAX = 0xffffffff;
+/** The first addresses are never handed out: 0 is the null pointer, and allocations failing return it. */
+const RESERVED_LOW = 1024;
+/** hppproto::Error codes the arenas report (status.hpp). */
+const OUT_OF_MEMORY = 12, MEMORY_BUDGET = 17;
+
+interface ArenaState {
+  limit: number;
+  firstBlock: number;
+  reserved: number;
+  failedOnLimit: boolean;
+}
+
+export class Heap {
+  readonly memory: WebAssembly.Memory;
+  /** Where hppproto::Limits and hppproto::Status live. */
+  readonly limits: number;
+  readonly status: number;
+  private top = RESERVED_LOW;
+  /** Freed allocations by size, and every live allocation's size. */
+  private readonly unused = new Map<number, number[]>();
+  private readonly sizes = new Map<number, number>();
+  private readonly arenas = new Map<number, ArenaState>();
+  private u32: Uint32Array;
+
+  constructor(initialPages = 2) {
+    this.memory = new WebAssembly.Memory({ initial: initialPages, maximum: 65536 });
+    this.u32 = new Uint32Array(this.memory.buffer);
+    this.limits = this.malloc(20);
+    this.status = this.malloc(STATUS_PATH + STATUS_MAX_PATH * PATH_ENTRY_SIZE);
+    this.setWord(this.limits + LIMITS_MAX_DEPTH, 100);
+    this.setWord(this.limits + LIMITS_MAX_MESSAGE_SIZE, 0x7fffffff);
+    this.setWord(this.limits + LIMITS_MAX_ELEMENTS, 0x7fffffff);
+    this.setWord(this.limits + LIMITS_MAX_AMPLIFICATION, 256);
+  }
+
+  /** What compiled modules import from this heap. */
+  get host(): CompiledHost {
+    return {
+      memory: this.memory, limits: this.limits, status: this.status,
+      arenaReset: (a) => this.arenaReset(a), arenaReserved: (a) => this.arenas.get(a)!.reserved,
+      arenaGrow: (a, size, reserved, inputSize, at) => this.arenaGrow(a, size, reserved, inputSize, at),
+      arenaRewind: (a, head, cur) => this.arenaRewind(a, head, cur),
+    };
+  }
+
+  /** size bytes, 8-aligned, or 0 when memory cannot grow to hold them. */
+  malloc(size: number): number {
+    const n = Math.max(8, (size + 7) & ~7);
+    if (!(size >= 0 && n <= SIZE_MAX - 7)) return 0;
+    const reused = this.unused.get(n)?.pop();
+    if (reused !== undefined) {
+      this.sizes.set(reused, n);
+      return reused;
+    }
+    const p = this.top;
+    const needed = Math.ceil((p + n) / PAGE) - this.memory.buffer.byteLength / PAGE;
+    if (needed > 0) {
+      try {
+        this.memory.grow(needed);
+      } catch {
+        return 0;
+      }
+      this.u32 = new Uint32Array(this.memory.buffer);
+    }
+    this.top = p + n;
+    this.sizes.set(p, n);
+    return p;
+  }
+
+  free(p: number): void {
+    const n = this.sizes.get(p);
+    if (n === undefined) return;
+    this.sizes.delete(p);
+    let list = this.unused.get(n);
+    if (!list) this.unused.set(n, (list = []));
+    list.push(p);
+  }
+
+  /** Arena(limit, firstBlock): no block until the first allocation. */
+  arenaNew(limit: number, firstBlock: number): number {
+    const a = this.malloc(16);
+    if (a === 0) return 0;
+    for (const at of [ARENA_CUR, ARENA_END, ARENA_HEAD]) this.setWord(a + at, 0);
+    this.arenas.set(a, { limit, firstBlock: Math.max(firstBlock, 8), reserved: 0, failedOnLimit: false });
+    return a;
+  }
+
+  arenaFree(a: number): void {
+    this.freeBlocks(this.word(a + ARENA_HEAD));
+    this.arenas.delete(a);
+    this.free(a);
+  }
+
+  /** Arena::allocate: size bytes rounded up to 8, or 0 (the limit reached, or memory full). */
+  arenaAllocate(a: number, size: number): number {
+    if (size > SIZE_MAX - 7) return 0;
+    const n = (size + 7) & ~7;
+    const cur = this.word(a + ARENA_CUR);
+    if (n <= this.word(a + ARENA_END) - cur) {
+      this.setWord(a + ARENA_CUR, cur + n);
+      return cur;
+    }
+    return this.allocateSlow(a, n);
+  }
+
+  /** Arena::reset: every block but the newest freed, and the arena starting over in it. */
+  arenaReset(a: number): void {
+    const head = this.word(a + ARENA_HEAD);
+    if (head === 0) return;
+    this.freeBlocks(this.word(head));
+    this.setWord(head, 0);
+    const capacity = this.word(head + 4);
+    this.setWord(a + ARENA_CUR, head + BLOCK_HEADER);
+    this.setWord(a + ARENA_END, head + BLOCK_HEADER + capacity);
+    this.arenas.get(a)!.reserved = capacity + BLOCK_HEADER;
+  }
+
+  /** Arena::rewind: the blocks newer than `head` freed, the cursor back at `cur` (0: the block's start). */
+  arenaRewind(a: number, head: number, cur: number): void {
+    const state = this.arenas.get(a)!;
+    let h = this.word(a + ARENA_HEAD);
+    while (h !== 0 && h !== head) {
+      const next = this.word(h);
+      state.reserved -= BLOCK_HEADER + this.word(h + 4);
+      this.free(h);
+      h = next;
+    }
+    this.setWord(a + ARENA_HEAD, h);
+    if (h !== 0) {
+      this.setWord(a + ARENA_CUR, cur || h + BLOCK_HEADER);
+      this.setWord(a + ARENA_END, h + BLOCK_HEADER + this.word(h + 4));
+    } else {
+      this.setWord(a + ARENA_CUR, 0);
+      this.setWord(a + ARENA_END, 0);
+    }
+  }
+
+  /**
+   * wasm/exports.cpp's hp_arena_grow: an allocation from the next block, under the budget of a
+   * decode that began when the arena held `reserved` bytes and reads `inputSize`; 0 with the Status
+   * failed at offset `at` (memory_budget past the budget, else out_of_memory).
+   */
+  arenaGrow(a: number, size: number, reserved: number, inputSize: number, at: number): number {
+    const state = this.arenas.get(a)!;
+    const saved = state.limit;
+    const cap = budgetCap(reserved, this.word(this.limits + LIMITS_MAX_AMPLIFICATION), inputSize);
+    const inForce = cap < saved;
+    if (inForce) state.limit = cap;
+    const p = this.arenaAllocate(a, size);
+    state.limit = saved;
+    if (p !== 0) return p;
+    const budget = inForce && state.failedOnLimit;
+    this.fail(budget ? MEMORY_BUDGET : OUT_OF_MEMORY, at, budget ? this.word(this.limits + LIMITS_MAX_AMPLIFICATION) : 0);
+    return 0;
+  }
+
+  private allocateSlow(a: number, size: number): number {
+    const state = this.arenas.get(a)!;
+    const maxCapacity = MAX_BLOCK - BLOCK_HEADER;
+    state.failedOnLimit = false;
+    if (size > maxCapacity) return 0;
+    if (state.reserved >= state.limit) return this.failOnLimit(state);
+    const room = state.limit - state.reserved;
+    const head = this.word(a + ARENA_HEAD);
+    let capacity = state.firstBlock; // then each block twice the last, up to the cap
+    if (head !== 0) {
+      const last = this.word(head + 4);
+      capacity = last <= Math.floor(maxCapacity / 2) ? last * 2 : maxCapacity;
+    }
+    if (capacity < size) capacity = size;
+    if (BLOCK_HEADER + capacity > room) {
+      capacity = size; // the doubling would cross the limit: try the exact size
+      if (BLOCK_HEADER + capacity > room) return this.failOnLimit(state);
+    }
+    const block = this.malloc(BLOCK_HEADER + capacity);
+    if (block === 0) return 0;
+    this.setWord(block, head);
+    this.setWord(block + 4, capacity);
+    this.setWord(a + ARENA_HEAD, block);
+    state.reserved += BLOCK_HEADER + capacity;
+    this.setWord(a + ARENA_CUR, block + BLOCK_HEADER + size);
+    this.setWord(a + ARENA_END, block + BLOCK_HEADER + capacity);
+    return block + BLOCK_HEADER;
+  }
+
+  private failOnLimit(state: ArenaState): number {
+    state.failedOnLimit = true;
+    return 0;
+  }
+
+  private freeBlocks(block: number): void {
+    while (block !== 0) {
+      const next = this.word(block);
+      this.free(block);
+      block = next;
+    }
+  }
+
+  /** Status::fail. */
+  private fail(code: number, at: number, detail: number): void {
+    this.setWord(this.status + STATUS_CODE, code);
+    this.setWord(this.status + STATUS_OFFSET, at);
+    this.setWord(this.status + STATUS_DETAIL, detail);
+    this.setWord(this.status + STATUS_PATH_SIZE, 0);
+    this.setWord(this.status + STATUS_TRUNCATED, 0);
+  }
+
+  private word(at: number): number {
+    return this.view()[at >>> 2]!;
+  }
+
+  private setWord(at: number, v: number): void {
+    this.view()[at >>> 2] = v;
+  }
+
+  /** The memory as words, again after growth (which detaches the old buffer, whoever grew it). */
+  private view(): Uint32Array {
+    if (this.u32.length === 0) this.u32 = new Uint32Array(this.memory.buffer);
+    return this.u32;
+  }
+}
+
+/** decoder.hpp's budget_cap on wasm32 (size_t of 32 bits): every sum saturating at 2^32 - 1. */
+export function budgetCap(reserved: number, maxAmplification: number, inputSize: number): number {
+  const scaled = Math.min(inputSize * (maxAmplification || 1), SIZE_MAX);
+  const budget = scaled > SIZE_MAX - BUDGET_ALLOWANCE ? SIZE_MAX : scaled + BUDGET_ALLOWANCE;
+  return budget > SIZE_MAX - reserved ? SIZE_MAX : reserved + budget;
+}
