@@ -49,6 +49,7 @@ for (const f of files) {
     if (v && typeof v === "object" && typeof v.typeName === "string") ours.set(v.typeName, v);
   }
 }
+const { Any: AnyType } = await import(`${genDir}/google/protobuf/any_pb.js`);
 mkdirSync(outDir, { recursive: true });
 const image = path.join(outDir, "conformance.binpb");
 execFileSync(path.join(root, "node_modules/.bin/buf"), ["build", protoPath, ...files.flatMap((f) => ["--path", path.join(protoPath, f)]), "-o", image]);
@@ -311,6 +312,30 @@ function fitsWireType(field, wt) {
   return true;
 }
 
+/**
+ * Whether the Anys in optional_any, one in the other, hold a field hppproto kept as an unknown one
+ * (sent with another wire type) at some level, or end in a value that holds one: both libraries
+ * read those values when they print JSON, each its own way. Followed in a loop (the chains the
+ * generator makes are about 200 deep), with hppproto's own decoder.
+ */
+function anyChainHoldsOddWireType(typeName, bytes) {
+  try {
+    let any = ours.get(typeName).decode(bytes).optionalAny;
+    for (let level = 0; any && level < 1000; level++) {
+      if (any.$unknown) return true;
+      const name = any.typeUrl.slice(any.typeUrl.lastIndexOf("/") + 1);
+      if (name !== "google.protobuf.Any") {
+        const desc = registry.getMessage(name);
+        return desc !== undefined && holdsOddWireType(desc, any.value);
+      }
+      any = AnyType.decode(any.value);
+    }
+  } catch {
+    // what hppproto cannot read is not this rule's
+  }
+  return false;
+}
+
 const oddRule = "explained: a known field with another wire type (hppproto keeps it as an unknown field, as protobuf does; bufbuild reads it as declared, so values or acceptance differ)";
 const stats = { inputs: 0, bothAccepted: 0, bothRejected: 0, [oddRule]: 0 };
 for (const code of Object.keys(rules)) stats[`explained ${code}`] = 0;
@@ -329,7 +354,7 @@ function check(typeName, bytes) {
     const a = json(() => type.toJson(mine.value));
     const b = json(() => type.toJson(type.fromJson(toJson(registry.getMessage(typeName), theirs.value, { registry }))));
     const same = a.ok === b.ok && (!a.ok || a.value === b.value);
-    if (!same && holdsOddWireType(registry.getMessage(typeName), bytes)) {
+    if (!same && (holdsOddWireType(registry.getMessage(typeName), bytes) || anyChainHoldsOddWireType(typeName, bytes))) {
       stats[oddRule]++;
       return undefined;
     }
