@@ -5,12 +5,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { init } from "hppproto";
 import { runtime, type Runtime } from "../dist/ts/runtime.js";
-import { compiledImports, type CompiledDecoder } from "../dist/ts/compiled.js";
+import type { CompiledDecoder, CompiledHost } from "../dist/ts/compiled.js";
 import { Heap } from "../dist/ts/heap.js";
 import { LIMITS_MAX_AMPLIFICATION, STATUS_MAX_PATH } from "../dist/ts/abi.js";
 import type { SchemaDef } from "../dist/ts/schema.js";
 import { genDir } from "./support/paths.js";
-import { hostOf, mutate, randomInput, recordValue } from "./support/wirecheck.mjs";
+import { compiledDecoders, hostOf, mutate, randomInput, recordValue } from "./support/wirecheck.mjs";
 import { randomSource } from "../fuzz/random.mjs";
 
 let rt: Runtime;
@@ -20,10 +20,7 @@ beforeAll(async () => {
   rt = runtime();
 });
 
-const decodersIn = (def: SchemaDef, host: ReturnType<typeof hostOf>) => {
-  const exports = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(def.compiled!, "base64")), compiledImports(host)).exports;
-  return def.messages.map((_, i) => exports[i] as CompiledDecoder | undefined);
-};
+const decodersIn = (def: SchemaDef, host: CompiledHost) => compiledDecoders(rt, def, host) as (CompiledDecoder | undefined)[];
 
 /** A decode in one memory: the record as a value, or the Status's words; and what the arena holds. */
 function decodeIn(

@@ -295,6 +295,14 @@ function failIf(c: Code, h: Helpers, code: Err, at: () => void, detail: number |
   c.end();
 }
 
+/** Fails with `code` at the address `at` pushes and `detail`, and returns 0 from a helper returning i32. */
+function failReturning0(c: Code, h: Helpers, code: Err, at: () => void, detail: () => void): void {
+  c.i32(code);
+  at();
+  detail();
+  c.call(h.fail).i32(0).op("return");
+}
+
 /**
  * new_record: a zeroed record of msg's size into local `into`, bumped from the current block, else
  * from the next (its failure, at the address `at` pushes, branching to `out`).
@@ -462,11 +470,7 @@ const T_START = 4;
 function skipGroup(h: Helpers): Code {
   const PP = 0, E = 1, NUM = 2, D = 3, START = 4, TG = 5, W = 6, VAL = 7;
   const c = new Code();
-  const failWith = (code: Err, at: number, detail: () => void) => {
-    c.i32(code).get(at);
-    detail();
-    c.call(h.fail).i32(0).op("return");
-  };
+  const failWith = (code: Err, at: number, detail: () => void) => failReturning0(c, h, code, () => c.get(at), detail);
   const inner = () => c.get(TG).i32(3).op("i32.shr_u");
   c.get(D).i32(0).op("i32.le_s");
   c.if_();
@@ -517,7 +521,7 @@ function skipGroup(h: Helpers): Code {
 function skipValue(h: Helpers): Code {
   const PP = 0, E = 1, NUM = 2, W = 3, D = 4, VAL = 5;
   const c = new Code();
-  const failWith = (code: Err) => c.i32(code).get(PP).i32(0).call(h.fail).i32(0).op("return");
+  const failWith = (code: Err) => failReturning0(c, h, code, () => c.get(PP), () => c.i32(0));
   c.get(W).i32(Wire.Group).op("i32.eq");
   c.if_();
   c.get(PP).get(E).get(NUM).get(D).call(h.skipGroup).op("return");
@@ -559,12 +563,6 @@ function skipValue(h: Helpers): Code {
 function messageSetItem(msg: MessageModel, h: Helpers, parse: Map<MessageModel, number>, index: Map<MessageModel, number>): Code {
   const PP = 0, E = 1, R = 2, D = 3, IS = 4, TID = 5, BODY = 6, BLEN = 7, START = 8, TG = 9, VAL = 10, SUBR = 11, W = 12;
   const c = new Code();
-  const failWith = (code: Err, at: () => void, detail: () => void) => {
-    c.i32(code);
-    at();
-    detail();
-    c.call(h.fail).i32(0).op("return");
-  };
   const num = () => c.get(TG).i32(3).op("i32.shr_u");
   const orReturn0 = () => {
     c.op("i32.eqz");
@@ -576,19 +574,19 @@ function messageSetItem(msg: MessageModel, h: Helpers, parse: Map<MessageModel, 
   const field = c.loop();
   c.get(PP).get(E).op("i32.ge_u");
   c.if_();
-  failWith(Err.UnterminatedGroup, () => c.get(PP), () => c.i32(1));
+  failReturning0(c, h, Err.UnterminatedGroup, () => c.get(PP), () => c.i32(1));
   c.end();
   c.get(PP).set(START);
   c.get(PP).get(E).call(h.tag).set(VAL).tee(PP);
   orReturn0();
   c.get(VAL).op("i32.wrap_i64").tee(TG).i32(8).op("i32.lt_u");
   c.if_();
-  failWith(Err.InvalidFieldNumber, () => c.get(START), () => c.i32(0));
+  failReturning0(c, h, Err.InvalidFieldNumber, () => c.get(START), () => c.i32(0));
   c.end();
   c.get(TG).i32(7).op("i32.and").tee(W).i32(Wire.EndGroup).op("i32.eq");
   c.if_();
   num().i32(1).op("i32.eq").br_if(read);
-  failWith(Err.UnmatchedEndGroup, () => c.get(START), num);
+  failReturning0(c, h, Err.UnmatchedEndGroup, () => c.get(START), num);
   c.end();
   c.get(TG).i32((2 << 3) | Wire.Varint).op("i32.eq").get(TID).op("i64.eqz", "i32.and");
   c.if_();
@@ -602,7 +600,7 @@ function messageSetItem(msg: MessageModel, h: Helpers, parse: Map<MessageModel, 
   orReturn0();
   c.get(VAL).get(E).get(PP).op("i32.sub", "i64.extend_i32_u", "i64.gt_u");
   c.if_();
-  failWith(Err.LengthOutOfBounds, () => c.get(PP), () => c.i32(0));
+  failReturning0(c, h, Err.LengthOutOfBounds, () => c.get(PP), () => c.i32(0));
   c.end();
   c.get(PP).set(BODY);
   c.get(VAL).op("i32.wrap_i64").set(BLEN);
@@ -611,7 +609,7 @@ function messageSetItem(msg: MessageModel, h: Helpers, parse: Map<MessageModel, 
   c.end();
   c.get(W).i32(5).op("i32.gt_u");
   c.if_();
-  failWith(Err.InvalidWireType, () => c.get(START), num);
+  failReturning0(c, h, Err.InvalidWireType, () => c.get(START), num);
   c.end();
   c.get(PP).get(E);
   num();

@@ -3,7 +3,8 @@
 // unpacked runs, sub-messages, groups, map entries, closed-enum misses, unknown fields, bad UTF-8)
 // and mutations of them. Shared by test/compiled.test.ts and fuzz/compiled.mjs.
 
-import { compiledImports } from "../../dist/ts/compiled.js";
+import { instantiateCompiled } from "../../dist/ts/compiled.js";
+import { valueSize } from "../../dist/ts/layout.js";
 
 // FieldType and Label numbers of ts/schema.ts
 const DOUBLE = 1, FLOAT = 2, STRING = 9, GROUP = 10, MESSAGE = 11, BYTES = 12, ENUM = 14;
@@ -153,10 +154,9 @@ export function decoderChecker(rt, def, decoders) {
   return { check, release: () => { x.hp_arena_free(arena); x.free(input); } };
 }
 
-/** def's compiled decoders instantiated against runtime rt's memory, as the runtime does. */
-export function compiledDecoders(rt, def) {
-  const exports = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(def.compiled, "base64")), compiledImports(hostOf(rt))).exports;
-  return def.messages.map((_, i) => exports[i]);
+/** def's compiled decoders instantiated against runtime rt's memory (or another host's), as the runtime does. */
+export function compiledDecoders(rt, def, host = hostOf(rt)) {
+  return instantiateCompiled(def, host, () => {});
 }
 
 /** What runtime rt gives compiled modules. */
@@ -194,7 +194,7 @@ export function recordValue(def, memory, index, rec) {
   for (const f of msg.fields) {
     const at = rec + f.offset;
     if (f.label === REPEATED || f.label === MAP) {
-      const width = f.type === 1 || f.type === 3 || f.type === 4 || f.type === 6 || f.type === 16 || f.type === 18 ? 8 : f.type === 8 ? 1 : f.type === 9 || f.type === 12 ? 8 : 4;
+      const width = valueSize(f.type);
       const items = [];
       for (let i = 0; i < word(at + 4); i++) items.push(element(f.type, f.ref, word(at) + i * width));
       out[f.name] = { items, capacity: word(at + 8) };
