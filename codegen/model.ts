@@ -79,6 +79,11 @@ export interface MessageModel {
   /** Its comment in the .proto: generated as JSDoc. */
   comment?: string;
   customOptions?: Uint8Array;
+  /**
+   * Set on the message a file has for the extensions it declares of a message of another file (the
+   * extendee): its fields are those extensions (ts/schema.ts MessageInfo.extensionHolder).
+   */
+  extensionHolder?: MessageModel;
 }
 
 /** An `extend` field: a field of the message it extends, declared (and generated as a value) in its own file. */
@@ -90,8 +95,10 @@ export interface ExtensionModel {
   /** Name within its file: the declaring message's local name and its own, joined with "_". */
   localName: string;
   extendee: MessageModel;
-  /** Its field in the extendee. */
+  /** Its field: in the extendee, or in the carrier. */
   field: FieldModel;
+  /** The extension holder of its file holding its field, when the extendee does not (see buildModel). */
+  carrier?: MessageModel;
   /** Its place among the file's extensions, as declared: generated in that order whatever order the files came in. */
   order: number;
 }
@@ -196,8 +203,17 @@ interface DeclaredExtension {
   order: number;
 }
 
+/**
+ * Where extensions are fields: "run", of the message they extend whatever file declares them (one
+ * schema for every file, as runtime schemas are); "file", only when declared in the extendee's own
+ * file, so that a message's record is the same in every file's schema that holds it (generated
+ * code: each file has its schema, and separate generation runs compose). An extension of another
+ * file's message is then a field of its own file's extension holder for that message.
+ */
+export type ExtensionFields = "run" | "file";
+
 /** The model of the messages and enums of a set of files (each file's imports included), from their descriptors. */
-export function buildModel(descriptors: readonly FileDescriptorProto[]): SchemaModel {
+export function buildModel(descriptors: readonly FileDescriptorProto[], extensionFields: ExtensionFields = "run"): SchemaModel {
   const messages: MessageModel[] = [];
   const enums: EnumModel[] = [];
   const files: string[] = [];
@@ -300,14 +316,33 @@ export function buildModel(descriptors: readonly FileDescriptorProto[]): SchemaM
     // after the extension, prefixed with the message that declares it when nested. JSON keys are
     // "[full.name]". Own fields are named first, so an extension never renames one.
     const extending = extensions.filter((e) => e.d.extendee === `.${m.fullName}`).sort((a, b) => a.d.number - b.d.number);
+    const holders = new Map<string, { holder: MessageModel; props: Set<string> }>();
     for (const e of extending) {
       const localName = e.parentLocal ? `${e.parentLocal}_${e.d.name}` : e.d.name;
-      const field = buildField(e.d, m, uniqueProp(localName), fieldFeatures(e.scope.features, e.d), e.scope.comment(e.path));
+      const file = e.scope.file.name;
+      let carrier: MessageModel | undefined;
+      let prop: string;
+      if (extensionFields === "file" && file !== m.file) {
+        let h = holders.get(file);
+        if (h === undefined) {
+          const holder: MessageModel = {
+            fullName: m.fullName, file, localName: `${m.localName}$extensions`, fields: [], oneofs: [], index: messages.length, recordSize: 0,
+            isMapEntry: false, messageSet: m.messageSet, reserved: [], deprecated: false, extensionHolder: m,
+          };
+          messages.push(holder);
+          holders.set(file, (h = { holder, props: new Set() }));
+        }
+        carrier = h.holder;
+        prop = propertyName(localName);
+        while (h.props.has(prop)) prop += "$";
+        h.props.add(prop);
+      } else prop = uniqueProp(localName);
+      const field = buildField(e.d, carrier ?? m, prop, fieldFeatures(e.scope.features, e.d), e.scope.comment(e.path));
       const fullName = qualified(e.parent, e.d.name);
       field.name = field.jsonName = `[${fullName}]`;
-      m.fields.push(field);
+      (carrier ?? m).fields.push(field);
       inFile(e.scope.file); // a module of its own, also for a file that only extends (custom options)
-      extensionModels.push({ fullName, file: e.scope.file.name, localName, extendee: m, field, order: e.order });
+      extensionModels.push({ fullName, file, localName, extendee: m, field, order: e.order, carrier });
     }
     m.fields.sort((a, b) => a.number - b.number);
   }
@@ -373,7 +408,11 @@ export function buildModel(descriptors: readonly FileDescriptorProto[]): SchemaM
   // numbered by file name, then by declaration: the same output whatever order the files were
   // named in, and whether hppproto-gen parsed them or protoc handed them to the plugin
   const byFile = (a: { file: string }, b: { file: string }) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
-  messages.sort(byFile).forEach((m, i) => (m.index = i));
+  // in a file: its messages as declared, then map entries, then extension holders by extendee (what
+  // the other files are, and their order, must not change a file's schema)
+  const rank = (m: MessageModel) => (m.extensionHolder ? 2 : m.isMapEntry ? 1 : 0);
+  const byName = (a: MessageModel, b: MessageModel) => (a.extensionHolder && a.fullName !== b.fullName ? (a.fullName < b.fullName ? -1 : 1) : 0);
+  messages.sort((a, b) => byFile(a, b) || rank(a) - rank(b) || byName(a, b)).forEach((m, i) => (m.index = i));
   enums.sort(byFile);
   let closedCount = 0;
   for (const e of enums) if (e.closed) e.tableIndex = closedCount++;
@@ -422,24 +461,86 @@ function placeFields(model: SchemaModel): void {
 }
 
 /**
- * The schema as generated code declares it (ts/schema.ts's SchemaSource), in parts: the header,
- * each enum, the message count, each message. What the runtime needs to lay out records, build the
- * codec's table and name fields; everything derivable left out.
+ * What one schema holds, in its order: its own enums and messages, then those of other files they
+ * refer to, directly or through each other (none for a run's one schema).
  */
-export function schemaSource(model: SchemaModel, int64: Int64As = "bigint"): (string | number | boolean)[][] {
+export interface SchemaScope {
+  enums: readonly EnumModel[];
+  messages: readonly MessageModel[];
+  ownEnums: number;
+  ownMessages: number;
+  /** The files whose schemas the others come from, in the order defineSchema gets them. */
+  links: readonly string[];
+  /** Each message's and enum's index in the schema of its own file. */
+  local: ReadonlyMap<MessageModel | EnumModel, number>;
+}
+
+/** The one schema of every file of the model (runtime schemas). */
+export function runScope(model: SchemaModel): SchemaScope {
+  return { enums: model.enums, messages: model.messages, ownEnums: model.enums.length, ownMessages: model.messages.length, links: [], local: new Map() };
+}
+
+/** Each message's and enum's index in its own file's schema. */
+export function localIndexes(model: SchemaModel): Map<MessageModel | EnumModel, number> {
+  const local = new Map<MessageModel | EnumModel, number>();
+  const count = new Map<string, number>();
+  for (const x of [...model.enums, ...model.messages]) {
+    const key = `${"values" in x ? "e" : "m"}:${x.file}`;
+    const n = count.get(key) ?? 0;
+    local.set(x, n);
+    count.set(key, n + 1);
+  }
+  return local;
+}
+
+/**
+ * A file's schema: its own enums and messages (extension holders and map entries included), then
+ * every message and enum of other files their fields reach, in the order a breadth-first walk of
+ * the fields finds them, each linked from the schema of the file that declares it.
+ */
+export function fileScope(model: SchemaModel, file: string, local: ReadonlyMap<MessageModel | EnumModel, number>): SchemaScope {
+  const enums = model.enums.filter((e) => e.file === file);
+  const messages = model.messages.filter((m) => m.file === file);
+  const ownEnums = enums.length, ownMessages = messages.length;
+  const seen = new Set<MessageModel | EnumModel>([...enums, ...messages]);
+  for (let i = 0; i < messages.length; i++) {
+    for (const f of messages[i]!.fields) {
+      if (f.message !== undefined && !seen.has(f.message)) {
+        seen.add(f.message);
+        messages.push(f.message);
+      }
+      if (f.enum !== undefined && !seen.has(f.enum)) {
+        seen.add(f.enum);
+        enums.push(f.enum);
+      }
+    }
+  }
+  const links = [...new Set([...enums.slice(ownEnums), ...messages.slice(ownMessages)].map((x) => x.file))];
+  return { enums, messages, ownEnums, ownMessages, links, local };
+}
+
+/**
+ * The schema as generated code declares it (ts/schema.ts's SchemaSource), in parts: the header,
+ * each enum, the message count, each message, the linked enums and messages. What the runtime
+ * needs to lay out records, build the codec's table and name fields; everything derivable left out.
+ */
+export function schemaSource(model: SchemaModel, int64: Int64As = "bigint", scope: SchemaScope = runScope(model)): (string | number | boolean)[][] {
   type Part = (string | number | boolean)[];
-  const parts: Part[] = [[int64Forms.indexOf(int64), model.enums.length]];
-  const enumIndex = new Map(model.enums.map((e, i) => [e, i]));
-  for (const e of model.enums) {
+  const ownEnums = scope.enums.slice(0, scope.ownEnums), ownMessages = scope.messages.slice(0, scope.ownMessages);
+  const parts: Part[] = [[int64Forms.indexOf(int64), ownEnums.length]];
+  const enumIndex = new Map(scope.enums.map((e, i) => [e, i]));
+  const messageIndex = new Map(scope.messages.map((m, i) => [m, i]));
+  for (const e of ownEnums) {
     const out: Part = [e.fullName, e.closed ? 1 : 0, e.values.length];
     for (const v of e.values) out.push(v.name, v.number);
     parts.push(out);
   }
-  parts.push([model.messages.length]);
-  for (const m of model.messages) {
+  parts.push([ownMessages.length]);
+  for (const m of ownMessages) {
     const out: Part = [];
     parts.push(out);
-    const flags = (m.messageSet ? SourceFlags.MessageSet : 0) | (m.isMapEntry ? SourceFlags.MapEntry : 0) | (m.reserved.length > 0 ? SourceFlags.Reserved : 0);
+    const flags = (m.messageSet ? SourceFlags.MessageSet : 0) | (m.isMapEntry ? SourceFlags.MapEntry : 0) | (m.reserved.length > 0 ? SourceFlags.Reserved : 0) |
+      (m.extensionHolder ? SourceFlags.ExtensionHolder : 0);
     out.push(m.fullName, flags);
     if (m.reserved.length > 0) out.push(m.reserved.length, ...m.reserved);
     out.push(m.oneofs.length);
@@ -454,29 +555,32 @@ export function schemaSource(model: SchemaModel, int64: Int64As = "bigint"): (st
       out.push(f.number, code, f.name);
       if (jsonName) out.push(f.jsonName);
       if (prop) out.push(f.prop);
-      if (hasRef(f.type, f.label)) out.push(f.message ? f.message.index : enumIndex.get(f.enum!)!);
+      if (hasRef(f.type, f.label)) out.push(f.message ? messageIndex.get(f.message)! : enumIndex.get(f.enum!)!);
       if (f.oneof) out.push(m.oneofs.indexOf(f.oneof));
       if (def !== undefined) out.push(def);
     }
   }
-  const options = optionsSource(model, enumIndex);
+  const linked = (list: readonly (MessageModel | EnumModel)[]): Part => [list.length, ...list.flatMap((x) => [scope.links.indexOf(x.file), scope.local.get(x)!, x.fullName])];
+  parts.push(linked(scope.enums.slice(scope.ownEnums)), linked(scope.messages.slice(scope.ownMessages)));
+  const options = optionsSource(ownMessages, ownEnums, messageIndex, enumIndex);
   if (options.length > 0) parts.push([options.length / OPTION_ENTRY, ...options]);
   return parts;
 }
 
 const OPTION_ENTRY = 4;
 /** Custom options, when any are set: [kind, index, inner index, bytes one char per byte] per declaration. */
-function optionsSource(model: SchemaModel, enumIndex: Map<EnumModel, number>): (string | number)[] {
+function optionsSource(messages: readonly MessageModel[], enums: readonly EnumModel[], messageIndex: Map<MessageModel, number>, enumIndex: Map<EnumModel, number>): (string | number)[] {
   const out: (string | number)[] = [];
   const add = (kind: OptionsOf, index: number, inner: number, bytes: Uint8Array | undefined) => {
     if (bytes !== undefined && bytes.length > 0) out.push(kind, index, inner, charsOfBytes(bytes));
   };
-  for (const m of model.messages) {
-    add(OptionsOf.Message, m.index, 0, m.customOptions);
-    m.fields.forEach((f, i) => add(OptionsOf.Field, m.index, i, f.customOptions));
-    m.oneofs.forEach((o, i) => add(OptionsOf.Oneof, m.index, i, o.customOptions));
+  for (const m of messages) {
+    const index = messageIndex.get(m)!;
+    add(OptionsOf.Message, index, 0, m.customOptions);
+    m.fields.forEach((f, i) => add(OptionsOf.Field, index, i, f.customOptions));
+    m.oneofs.forEach((o, i) => add(OptionsOf.Oneof, index, i, o.customOptions));
   }
-  for (const e of model.enums) {
+  for (const e of enums) {
     add(OptionsOf.Enum, enumIndex.get(e)!, 0, e.customOptions);
     e.values.forEach((v, i) => add(OptionsOf.EnumValue, enumIndex.get(e)!, i, v.customOptions));
   }

@@ -102,6 +102,19 @@ const linearTypeAdd: Fix = [protobuf.Type.prototype, "add", {
   },
 }];
 
+// protobufjs merges `option (a).b = 1;` into an earlier `option (a) = {...};` of the same
+// declaration (and `[(a).b = 1, (a).c = 2]` into one), where protoc writes each statement as an
+// occurrence of its own: a custom option's statements are kept apart, so that encodeCustomOptions
+// writes protoc's bytes (features, which protoc merges, are left to protobufjs).
+const setParsedOption = protobuf.ReflectionObject.prototype.setParsedOption;
+const optionStatementsApart: Fix = [protobuf.ReflectionObject.prototype, "setParsedOption", {
+  value(this: protobuf.ReflectionObject, name: string, value: unknown, propName?: string) {
+    if (!propName || !name.startsWith("(")) return setParsedOption.call(this, name, value, propName as string);
+    (this.parsedOptions ??= []).push({ [name]: protobuf.util.setProperty({}, propName, value as object) });
+    return this;
+  },
+}];
+
 // protobufjs clears parse.filename when a speculative parse inside a try/catch fails (editions
 // files hit this), and every message after that loses its file. parseProtos sets the name before
 // each file, so ignoring the clears keeps it right. Errors are placed in it too.
@@ -111,7 +124,7 @@ let parsingFile: string | null = null;
 function withParserFixes<T>(parse: () => T): T {
   parsingFile = null;
   const fixes: Fix[] = [
-    ...groupsInOneofs, linearTypeAdd,
+    ...groupsInOneofs, linearTypeAdd, optionStatementsApart,
     [protobuf.parse, "filename", {
       get: () => parsingFile,
       set: (name: string | null) => {

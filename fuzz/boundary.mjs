@@ -20,7 +20,7 @@ const seconds = Number(process.argv[2] ?? 30);
 const seed = Number(process.argv[3] ?? Date.now() % 1_000_000);
 prepare();
 const { TestAllTypesProto3: T } = await import(`${genDir}/google/protobuf/test_messages_proto3_pb.js`);
-const Any = T.schemaDef.types[T.schemaDef.messages.findIndex((m) => m.name === "google.protobuf.Any")];
+const { Any } = await import(`${genDir}/google/protobuf/any_pb.js`);
 await init();
 
 let state = seed;

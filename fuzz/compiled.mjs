@@ -8,12 +8,12 @@
 // Usage: node fuzz/compiled.mjs [SECONDS] [SEED]   (after npm run build)
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { init } from "hppproto";
 import { runtime } from "../dist/ts/runtime.js";
 import { generate } from "../dist/codegen/cli.js";
 import { randomSource } from "./random.mjs";
-import { compiledDecoders, decoderChecker, mutate, randomInput } from "../test/support/wirecheck.mjs";
+import { compiledDecoders, decoderChecker, fileSchemas, mutate, randomInput } from "../test/support/wirecheck.mjs";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 const seconds = Number(process.argv[2] ?? 30);
@@ -39,13 +39,16 @@ const checkers = [];
 for (const [name, [protoPath, files]] of Object.entries(sets)) {
   const out = path.join(outDir, name);
   generate({ files: files.map((f) => path.join(protoPath, f)), out, protoPaths: [protoPath], target: "js" });
-  const { schema: def } = await import(pathToFileURL(path.join(out, "hppproto_schema.js")).href);
-  const decoders = compiledDecoders(rt, def);
-  const indices = def.messages.map((_, i) => i).filter((i) => decoders[i] !== undefined);
-  checkers.push({ name, def, indices, ...decoderChecker(rt, def, decoders) });
+  for (const def of await fileSchemas(out)) {
+    const decoders = compiledDecoders(rt, def);
+    const indices = def.messages.map((_, i) => i).filter((i) => decoders[i] !== undefined);
+    if (indices.length > 0) checkers.push({ name, def, indices, ...decoderChecker(rt, def, decoders) });
+  }
 }
 
-console.log(`seed ${seed}, ${seconds} s, ${checkers.map((c) => `${c.name}: ${c.indices.length} messages`).join(", ")}`);
+const perSet = new Map();
+for (const c of checkers) perSet.set(c.name, (perSet.get(c.name) ?? 0) + c.indices.length);
+console.log(`seed ${seed}, ${seconds} s, ${[...perSet].map(([name, n]) => `${name}: ${n} messages`).join(", ")}`);
 const r = randomSource(seed);
 const counts = { same: 0, error: 0, fallback: 0, skipped: 0 };
 const deadline = Date.now() + seconds * 1000;

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Arena, DecodeError, EncodeError, init, MessageType, MessageView, runtime, SchemaError, type SchemaDef } from "hppproto";
-import { defineSchema } from "hppproto/generated";
+import { defineSchema } from "../dist/ts/schema.js";
 import { Node } from "./gen/names/limits_pb.js";
 import { NestedTestAllTypes, TestAllTypes } from "./gen/unittest/google/protobuf/unittest_proto3_pb.js";
 import { TestAllTypes as TestAllTypes2 } from "./gen/unittest/google/protobuf/unittest_pb.js";

@@ -10,7 +10,7 @@ import { Heap } from "../dist/ts/heap.js";
 import { LIMITS_MAX_AMPLIFICATION, STATUS_MAX_PATH } from "../dist/ts/abi.js";
 import type { SchemaDef } from "../dist/ts/schema.js";
 import { genDir } from "./support/paths.js";
-import { compiledDecoders, hostOf, mutate, randomInput, recordValue } from "./support/wirecheck.mjs";
+import { compiledDecoders, fileSchemas, hostOf, mutate, randomInput, recordValue } from "./support/wirecheck.mjs";
 import { randomSource } from "../fuzz/random.mjs";
 
 let rt: Runtime;
@@ -39,37 +39,39 @@ function decodeIn(
 
 describe.each(["conformance", "unittest"])("%s: compiled decoders on the JS heap against them on the codec", (set) => {
   it("same records, errors and arena sizes, with first blocks of 8 bytes to 64 KiB", async () => {
-    const { schema: def } = (await import(`${genDir}/${set}/hppproto_schema.ts`)) as { schema: SchemaDef };
     const x = rt.exports;
     const heap = new Heap();
-    const onCodec = decodersIn(def, hostOf(rt));
-    const onHeap = decodersIn(def, heap.host);
     const codec = { malloc: (n: number) => rt.malloc(n), arenaNew: (l: number, f: number) => x.hp_arena_new(l, f) >>> 0, reserved: (a: number) => x.hp_arena_reserved(a) >>> 0 };
     const js = { malloc: (n: number) => heap.malloc(n), arenaNew: (l: number, f: number) => heap.arenaNew(l, f), reserved: (a: number) => heap.host.arenaReserved(a) };
     const r = randomSource(set.length);
     const counts = { value: 0, error: 0 };
-    def.messages.forEach((_, i) => {
-      if (onCodec[i] === undefined) return;
-      for (let n = 0; n < 12; n++) {
-        let bytes = randomInput(def, i, r);
-        if (n % 3 === 2) bytes = mutate(bytes, r);
-        const firstBlock = [8, 64, 1024, 65536][n % 4]!;
-        const a = decodeIn(def, onCodec, x.memory, x.hp_status(), codec, i, bytes, firstBlock);
-        const b = decodeIn(def, onHeap, heap.memory, heap.status, js, i, bytes, firstBlock);
-        expect(b, `${def.messages[i]!.name} ${Buffer.from(bytes).toString("hex")}`).toEqual(a);
-        counts["value" in a ? "value" : "error"]++;
-      }
-    });
+    for (const def of (await fileSchemas(`${genDir}/${set}`)) as SchemaDef[]) {
+      if (def.compiled === undefined) continue;
+      const onCodec = decodersIn(def, hostOf(rt));
+      const onHeap = decodersIn(def, heap.host);
+      def.messages.forEach((_, i) => {
+        if (onCodec[i] === undefined) return;
+        for (let n = 0; n < 12; n++) {
+          let bytes = randomInput(def, i, r);
+          if (n % 3 === 2) bytes = mutate(bytes, r);
+          const firstBlock = [8, 64, 1024, 65536][n % 4]!;
+          const a = decodeIn(def, onCodec, x.memory, x.hp_status(), codec, i, bytes, firstBlock);
+          const b = decodeIn(def, onHeap, heap.memory, heap.status, js, i, bytes, firstBlock);
+          expect(b, `${def.messages[i]!.name} ${Buffer.from(bytes).toString("hex")}`).toEqual(a);
+          counts["value" in a ? "value" : "error"]++;
+        }
+      });
+    }
     expect(counts.value).toBeGreaterThan(500);
     expect(counts.error).toBeGreaterThan(100);
   });
 
   it("a memory budget refused the same way", async () => {
-    const { schema: def } = (await import(`${genDir}/${set}/hppproto_schema.ts`)) as { schema: SchemaDef };
     if (set !== "conformance") return;
+    const { TestAllTypesProto3 } = await import(`${genDir}/conformance/google/protobuf/test_messages_proto3_pb.ts`);
+    const { schemaDef: def, index } = TestAllTypesProto3 as { schemaDef: SchemaDef; index: number };
     const x = rt.exports;
     const heap = new Heap();
-    const index = def.messages.findIndex((m) => m.name === "protobuf_test_messages.proto3.TestAllTypesProto3");
     const entries = new Uint8Array(180_000);
     for (let i = 0; i < 60_000; i++) entries.set([0x82, 0x03, 0x00], i * 3); // 60,000 empty repeated_nested_message
     const before = rt.limits;

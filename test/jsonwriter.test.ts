@@ -15,6 +15,7 @@ import { thrown } from "./support/thrown.js";
 import { registryOf } from "./support/buf.js";
 import { schemaSets } from "./support/paths.js";
 import * as conf3 from "./gen/conformance/google/protobuf/test_messages_proto3_pb.js";
+import { Any } from "./gen/conformance/google/protobuf/any_pb.js";
 import * as conf2 from "./gen/conformance/google/protobuf/test_messages_proto2_pb.js";
 
 beforeAll(async () => {
@@ -305,8 +306,6 @@ describe("values", () => {
 describe("Any in Any: the writers nest JSON as deeply as the readers read it (200 objects and arrays), and no deeper", () => {
   const T = conf3.TestAllTypesProto3;
   const I = interpretedJsonType((T as any).schemaDef, (T as any).index) as unknown as typeof T;
-  const def = (T as any).schemaDef;
-  const Any = def.types[def.messages.findIndex((m: { name: string }) => m.name === "google.protobuf.Any")];
   /** A message whose optionalAny holds `levels` Anys, one in the other, the last one a message. */
   const nested = (levels: number): Uint8Array => {
     let any = { typeUrl: `type.googleapis.com/${T.typeName}`, value: T.encode({ optionalInt32: 7 }) };

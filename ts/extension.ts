@@ -1,7 +1,9 @@
 // Extensions as values: each `extend` field is generated once, as an Extension, and read or written
-// on any message of the type it extends. Where the generation run held both (the usual case) the
-// extension is a field of that type, with a property of its own; on a message of a run that did not
-// know it, its wire bytes are in $unknown, and these functions read and write them there.
+// on any message of the type it extends. Declared in the file of the message it extends, the
+// extension is a field of that type, with a property of its own (a runtime schema makes every
+// extension it loads one); otherwise its wire bytes are in the message's $unknown, and these
+// functions read and write them there, through a message of the extension's own file that holds
+// its file's extensions of that type as fields (its carrier).
 import { concatBytes } from "./copy.js";
 import { EncodeError } from "./errors.js";
 import type { AnyMessageType } from "./message.js";
@@ -20,14 +22,21 @@ export class Extension<E, V> {
   /** @internal never set: the value's type, for inference */
   readonly $value?: V;
   #extendee: AnyMessageType | (() => AnyMessageType);
+  #carrier: AnyMessageType | (() => AnyMessageType) | undefined;
   #field?: FieldInfo;
 
   constructor(
-    /** The message type it extends (its own generation run's); generated code passes a function returning it (modules may import each other). */
+    /** The message type it extends; generated code passes a function returning it (modules may import each other). */
     extendee: AnyMessageType | (() => AnyMessageType),
     readonly number: number,
+    /**
+     * Where the extendee does not hold it as a field (it extends a message of another file): the
+     * message type of the extension's file that does (see carrier).
+     */
+    carrier?: AnyMessageType | (() => AnyMessageType),
   ) {
     this.#extendee = extendee;
+    this.#carrier = carrier;
   }
 
   get extendee(): AnyMessageType {
@@ -35,12 +44,28 @@ export class Extension<E, V> {
     return this.#extendee;
   }
 
-  /** The field in the extended message's schema. */
+  /** Whether messages of its extendee's type hold it in their unknown fields, never as a property. */
+  get unknownOnly(): boolean {
+    return this.#carrier !== undefined;
+  }
+
+  /**
+   * @internal the message type holding it as a field, which reads and writes its values: the
+   * extendee, or for an extension of a message of another file, a message of the extension's file
+   * named after the extendee whose fields are the extensions that file declares of it
+   */
+  get carrier(): AnyMessageType {
+    if (this.#carrier === undefined) return this.extendee;
+    if (typeof this.#carrier === "function") this.#carrier = this.#carrier();
+    return this.#carrier;
+  }
+
+  /** The field in its carrier's schema. */
   get field(): FieldInfo {
     if (this.#field === undefined) {
-      const { extendee, number } = this;
-      const f = extendee.schemaDef.messages[extendee.index]!.fields.find((x) => x.number === number);
-      if (f === undefined) throw new Error(`hppproto: ${extendee.typeName} has no extension field ${number}`);
+      const { carrier, number } = this;
+      const f = carrier.schemaDef.messages[carrier.index]!.fields.find((x) => x.number === number);
+      if (f === undefined) throw new Error(`hppproto: ${carrier.typeName} has no extension field ${number}`);
       this.#field = f;
     }
     return this.#field;
@@ -51,15 +76,15 @@ export class Extension<E, V> {
     return this.field.name.slice(1, -1); // held as "[pkg.name]", its ProtoJSON key
   }
 
-  /** @internal its value in wire bytes (other fields ignored), read by the extendee of its run; the extendee's required fields may be absent */
+  /** @internal its value in wire bytes (other fields ignored), read by its carrier; the extendee's required fields may be absent */
   valueIn(bytes: Uint8Array): V {
     return this.holderOf(bytes)[this.field.prop] as V;
   }
 
-  /** @internal the plain object of the extendee of its run that wire bytes make (for the extension's field) */
+  /** @internal the plain object of its carrier that wire bytes make (for the extension's field) */
   holderOf(bytes: Uint8Array): Plain {
-    const { extendee } = this;
-    return runtime().partially(() => extendee.decode(bytes)) as Plain;
+    const { carrier } = this;
+    return runtime().partially(() => carrier.decode(bytes)) as Plain;
   }
 
   /** @internal appends its field with this value to o's unknown fields, where decode() keeps a field o's run does not know */
@@ -68,11 +93,11 @@ export class Extension<E, V> {
     o["$unknown"] = o["$unknown"] === undefined ? bytes : concatBytes([o["$unknown"] as Uint8Array, bytes]);
   }
 
-  /** @internal its field with this value as wire bytes, written by the extendee of its run (errors name the extension) */
+  /** @internal its field with this value as wire bytes, written by its carrier (errors name the extension) */
   bytesOf(value: V): Uint8Array {
-    const { extendee } = this;
+    const { carrier } = this;
     try {
-      return runtime().partially(() => extendee.encode({ [this.field.prop]: value } as never));
+      return runtime().partially(() => carrier.encode({ [this.field.prop]: value } as never));
     } catch (e) {
       if (e instanceof EncodeError) e.prefix(`[${this.typeName}]`);
       throw e;
@@ -80,13 +105,14 @@ export class Extension<E, V> {
   }
 }
 
-/** Called by generated code: the Extension of field `number` of the type `extendee` returns. */
-export function extension<E, V>(extendee: () => AnyMessageType, number: number): Extension<E, V> {
-  return new Extension<E, V>(extendee, number);
+/** Called by generated code: the Extension of field `number` of the type `extendee` returns (`carrier` as Extension's). */
+export function extension<E, V>(extendee: () => AnyMessageType, number: number, carrier?: () => AnyMessageType): Extension<E, V> {
+  return new Extension<E, V>(extendee, number, carrier);
 }
 
-/** Whether message has the extension as a property: it is of the extension's run (or a view or builder of it). */
+/** Whether message has the extension as a property: a message of its extendee holding it as a field (or a view or builder of one). */
 function holdsField<E, V>(message: object, ext: Extension<E, V>): boolean {
+  if (ext.unknownOnly) return false;
   return isView(message) ? ext.extendee.is(message) : ext.field.prop in message;
 }
 
@@ -98,7 +124,7 @@ function holdsField<E, V>(message: object, ext: Extension<E, V>): boolean {
  */
 function writesField<E, V>(message: object, ext: Extension<E, V>): boolean {
   if (holdsField(message, ext)) return true;
-  if (isView(message)) return false;
+  if (isView(message) || ext.unknownOnly) return false;
   const { fields } = ext.extendee.schemaDef.messages[ext.extendee.index]!;
   let own = 0;
   for (const f of fields) {
@@ -128,8 +154,8 @@ export function getExtension<E, V>(message: NoInfer<E> | MessageView, ext: Exten
 /** Whether the extension is set on a message (as isSet() tells for fields). */
 export function hasExtension<E, V>(message: NoInfer<E> | MessageView, ext: Extension<E, V>): boolean {
   // asked of the message that holds it: a declared default it reads while unset is not set
-  const holder = holdsField(message as object, ext) ? message : ext.holderOf(unknownBytes(message as object) ?? new Uint8Array(0));
-  return ext.extendee.isSet(holder as E, ext.field.prop);
+  if (holdsField(message as object, ext)) return ext.extendee.isSet(message as E, ext.field.prop);
+  return ext.carrier.isSet(ext.holderOf(unknownBytes(message as object) ?? new Uint8Array(0)), ext.field.prop);
 }
 
 /** Replaces a message's unknown fields: a plain object's $unknown, or a builder's record. */

@@ -7,7 +7,7 @@ import { define } from "./json/print.js";
 import { fieldMaskFromJson, fieldMaskToJson } from "./json/common.js";
 import type { AnyMessageType, PlainOf } from "./message.js";
 import { isMessage } from "./interpreted/values.js";
-import { Label, type FieldInfo, type MessageInfo, type SchemaDef } from "./schema.js";
+import { Label, typeAt, type FieldInfo, type MessageInfo, type SchemaDef } from "./schema.js";
 
 interface FieldMaskLike {
   readonly paths: readonly string[];
@@ -82,7 +82,7 @@ function put(info: MessageInfo, f: FieldInfo, out: Plain, v: unknown): void {
   else define(out, info.oneofs[f.oneof]!.prop, { case: f.prop, value: v });
 }
 
-const typeAt = (def: SchemaDef, index: number) => def.types[index] as AnyMessageType;
+const typeOf = (def: SchemaDef, index: number) => typeAt(def, index) as AnyMessageType;
 
 /**
  * The message with only the fields a FieldMask names (`.proto` names, "a.b" into message fields),
@@ -139,7 +139,7 @@ export function fieldMaskMerge<M extends AnyMessageType>(type: M, mask: FieldMas
   const def = type.schemaDef;
   const merge = (mi: number, src: Plain, dst: Plain, tree: MaskTree, at: string): void => {
     const info = def.messages[mi]!;
-    const msgType = typeAt(def, mi);
+    const msgType = typeOf(def, mi);
     for (const [name, below] of tree) {
       const f = fieldOf(info, name, at);
       const value = memberValue(info, f, src);
@@ -157,7 +157,7 @@ export function fieldMaskMerge<M extends AnyMessageType>(type: M, mask: FieldMas
       const present = memberValue(info, f, dst);
       if ((value === undefined || value === null) && (present === undefined || present === null)) continue;
       let inner = present as Plain | undefined | null;
-      if (inner === undefined || inner === null) put(info, f, dst, (inner = typeAt(def, f.ref).create() as Plain));
+      if (inner === undefined || inner === null) put(info, f, dst, (inner = typeOf(def, f.ref).create() as Plain));
       merge(f.ref, (value ?? {}) as Plain, inner, below, `${at}${name}.`);
     }
   };

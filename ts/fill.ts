@@ -211,20 +211,40 @@ export class RecordWriter {
     u32[(addr >>> 2) + 1] = n;
   }
 
-  /** A message slot: a fresh record of `size` bytes for message `index` of the schema, filled from v. */
-  msg(addr: number, v: unknown, fill: Fill<never>, size: number, index: number, field: FieldRef): void {
+  /**
+   * A message slot: a fresh record of `size` bytes for message `index` of def, filled from v. def is
+   * the schema of the module whose code `fill` is (its numeric FieldRefs and enum indexes are that
+   * schema's), which for a message of another .proto file is that file's.
+   */
+  msg(addr: number, v: unknown, fill: Fill<never>, size: number, def: SchemaDef, index: number, field: FieldRef): void {
     if (typeof v !== "object" || v === null) throw invalid(v, "an object", this.name(field));
     const rec = this.allocZeroed(size);
     this.m.u32[addr >>> 2] = rec;
-    const outer = this.message;
+    const outerDef = this.def, outer = this.message;
+    this.def = def;
     this.message = index;
     try {
       this.fill(fill, v, rec);
     } catch (e) {
+      this.def = outerDef;
       this.message = outer;
       throw within(e, this.name(field));
     }
+    this.def = outerDef;
     this.message = outer;
+  }
+
+  /** Runs fill, the code of message `index` of def, on record rec: what its numeric FieldRefs and enum indexes mean meanwhile. */
+  fillAs(def: SchemaDef, index: number, fill: Fill<never>, o: never, rec: number): void {
+    const outerDef = this.def, outer = this.message;
+    this.def = def;
+    this.message = index;
+    try {
+      fill(this, o, rec);
+    } finally {
+      this.def = outerDef;
+      this.message = outer;
+    }
   }
 
   // ---- repeated fields: an array slot (data, size, capacity) at addr ----
@@ -403,12 +423,13 @@ export class RecordWriter {
     }
   }
 
-  /** Repeated messages, message `index` of the schema: a record per element, its pointer in the array. */
-  msgs(addr: number, v: unknown, fill: Fill<never>, size: number, index: number, field: FieldRef): void {
+  /** Repeated messages, message `index` of def (as for msg()): a record per element, its pointer in the array. */
+  msgs(addr: number, v: unknown, fill: Fill<never>, size: number, def: SchemaDef, index: number, field: FieldRef): void {
     const list = this.list(v, field);
     const n = list.length;
     const p = this.array(addr, n, 4);
-    const outer = this.message;
+    const outerDef = this.def, outer = this.message;
+    this.def = def;
     this.message = index;
     let i = 0;
     try {
@@ -420,9 +441,11 @@ export class RecordWriter {
         this.fill(fill, e, rec);
       }
     } catch (e) {
+      this.def = outerDef;
       this.message = outer;
       throw within(e, `${this.name(field)}[${i}]`);
     }
+    this.def = outerDef;
     this.message = outer;
   }
 

@@ -12,7 +12,7 @@ import { hasDefault, memberValue, type Oneof } from "./defaults.js";
 import { fieldIsSet, isPlainMessage, mergeMessages, messagesEqual } from "./semantics.js";
 import { reflectMessage, type FieldReflection, type OneofReflection } from "./reflect.js";
 import { convert64, type Int64Forms } from "./int64.js";
-import type { FieldInfo, Int64As, SchemaDef } from "./schema.js";
+import { typeAt, type FieldInfo, type Int64As, type SchemaDef } from "./schema.js";
 import type { JsonWriteOptions } from "./json/print.js";
 import type { MessageView, ViewClass } from "./view.js";
 import { isView } from "./viewmark.js";
@@ -95,7 +95,7 @@ type Plain = Record<string, unknown>;
 
 /** Empty plain objects of a schema's messages, by index, through their message types. */
 const emptyOf = (def: SchemaDef) => (index: number): Plain => {
-  const type = def.types[index] as MessageType<unknown, unknown> | undefined;
+  const type = typeAt(def, index) as MessageType<unknown, unknown> | undefined;
   if (type === undefined) throw new Error(`hppproto: the message type ${def.messages[index]?.name} is not loaded`);
   return type.emptyPlain() as Plain;
 };

@@ -25,11 +25,16 @@ export const int64Forms: readonly Int64As[] = ["bigint", "string", "number"];
  * A schema as generated code declares it: one flat array, read front to back.
  *   int64 form (0 bigint, 1 string, 2 number), enum count, enums, message count, messages
  *   enum:    full name, closed (0/1), value count, then name, number per value
- *   message: full name, flags (1 message set, 2 map entry, 4 reserved names), [reserved name count,
- *            names,] oneof count, then name and property ("" when it is the name's) per oneof,
- *            field count, fields by ascending number
+ *   message: full name, flags (1 message set, 2 map entry, 4 reserved names, 8 extension holder),
+ *            [reserved name count, names,] oneof count, then name and property ("" when it is the
+ *            name's) per oneof, field count, fields by ascending number
  *   field:   number, code (see SourceBits), name, then as the code says: json name, property,
  *            message or enum index, oneof index, default
+ *   then the enums and messages of other files this file's fields refer to, directly or through
+ *   each other: a count, then per enum a link (index among defineSchema's links), its index there
+ *   and its full name (checked: a module generated before that file changed fails clearly); the
+ *   same for messages. They follow the file's own: an index past its own enums or
+ *   messages is one of them, in this order.
  * Json names and properties are written only where they are not the ones the name gives.
  */
 export type SchemaSource = readonly (string | number | boolean)[];
@@ -37,7 +42,7 @@ export type SchemaSource = readonly (string | number | boolean)[];
 /** The code word of a field in a SchemaSource: type | label << LabelShift | flags << FlagsShift | these. */
 export const SourceBits = { LabelShift: 5, FlagsShift: 8, JsonName: 1 << 12, Prop: 1 << 13, Default: 1 << 14, Int64Shift: 15 } as const;
 /** A message's flags in a SchemaSource. */
-export const SourceFlags = { MessageSet: 1, MapEntry: 2, Reserved: 4 } as const;
+export const SourceFlags = { MessageSet: 1, MapEntry: 2, Reserved: 4, ExtensionHolder: 8 } as const;
 /** Bytes as a SchemaSource holds them (bytes defaults, custom options): one char per byte. */
 export function bytesOfChars(text: string): Uint8Array {
   const bytes = new Uint8Array(text.length);
@@ -106,6 +111,12 @@ export interface MessageInfo extends WithOptions {
   readonly messageSet: boolean;
   /** Field names the message reserves (the text format skips them). */
   readonly reserved: readonly string[];
+  /**
+   * The extensions one file declares of a message of another file, as the fields of a message of
+   * their own named after it: what reads and writes their values in the extendee's unknown fields
+   * (extension.ts). Never a field's type, nor found by name.
+   */
+  readonly extensionHolder: boolean;
 }
 
 export interface EnumInfo extends WithOptions {
@@ -126,8 +137,48 @@ export interface SchemaDef {
   readonly maxRecordSize: number;
   /** @internal message types of this schema by index, as their modules load (for Any and JSON). */
   readonly types: unknown[];
-  /** @internal the run's compiled decoders (compiled.ts): a WASM module, base64 */
+  /** @internal the file's compiled decoders (compiled.ts): a WASM module, base64 */
   readonly compiled?: string;
+  /** @internal the schemas of the files this one's messages refer to (the generated modules it imports) */
+  readonly links: readonly SchemaDef[];
+  /** @internal where each linked message came from, by index (undefined for the file's own) */
+  readonly origins: readonly (readonly [SchemaDef, number] | undefined)[];
+}
+
+/**
+ * The message type of message `index` of def, wherever it was generated: its own, or that of the
+ * file it links to (undefined while that module has not defined it).
+ */
+export function typeAt(def: SchemaDef, index: number): unknown {
+  const own = def.types[index];
+  if (own !== undefined) return own;
+  const origin = def.origins[index];
+  return origin === undefined ? undefined : typeAt(origin[0], origin[1]);
+}
+
+/** The messages of the generated modules loaded so far, by name: where one is found without a registry. */
+const generated = new Map<string, readonly [SchemaDef, number]>();
+const generatedSchemas = new WeakSet<SchemaDef>();
+
+/**
+ * The message a type name names (an Any's type): [schema, index] in def, else, for generated code,
+ * in the schemas of the generated modules loaded so far (as one generation run's code finds its
+ * other files' messages; a runtime schema is one of its own), or undefined.
+ */
+export function findMessage(def: SchemaDef, name: string): readonly [SchemaDef, number] | undefined {
+  const index = def.messages.findIndex((m) => m.name === name && !m.extensionHolder);
+  if (index >= 0) return [def, index];
+  return generatedSchemas.has(def) ? generated.get(name) : undefined;
+}
+
+/** Called by generated code: its file's schema (defineSchema's), its messages then found by name (findMessage). */
+export function defineFileSchema(source: SchemaSource, compiled: string | undefined, links?: readonly SchemaDef[]): SchemaDef {
+  const def = defineSchema(source, compiled, links);
+  generatedSchemas.add(def);
+  def.messages.forEach((m, i) => {
+    if (def.origins[i] === undefined && !m.extensionHolder && !m.mapEntry && !generated.has(m.name)) generated.set(m.name, [def, i]);
+  });
+  return def;
 }
 
 /** lowerCamelCase as protoc derives json_name: drop underscores, upper-case the letter after one. */
@@ -194,12 +245,14 @@ export function isInt64(t: FieldType): boolean {
 export const hasRef = (type: FieldType, label: Label) =>
   label === Label.Map || type === FieldType.Message || type === FieldType.Group || type === FieldType.Enum;
 
-/** Called by generated code: the schema of every message it declares. */
 /**
- * The schema a SchemaSource declares, its records laid out for wasm32 (or, for the C++ tests, other
- * slot sizes); `compiled` is the module of decoders hppproto-gen compiled for it (compiled.ts).
+ * The schema a SchemaSource declares, its records laid out for wasm32
+ * (or, for the C++ tests, other slot sizes). `compiled` is the module of decoders hppproto-gen
+ * compiled for it (compiled.ts); `links` are the schemas of other files its source refers to, whose
+ * messages it takes as they are laid out there, so that records of a message are the same in every
+ * file's schema that holds it.
  */
-export function defineSchema(source: SchemaSource, compiled?: string, sizes: SlotSizes = wasm32): SchemaDef {
+export function defineSchema(source: SchemaSource, compiled?: string, links: readonly SchemaDef[] = [], sizes: SlotSizes = wasm32): SchemaDef {
   let at = 0;
   const next = () => source[at++]!;
   const num = () => next() as number;
@@ -243,8 +296,13 @@ export function defineSchema(source: SchemaSource, compiled?: string, sizes: Slo
     const oneofs = oneofNames.map(([oneofName, prop], o): OneofInfo => ({
       name: oneofName, prop, ...layout.oneofs[o]!, fields: fields.filter((f) => f.oneof === o),
     }));
-    messages.push({ name, fields, oneofs, recordSize: layout.recordSize, mapEntry: (flags & SourceFlags.MapEntry) !== 0, messageSet: (flags & SourceFlags.MessageSet) !== 0, reserved });
+    messages.push({
+      name, fields, oneofs, recordSize: layout.recordSize, mapEntry: (flags & SourceFlags.MapEntry) !== 0, messageSet: (flags & SourceFlags.MessageSet) !== 0,
+      reserved, extensionHolder: (flags & SourceFlags.ExtensionHolder) !== 0,
+    });
   }
+  const origins: (readonly [SchemaDef, number] | undefined)[] = messages.map(() => undefined);
+  if (at < source.length) linkExternals(num, str, links, enums, messages, origins);
   if (at < source.length) {
     for (let n = num(); n > 0; n--) {
       const kind = num() as OptionsOf, index = num(), inner = num(), bytes = bytesOfChars(str());
@@ -264,9 +322,49 @@ export function defineSchema(source: SchemaSource, compiled?: string, sizes: Slo
   }
   if (at !== source.length) throw new Error(`hppproto: schema source has ${source.length - at} values left over`);
   const table = encodeTable(messages, enums);
-  const def: SchemaDef = { table, messages, enums, maxRecordSize: messages.reduce((max, m) => Math.max(max, m.recordSize), 8), types: [], compiled };
+  const def: SchemaDef = { table, messages, enums, maxRecordSize: messages.reduce((max, m) => Math.max(max, m.recordSize), 8), types: [], compiled, links, origins };
   if (compiled !== undefined) awaitInstantiation(def);
   return def;
+}
+
+/**
+ * Appends the enums and messages of linked schemas a source lists (see SchemaSource) to its own:
+ * as they are there, laid out there, their references renumbered by name into this schema, which
+ * holds everything they refer to (the generator lists it all).
+ */
+function linkExternals(num: () => number, str: () => string, links: readonly SchemaDef[], enums: EnumInfo[], messages: MessageInfo[], origins: (readonly [SchemaDef, number] | undefined)[]): void {
+  const linked = (what: string) => {
+    const link = links[num()], index = num(), name = str();
+    const found = link === undefined ? undefined : what === "enum" ? link.enums[index] : link.messages[index];
+    if (link === undefined || found === undefined || found.name !== name) {
+      throw new Error(`hppproto: the ${what} ${name} is not where this module's schema links to it: the module of its .proto file was generated from another version of it (regenerate both)`);
+    }
+    return [link, index, found] as const;
+  };
+  const external: [SchemaDef, MessageInfo][] = [];
+  for (let n = num(); n > 0; n--) enums.push(linked("enum")[2] as EnumInfo);
+  for (let n = num(); n > 0; n--) {
+    const [link, index, info] = linked("message");
+    external.push([link, info as MessageInfo]);
+    origins.push(link.origins[index] ?? [link, index]);
+  }
+  const enumAt = new Map(enums.map((e, i) => [e.name, i]));
+  const messageAt = new Map<string, number>();
+  messages.forEach((m, i) => m.extensionHolder || messageAt.set(m.name, i));
+  external.forEach(([, m], i) => messageAt.set(m.name, messages.length + i));
+  for (const [link, m] of external) {
+    const renumber = (f: FieldInfo): FieldInfo => {
+      if (f.ref < 0) return f;
+      const isEnum = f.type === FieldType.Enum && f.label !== Label.Map;
+      const name = isEnum ? link.enums[f.ref]!.name : link.messages[f.ref]!.name;
+      const ref = isEnum ? enumAt.get(name) : messageAt.get(name);
+      if (ref === undefined) throw new Error(`hppproto: schema source lacks ${name}, which ${m.name} refers to (regenerate the modules of every .proto file with one version of hppproto)`);
+      return ref === f.ref ? f : { ...f, ref };
+    };
+    const fields = m.fields.map(renumber);
+    const oneofs = m.oneofs.map((o) => ({ ...o, fields: o.fields.map((f) => fields[m.fields.indexOf(f)]!) }));
+    messages.push({ ...m, fields, oneofs });
+  }
 }
 
 /** The binary table of cpp/include/hppproto/schema.hpp. */

@@ -75,5 +75,5 @@ export function builderInterface(c: FileContext, m: MessageModel): string {
 export function builderDecl(c: FileContext, m: MessageModel): string {
   const n = c.names.get(m)!;
   return builderInterface(c, m) + "\n" +
-    `export ${decl("declare ")}const ${n.builder}${ts(`: $ViewClass<${n.builder}>`)}${impl(` = /* @__PURE__ */ $interpretedBuilder(${n.view}, $schema, ${m.index})`)};\n`;
+    `export ${decl("declare ")}const ${n.builder}${ts(`: $ViewClass<${n.builder}>`)}${impl(` = /* @__PURE__ */ $interpretedBuilder(${n.view}, ${c.schemaOf(m)})`)};\n`;
 }

@@ -4,7 +4,7 @@ import { FieldType, type Int64As } from "../../ts/schema.js";
 import { holdingInt64 } from "../../ts/int64.js";
 import { literal } from "../names.js";
 import { ts } from "../syntax.js";
-import { isMessage, numberKinds, type EnumModel, type ExtensionModel, type FieldModel, type FileOptionsModel, type MessageModel, type SchemaModel, type ServiceModel } from "../model.js";
+import { isMessage, numberKinds, type EnumModel, type ExtensionModel, type FieldModel, type FileOptionsModel, type MessageModel, type SchemaModel, type SchemaScope, type ServiceModel } from "../model.js";
 
 /** What generated code offers per message; see hppproto-gen --help. */
 export type Facade = "views" | "plain" | "builders" | "json";
@@ -57,15 +57,32 @@ export class FileContext {
     readonly model: SchemaModel,
     readonly names: Map<Named, Names>,
     readonly options: EmitOptions,
+    /** This file's schema: what its indexes of messages and enums count in. */
+    readonly scope: SchemaScope,
   ) {}
 
   /** A reference to a message's or enum's type, view or reader from this file. */
   ref(target: MessageModel | EnumModel, which: keyof Names): string {
     const n = this.names.get(target)![which];
     if (target.file === this.file) return n;
-    let alias = this.deps.get(target.file);
-    if (!alias) this.deps.set(target.file, (alias = `$dep${this.deps.size}`));
-    return `${alias}.${n}`;
+    return `${this.module(target.file)}.${n}`;
+  }
+
+  /** The import alias of another file's module. */
+  module(file: string): string {
+    let alias = this.deps.get(file);
+    if (!alias) this.deps.set(file, (alias = `$dep${this.deps.size}`));
+    return alias;
+  }
+
+  /** The schema of the file declaring a message, and the message's index there. */
+  schemaOf(target: MessageModel): string {
+    return `${target.file === this.file ? "" : `${this.module(target.file)}.`}$schema, ${this.scope.local.get(target)!}`;
+  }
+
+  /** An enum's index in this file's schema. */
+  enumIndex(target: EnumModel): number {
+    return this.scope.enums.indexOf(target);
   }
 
   /** Whether a file's messages are interpreted from the schema (CODE_SIZE) rather than generated. */
@@ -95,9 +112,9 @@ export class FileContext {
   value(target: MessageModel, which: "view" | "list" | "reader" | "readAll" | "fill" | "builder" | "toJsonString"): string {
     if (!this.interpreted(target.file)) return which === "list" || which === "readAll" ? this.repeated(target, which) : this.ref(target, which);
     this.ref(target, "type"); // the message's module is imported still: loading it registers the type
-    if (which === "toJsonString") return `$jsonWrite.bySchema($schema, ${target.index})`;
+    if (which === "toJsonString") return `$jsonWrite.bySchema(${this.schemaOf(target)})`;
     const part = { view: "view", list: "list", reader: "read", readAll: "readAll", fill: "fill", builder: "builder" }[which];
-    return `($interpretedParts${ts(`<${this.typeParams(target)}>`)}($schema, ${target.index}).${part})`;
+    return `($interpretedParts${ts(`<${this.typeParams(target)}>`)}(${this.schemaOf(target)}).${part})`;
   }
 
   /** A message type's type parameters (plain object, view, builder), never for what this run leaves out. */

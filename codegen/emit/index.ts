@@ -1,9 +1,9 @@
-// Emits one TypeScript module per .proto file and one module holding the run's schema table. Each
-// facade's code is written by a module of its own (views, plain, fill, builders, json: the text writer
-// of plain objects, enums);
-// this one puts a file's module together.
+// Emits one TypeScript module per .proto file, each declaring its file's schema (linked to the
+// schemas of the files it refers to) and, for files generated for speed, its compiled decoders.
+// Each facade's code is written by a module of its own (views, plain, fill, builders, json: the text
+// writer of plain objects, enums); this one puts a file's module together.
 import * as path from "node:path";
-import { schemaSource, type EnumModel, type ExtensionModel, type FileOptionsModel, type MessageModel, type SchemaModel, type ServiceModel } from "../model.js";
+import { fileScope, localIndexes, schemaSource, type EnumModel, type ExtensionModel, type FileOptionsModel, type MessageModel, type SchemaModel, type ServiceModel } from "../model.js";
 import { charsOfBytes } from "../../ts/schema.js";
 import { compileDecoders } from "../wasm/decoder.js";
 import { comment, literal, topLevelName } from "../names.js";
@@ -26,32 +26,24 @@ export interface OutputFile {
   content: string;
 }
 
-export const SCHEMA_MODULE = "hppproto_schema.ts";
-
-/** How the schema module names the .proto files of its run, whose modules import it. */
-const RUN_LINE = "// The modules of the .proto files of this run import it: ";
-
-/** The .proto files of the run that wrote a schema module's text (undefined: a module from before runs were recorded). */
-export function runFilesOf(schemaModule: string): string[] | undefined {
-  const line = schemaModule.split("\n").find((l) => l.startsWith(RUN_LINE));
-  return line?.slice(RUN_LINE.length).split(", ");
-}
-
 export function outputName(protoFile: string): string {
   return protoFile.replace(/\.proto$/, "") + "_pb.ts";
 }
 
 /** TypeScript modules, or JavaScript modules each with its .d.ts: the same text, rendered per target. */
-export function emit(model: SchemaModel, target: "ts" | "js", options: EmitOptions): OutputFile[] {
+export function emit(model: SchemaModel, target: "ts" | "js", options: EmitOptions, only?: ReadonlySet<string>): OutputFile[] {
   const names = assignNames(model);
-  const modules: OutputFile[] = [{ name: SCHEMA_MODULE, content: emitSchemaModule(model, options) }];
+  const local = localIndexes(model);
+  const modules: OutputFile[] = [];
   for (const file of model.files) {
-    const messages = model.messages.filter((m) => m.file === file && !m.isMapEntry);
+    if (only !== undefined && !only.has(file)) continue;
+    const messages = model.messages.filter((m) => m.file === file && !m.isMapEntry && !m.extensionHolder);
     const enums = model.enums.filter((e) => e.file === file);
     const extensions = model.extensions.filter((x) => x.file === file);
     const services = model.services.filter((s) => s.file === file);
     if (messages.length === 0 && enums.length === 0 && extensions.length === 0 && services.length === 0 && !model.fileOptions.has(file)) continue;
-    modules.push({ name: outputName(file), content: fileModule(new FileContext(file, model, names, options), messages, enums, extensions, services) });
+    const c = new FileContext(file, model, names, options, fileScope(model, file, local));
+    modules.push({ name: outputName(file), content: fileModule(c, messages, enums, extensions, services) });
   }
   if (target === "ts") return modules.map(({ name, content }) => ({ name, content: render(content, "ts") }));
   return modules.flatMap(({ name, content }) => {
@@ -80,7 +72,7 @@ function assignNames(model: SchemaModel): Map<Named, Names> {
     names.set(e, { type, view: type, reader: type, fill: type, builder: type, toJsonString: type });
   }
   for (const m of model.messages) {
-    if (m.isMapEntry) continue;
+    if (m.isMapEntry || m.extensionHolder) continue;
     const type = unique(m.file, m.localName);
     const base = type.replace(/\$+$/, "");
     names.set(m, { type, view: unique(m.file, base + "View"), reader: `read$${type}`, fill: `fill$${type}`, builder: unique(m.file, base + "Builder"), toJsonString: `toJsonString$${type}` });
@@ -105,33 +97,35 @@ function extensionDecl(c: FileContext, x: ExtensionModel): string {
   const extendee = c.ref(x.extendee, "type");
   const value = c.parts.plain || c.parts.builders ? plainType(c, x.field) : "unknown";
   const type = `$Extension<${c.parts.plain || c.parts.builders ? extendee : "unknown"}, ${value}>`;
+  // an extension of another file's message: its values are read and written by its file's holder
+  const carrier = x.carrier ? `, () => $interpretedType(${c.schemaOf(x.carrier)})` : "";
   return docComment(`[${x.fullName}], extending ${x.extendee.fullName}.`, x.field.deprecated, "", x.field.comment) +
-    `export ${decl("declare ")}const ${name}${ts(`: ${type}`)}${impl(` = /* @__PURE__ */ $extension(() => ${extendee}, ${x.field.number})`)};\n`;
+    `export ${decl("declare ")}const ${name}${ts(`: ${type}`)}${impl(` = /* @__PURE__ */ $extension(() => ${extendee}, ${x.field.number}${carrier})`)};\n`;
 }
 
-function emitSchemaModule(model: SchemaModel, options: EmitOptions): string {
+/**
+ * The file's schema: its enums and messages (names, field numbers, types and presence, from which
+ * the runtime lays out records and builds the codec's table; see SchemaSource in hppproto's
+ * schema.ts), linked to the schemas of the files holding the others its fields refer to, and for a
+ * file generated for speed, the decoders compiled for its messages (compiled.ts).
+ */
+function schemaDecl(c: FileContext): string {
   const value = (v: string | number | boolean) => (typeof v === "string" ? literal(v) : Number.isNaN(v) ? "NaN" : Object.is(v, -0) ? "-0" : v === Infinity ? "Infinity" : v === -Infinity ? "-Infinity" : String(v));
-  const lines = schemaSource(model, options.int64).map((part) => `  ${part.map(value).join(", ")},`);
-  // the decoders compiled for the messages of the files generated for speed (compiled.ts)
-  const fast = (m: MessageModel) => options.codeSize !== "all" && !options.codeSize.has(m.file);
-  const compiled = model.messages.some(fast) ? `, ${literal(Buffer.from(compileDecoders(model.messages, fast)).toString("base64"))}` : "";
-  return [
-    "// Generated by hppproto-gen. Do not edit.",
-    "// Every enum and message below: names, field numbers, types and presence, from which the runtime",
-    "// lays out records and builds the codec's table (see SchemaSource in hppproto's schema.ts).",
-    // read back by runFilesOf: another run into the same folder must not replace it
-    `${RUN_LINE}${model.files.map(comment).join(", ")}`,
-    `import { ${impl("defineSchema")}${ts(`${impl(", ")}type SchemaDef`)} } from ${literal(options.runtimeImport)};`,
-    "",
-    `export ${decl("declare ")}const schema${ts(": SchemaDef")}${impl(` = /* @__PURE__ */ defineSchema([\n${lines.join("\n")}\n]${compiled})`)};`,
-    "",
-  ].join("\n");
+  const lines = schemaSource(c.model, c.options.int64, c.scope).map((part) => `  ${part.map(value).join(", ")},`);
+  const { messages, ownMessages, links } = c.scope;
+  const exported = (m: MessageModel) => messages.indexOf(m) < ownMessages && !m.isMapEntry && !m.extensionHolder;
+  const compiled = !c.interpreted(c.file) && messages.some(exported) ? literal(Buffer.from(compileDecoders(messages, exported)).toString("base64")) : "undefined";
+  const linked = links.length > 0 ? `, [${links.map((f) => `${c.module(f)}.$schema`).join(", ")}]` : "";
+  return docComment(`${c.file}'s schema (generated code's, not an API).`, false) +
+    `export ${decl("declare ")}const $schema${ts(": $SchemaDef")}${impl(` = /* @__PURE__ */ $defineFileSchema([\n${lines.join("\n")}\n], ${compiled}${linked})`)};\n`;
 }
 
 /** A file's module: its imports, then every facade's code for its enums and messages. */
 function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[], extensions: ExtensionModel[], services: ServiceModel[]): string {
   const { views, plain, builders, json } = c.parts;
   const body: string[] = [];
+  const { enums: scopeEnums, messages: scopeMessages } = c.scope;
+  if (scopeEnums.length > 0 || scopeMessages.length > 0) body.push(schemaDecl(c));
   const fileOptions = c.model.fileOptions.get(c.file);
   if (fileOptions) body.push(fileDecl(c, fileOptions));
   for (const e of enums) body.push(enumDecl(c, e));
@@ -155,14 +149,13 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
     const parts = [views && `view: ${n.view}`, plain && `read: ${n.reader}`, (plain || builders) && `fill: ${n.fill}`, builders && `builder: ${n.builder}`, json && `toJsonString: ${n.toJsonString}`].filter(Boolean);
     body.push(
       docComment(`${m.fullName}: ${does}.`, m.deprecated, "", m.comment) +
-        `export ${decl("declare ")}const ${n.type}${ts(`: ${typeClass}<${params}>`)}${impl(` = /* @__PURE__ */ new ${typeClass}${ts(`<${params}>`)}($schema, ${m.index}, { ${parts.join(", ")} })`)};\n`,
+        `export ${decl("declare ")}const ${n.type}${ts(`: ${typeClass}<${params}>`)}${impl(` = /* @__PURE__ */ new ${typeClass}${ts(`<${params}>`)}(${c.schemaOf(m)}, { ${parts.join(", ")} })`)};\n`,
     );
   }
   for (const x of extensions) body.push(extensionDecl(c, x));
   for (const s of services) body.push(serviceDecl(c, s, c.names.get(s)!.type));
   // (a CODE_SIZE module's builder types name them too, but its classes are the runtime's)
   if (!interpreted) for (const [name, [m, which]] of c.repeatedParts) body.push(which === "list" ? listDecl(c, m, name) : readAllDecl(c, m, name));
-  const toRoot = path.posix.relative(path.posix.dirname(c.file), ".") || ".";
   const ext = c.options.importExtension;
   // every runtime name a module may use (a CODE_SIZE module's classes are the runtime's, so it
   // names them as types only); it imports those its code names (noUnusedLocals)
@@ -179,6 +172,7 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
     ]),
     "type Int64 as $Int64", "type Int64Forms as $Int64Forms", "extension as $extension", "type Extension as $Extension",
     "service as $service", "type ServiceType as $ServiceType", "type Method as $Method", "file as $file", "type FileReflection as $FileReflection",
+    "defineFileSchema as $defineFileSchema", "type SchemaDef as $SchemaDef", ...(interpreted ? [] : ["interpretedType as $interpretedType"]),
   ];
   const head = [`// Generated by hppproto-gen from ${comment(c.file)}. Do not edit.`, "/* eslint-disable */"];
   const named = runtimeNames.filter((r) => uses(body, r.slice(r.indexOf(" as ") + 4)));
@@ -189,7 +183,6 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
     if (values.length > 0) head.push(`import { ${values.join(", ")}${types.map((r) => ts(`, ${r}`)).join("")} } from ${from};`);
     else head.push(ts(`import type { ${types.map((r) => r.slice(5)).join(", ")} } from ${from};`));
   }
-  if (messages.length > 0) head.push(`import { schema as $schema } from ${literal(`${toRoot}/${SCHEMA_MODULE.replace(/\.ts$/, ext)}`)};`);
   for (const [file, alias] of c.deps) {
     let rel = path.posix.relative(path.posix.dirname(c.file), outputName(file).replace(/\.ts$/, ext));
     if (!rel.startsWith(".")) rel = "./" + rel;

@@ -31,7 +31,7 @@ export function interpretedDecl(c: FileContext, m: MessageModel): string {
   const does = [views && "views", plain && "plain objects", builders && "builders", json && "ProtoJSON"].filter(Boolean).join(", ");
   out.push(
     docComment(`${m.fullName}: ${does}, interpreted from the schema (optimize_for = CODE_SIZE).`, m.deprecated, "", m.comment) +
-      `export ${decl("declare ")}const ${n.type}${ts(`: ${typeClass}<${c.typeParams(m)}${c.formsParam(m)}>`)}${impl(` = /* @__PURE__ */ ${make}($schema, ${m.index})`)};\n`,
+      `export ${decl("declare ")}const ${n.type}${ts(`: ${typeClass}<${c.typeParams(m)}${c.formsParam(m)}>`)}${impl(` = /* @__PURE__ */ ${make}(${c.schemaOf(m)})`)};\n`,
   );
   return out.join("\n");
 }

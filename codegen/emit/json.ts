@@ -15,7 +15,7 @@ function jsonText(c: FileContext, f: FieldModel, x: string, key: string): string
   switch (f.type) {
     case FieldType.Enum:
       if (f.enum!.fullName === "google.protobuf.NullValue") return '"null"';
-      return `(opts.enumsAsInts ? "" + ${x} : $jsonWrite.enumName($schema, ${c.model.enums.indexOf(f.enum!)}, ${x}))`;
+      return `(opts.enumsAsInts ? "" + ${x} : $jsonWrite.enumName($schema, ${c.enumIndex(f.enum!)}, ${x}))`;
     case FieldType.Double: return `$jsonWrite.double(${x})`;
     case FieldType.Float: return `$jsonWrite.float(${x})`;
     case FieldType.Bytes: return `$jsonWrite.bytes(${x})`;
@@ -44,7 +44,7 @@ export function toJsonDecl(c: FileContext, m: MessageModel): string {
   if (hasSpecialJson(m.fullName) || sharedKeys) {
     const type = `(o: ${n.type}, opts: $JsonWriteOptions) => string`;
     const why = sharedKeys ? "has fields that share a json_name: it is written the schema-driven way" : "has its own JSON form";
-    return `/** ${comment(m.fullName)} ${why}. */\nexport ${decl("declare ")}const ${n.toJsonString}${ts(`: ${type}`)}${impl(` = $jsonWrite.bySchema($schema, ${m.index})`)};\n`;
+    return `/** ${comment(m.fullName)} ${why}. */\nexport ${decl("declare ")}const ${n.toJsonString}${ts(`: ${type}`)}${impl(` = $jsonWrite.bySchema(${c.schemaOf(m)})`)};\n`;
   }
   // keys come quoted from the schema's names (jsonWrite.keys), so each name is in the bundle once
   const lines: string[] = [];
@@ -88,7 +88,7 @@ export function toJsonDecl(c: FileContext, m: MessageModel): string {
     }
   });
   // what the fields' lines use of the keys and options, declared before them
-  const keys = ["key", "commaKey"].filter((k) => uses(lines, k)), head = [...(keys.length > 0 ? [`{ ${keys.join(", ")} } = $jsonWrite.keys($schema, ${m.index}, opts)`] : []), ...(uses(lines, "d") ? ["d = opts.emitDefaults"] : [])];
+  const keys = ["key", "commaKey"].filter((k) => uses(lines, k)), head = [...(keys.length > 0 ? [`{ ${keys.join(", ")} } = $jsonWrite.keys(${c.schemaOf(m)}, opts)`] : []), ...(uses(lines, "d") ? ["d = opts.emitDefaults"] : [])];
   lines.unshift(...(head.length > 0 ? [`  const ${head.join(", ")};`] : []), `  let s = "{";`);
   lines.push('  return s + "}";');
   return exportedFunction(`${m.fullName} as ProtoJSON text.`, n.toJsonString, [["o", n.type], ["opts", "$JsonWriteOptions"]], "string", lines);

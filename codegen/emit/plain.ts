@@ -140,7 +140,7 @@ function defaultsConstructor(c: FileContext, m: MessageModel, params: [string, s
   for (const o of m.oneofs) body.push(`  this${propertyAccess(o.prop)} = ${oneofReader(o.prop)}(m, p, rt);`);
   body.push("  if ($plain.hasUnknown(m, p)) this.$unknown = $plain.unknown(m, p);");
   const make = functionExpression(n.type, params, "void", body);
-  return impl(`${docComment(`${m.fullName}'s plain objects, on the prototype of its declared defaults.`, false)}const ${makeName(c, m)} = /* @__PURE__ */ $plain.withDefaults($schema, ${m.index}, ${make});\n`);
+  return impl(`${docComment(`${m.fullName}'s plain objects, on the prototype of its declared defaults.`, false)}const ${makeName(c, m)} = /* @__PURE__ */ $plain.withDefaults(${c.schemaOf(m)}, ${make});\n`);
 }
 
 /** Reads repeated m fields into arrays, named `name` in this module: a loop of its own per message type (one shared loop would call every type's reader and go megamorphic). */

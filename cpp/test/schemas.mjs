@@ -103,7 +103,7 @@ function source({ enums, messages }) {
 function declarations(sizes) {
   const lines = [];
   for (const [name, schema] of Object.entries(schemas)) {
-    const def = defineSchema(source(schema), undefined, sizes);
+    const def = defineSchema(source(schema), undefined, [], sizes);
     lines.push(`inline const TestSchema ${name} = {`, `    {${[...def.table].join(", ")}},`, "    {");
     for (const m of def.messages) {
       lines.push(`        {${m.recordSize}, {${m.fields.map((x) => `{${x.number}, ${x.offset}, ${x.presence}}`).join(", ")}}},`);

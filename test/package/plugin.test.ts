@@ -2,7 +2,7 @@
 // it writes exactly what hppproto-gen writes for the same files and options; its errors reach
 // the user through protoc.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -42,9 +42,9 @@ function viaProtoc(protoPath: string, files: readonly string[], opt = "") {
   return { status: r.status, stderr: r.stderr, files: tree(out) };
 }
 
-function viaBuf(protoPath: string, files: readonly string[]) {
+function viaBuf(protoPath: string, files: readonly string[], strategy: "all" | "directory" = "all", opt: string[] = []) {
   const out = scratch();
-  const template = { version: "v2", plugins: [{ local: plugin, out, strategy: "all" }] };
+  const template = { version: "v2", plugins: [{ local: plugin, out, strategy, opt }] };
   execFileSync(buf, ["generate", protoPath, "--template", JSON.stringify(template), ...files.flatMap((f) => ["--path", path.join(protoPath, f)])], { stdio: "pipe" });
   return tree(out);
 }
@@ -86,7 +86,7 @@ describe("protoc-gen-hppproto", () => {
     const files = ["wide.proto"];
     const r = viaProtoc(testProtos, files, "target=js,int64=string,facades=views+plain,import_extension=none,runtime_import=@my/hppproto");
     expect(r.status).toBe(0);
-    expect([...r.files.keys()]).toEqual(["hppproto_schema.d.ts", "hppproto_schema.js", "wide_pb.d.ts", "wide_pb.js"]);
+    expect([...r.files.keys()]).toEqual(["wide_pb.d.ts", "wide_pb.js"]);
     expect(r.files.get("wide_pb.js")).toContain('from "@my/hppproto"');
     expectSameOutput(r.files, hppprotoGen(testProtos, files, ["--target", "js", "--int64", "string", "--facades", "views,plain", "--import_extension", "none", "--runtime_import", "@my/hppproto"]));
   });
@@ -94,6 +94,31 @@ describe("protoc-gen-hppproto", () => {
   it("under buf: the conformance schemas, editions included, as hppproto-gen writes them", () => {
     const files = schemaSets.conformance.files;
     expectSameOutput(viaBuf(conformanceProtos, files), hppprotoGen(conformanceProtos, files));
+  });
+
+  it("under buf's default strategy (a run per directory): each run writes its directory's modules, which import the others' and work", () => {
+    const dir = scratch();
+    mkdirSync(path.join(dir, "d1"));
+    mkdirSync(path.join(dir, "d2"));
+    writeFileSync(path.join(dir, "d1/a.proto"), 'syntax = "proto2";\npackage a;\nimport "google/protobuf/timestamp.proto";\n' +
+      "message A { optional int32 x = 1; optional google.protobuf.Timestamp at = 2; extensions 100 to 200; }\n");
+    writeFileSync(path.join(dir, "d2/b.proto"), 'syntax = "proto2";\npackage b;\nimport "d1/a.proto";\nimport "google/protobuf/timestamp.proto";\n' +
+      "message B { optional a.A a = 1; repeated a.A as = 2; optional google.protobuf.Timestamp at = 3; }\nextend a.A { optional string tag = 100; }\n");
+    const files = ["d1/a.proto", "d2/b.proto"];
+    const perDirectory = viaBuf(dir, files, "directory", ["target=js"]);
+    expectSameOutput(perDirectory, hppprotoGen(dir, files, ["--target", "js"]));
+    const out = scratch();
+    for (const [name, text] of perDirectory) {
+      mkdirSync(path.dirname(path.join(out, name)), { recursive: true });
+      writeFileSync(path.join(out, name), text);
+    }
+    mkdirSync(path.join(out, "node_modules"));
+    symlinkSync(repoRoot, path.join(out, "node_modules/hppproto"));
+    const program = 'import { init, getExtension, setExtension } from "hppproto"; import { A } from "./d1/a_pb.js"; import { B, tag } from "./d2/b_pb.js"; await init(); ' +
+      'const b = B.decode(B.encode({ a: setExtension({ x: 1, at: { seconds: 5n } }, tag, "t"), as: [{ x: 2 }], at: { nanos: 3 } })); ' +
+      "console.log(b.a.x, b.a.at.seconds, getExtension(b.a, tag), b.as[0].x, b.at.nanos, A.decode(A.encode(b.a)).x, B.toJsonString(b));";
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", program], { cwd: out, encoding: "utf8" });
+    expect(r.stderr + r.stdout).toBe('1 5n t 2 3 1 {"a":{"x":1,"at":"1970-01-01T00:00:05Z"},"as":[{"x":2}],"at":"1970-01-01T00:00:00.000000003Z"}\n');
   });
 
   it("under buf: an edition 2024 file (export, local, import option) as hppproto-gen writes it", () => {

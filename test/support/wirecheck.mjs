@@ -5,6 +5,9 @@
 
 import { instantiateCompiled } from "../../dist/ts/compiled.js";
 import { valueSize } from "../../dist/ts/layout.js";
+import { readdirSync, statSync } from "node:fs";
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
 
 // FieldType and Label numbers of ts/schema.ts
 const DOUBLE = 1, FLOAT = 2, STRING = 9, GROUP = 10, MESSAGE = 11, BYTES = 12, ENUM = 14;
@@ -17,6 +20,25 @@ const interesting = [0n, 1n, 2n, 127n, 128n, 300n, 0x7fffffffn, 0x80000000n, 0xf
 const utf8 = new TextEncoder();
 
 /** Wire bytes written field by field (the fuzzers' inputs). */
+/** The schemas of every generated module under dir (one per .proto file), in file name order. */
+export async function fileSchemas(dir) {
+  const files = [];
+  const walk = (at) => {
+    for (const name of readdirSync(at).sort()) {
+      const full = path.join(at, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (/_pb\.(ts|js)$/.test(name)) files.push(full);
+    }
+  };
+  walk(dir);
+  const defs = [];
+  for (const file of files) {
+    const { $schema } = await import(pathToFileURL(file).href);
+    if ($schema !== undefined) defs.push($schema);
+  }
+  return defs;
+}
+
 export class Bytes {
   parts = [];
   byte(b) { this.parts.push(b & 0xff); return this; }

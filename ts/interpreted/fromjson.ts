@@ -9,7 +9,7 @@ import { jsonKeySegment, type JsonValue } from "../json/parse.js";
 import type { JsonReadOptions } from "../json/read.js";
 import { safeNumber } from "../plain.js";
 import { elementSize } from "../budget.js";
-import { FieldFlag, FieldType, isInt64, Label, type FieldInfo, type SchemaDef } from "../schema.js";
+import { FieldFlag, FieldType, isInt64, Label, typeAt, type FieldInfo, type SchemaDef } from "../schema.js";
 import { interpretedType } from "./index.js";
 import { fieldPath, isMessage } from "./values.js";
 import { plainTemplate } from "./template.js";
@@ -30,7 +30,7 @@ export function interpretedFromJson(def: SchemaDef, index: number): FromJson {
   if (all === undefined) readers.set(def, (all = []));
   if (all[index] !== undefined) return all[index];
   if (hasSpecialJson(def.messages[index]!.name)) {
-    return (all[index] = (x, opts) => jsonIn.bySchema((def.types[index] as TypeRef | undefined) ?? interpretedType(def, index), x, opts) as Plain);
+    return (all[index] = (x, opts) => jsonIn.bySchema((typeAt(def, index) as TypeRef | undefined) ?? interpretedType(def, index), x, opts) as Plain);
   }
   return (all[index] = messageReader(def, index));
 }

@@ -8,7 +8,7 @@ import { MessageType, type Init, type Materializer, type MessageParts } from "..
 import type { Memory } from "../memory.js";
 import * as plain from "../plain.js";
 import type { Runtime } from "../runtime.js";
-import type { SchemaDef } from "../schema.js";
+import { typeAt, type SchemaDef } from "../schema.js";
 import type { ListClass, MessageView, ViewClass } from "../view.js";
 import { messageFiller, messageReader } from "./plain.js";
 import { builderClass, listClass, viewClass, type ClassSource } from "./view.js";
@@ -72,8 +72,13 @@ export function interpretedBuilder<B>(view: ViewClass<MessageView>, def: SchemaD
 
 /** Message i's builder class and filler: its message type's when loaded with both, else interpreted ones. */
 function partsOf(def: SchemaDef, i: number): readonly [ViewClass<MessageView>, Fill<never>] {
-  const generated = (def.types[i] as MessageType<unknown, unknown> | undefined)?.builderParts();
-  if (generated !== undefined) return generated;
+  const type = typeAt(def, i) as MessageType<unknown, unknown> | undefined;
+  const generated = type?.builderParts();
+  if (generated !== undefined) {
+    // generated code numbers fields and enums as its own module's schema does
+    const [builder, fill] = generated, own = type!.schemaDef, index = type!.index;
+    return [builder, own === def ? fill : (w, o, p) => w.fillAs(own, index, fill, o, p)];
+  }
   const parts = interpretedParts(def, i);
   return [parts.builder as ViewClass<MessageView>, parts.fill as Fill<never>];
 }

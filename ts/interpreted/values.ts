@@ -83,7 +83,7 @@ export function mapKeyReader(key: FieldInfo): (m: Memory, e: number) => string {
 export function valueWriter(def: SchemaDef, f: FieldInfo, fillerOf: (index: number) => Fill<never>): Write {
   if (isMessage(f)) {
     const fill = fillerOf(f.ref), size = def.messages[f.ref]!.recordSize, index = f.ref;
-    return (w, a, v, name) => w.msg(a, v, fill, size, index, name);
+    return (w, a, v, name) => w.msg(a, v, fill, size, def, index, name);
   }
   switch (f.type) {
     case FieldType.String: return (w, a, v, name) => w.str(a, v, name);

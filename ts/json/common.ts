@@ -1,6 +1,6 @@
 // What printing and parsing ProtoJSON share: the error type, base64, the well-known types' string
 // forms (Timestamp, Duration, FieldMask), and finding the type an Any holds.
-import { FieldType as T, type SchemaDef } from "../schema.js";
+import { FieldType as T, findMessage, typeAt, type SchemaDef } from "../schema.js";
 import type { Registry } from "../registry.js";
 import { MAX_JSON_DEPTH } from "../abi.js";
 import { excerpt, quote } from "../excerpt.js";
@@ -91,10 +91,10 @@ export function resolveAny(def: SchemaDef, url: string, registry: Types | undefi
   // (a Registry told apart by its get(), not instanceof: JSON programs need not carry the class)
   const listed = isRegistry(registry) ? registry.get(name) : [...(registry ?? [])].find((t) => t.typeName === name);
   if (listed !== undefined) return { type: listed, def: listed.schemaDef, index: listed.index };
-  const index = def.messages.findIndex((m) => m.name === name);
-  const type = index >= 0 ? (def.types[index] as TypeRef | undefined) : undefined;
+  const found = findMessage(def, name);
+  const type = found === undefined ? undefined : (typeAt(found[0], found[1]) as TypeRef | undefined);
   if (type === undefined) throw new JsonError("UNKNOWN_TYPE", path, `Any holds ${excerpt(name)}, which is not in the registry`);
-  return { type, def, index };
+  return { type, def: found![0], index: found![1] };
 }
 
 // ---- base64 ----

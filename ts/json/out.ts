@@ -46,12 +46,12 @@ export function bySchema(def: SchemaDef, index: number): ToJson<unknown> {
 
 /**
  * The extensions of message type `extendee` that the registry of opts knows among its unknown
- * fields, as `"[full.name]"` keys, each written by the message type of the extension's own run.
+ * fields, as `"[full.name]"` keys, each written by the extension's carrier.
  */
 export function extensions(extendee: string, unknown: Uint8Array, j: Record<string, Json>, opts: JsonWriteOptions): void {
   const registered = (opts.registry as Registry).unknownExtensions?.(extendee, unknown);
   for (const [ext, value] of registered?.found ?? []) {
-    const { extendee: type, field } = ext;
+    const { carrier: type, field } = ext;
     try {
       const json = messageToJson(type.schemaDef, type.index, { [field.prop]: value }, opts, "") as Record<string, Json>;
       if (Object.hasOwn(json, field.name)) define(j, field.name, json[field.name]);

@@ -67,7 +67,7 @@ export function messageFromJson(def: SchemaDef, mi: number, json: JsonValue, opt
       if (ext !== undefined && ext.extendee.typeName === info.name) {
         if (seen.has(ext.number)) throw new JsonError("DUPLICATE_FIELD", at, "the extension is given twice");
         seen.add(ext.number);
-        if (v !== null || acceptsNull(ext.extendee.schemaDef, ext.field)) extensionFromJson(ext, key, v, out, opts, path);
+        if (v !== null || acceptsNull(ext.carrier.schemaDef, ext.field)) extensionFromJson(ext, key, v, out, opts, path);
         continue;
       }
       if (opts.ignoreUnknownFields) continue;
@@ -123,12 +123,12 @@ export function messageFromJson(def: SchemaDef, mi: number, json: JsonValue, opt
 }
 
 /**
- * An extension of the message that its run does not know (a registry's): read by the message type
- * of the extension's run, kept as its wire bytes in $unknown, where decode() would keep them.
+ * An extension the message's schema does not hold as a field (a registry's): read by the
+ * extension's carrier, kept as its wire bytes in $unknown, where decode() would keep them.
  */
 function extensionFromJson(ext: Extension<unknown, unknown>, key: string, v: JsonValue, out: Plain, opts: JsonReadOptions, path: string): void {
-  const { extendee } = ext;
-  const value = messageFromJson(extendee.schemaDef, extendee.index, { [key]: v }, opts, path)[ext.field.prop];
+  const { carrier } = ext;
+  const value = messageFromJson(carrier.schemaDef, carrier.index, { [key]: v }, opts, path)[ext.field.prop];
   if (value === undefined) return; // an enum name unknown under ignoreUnknownFields
   try {
     ext.appendTo(out, value);

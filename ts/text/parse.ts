@@ -294,13 +294,13 @@ class TextReader {
   }
 
   /**
-   * An extension of the message that its run does not know (a registry's), its name read: read by
-   * the message type of the extension's run, kept as its wire bytes in $unknown, as decode() keeps them.
+   * An extension the message's schema does not hold as a field (a registry's), its name read: read
+   * by the extension's carrier, kept as its wire bytes in $unknown, as decode() keeps them.
    */
   private extension(ext: Extension<unknown, unknown>, o: Plain, seen: Set<FieldInfo>, at: number, depth: number): void {
-    const { extendee, field } = ext;
+    const { carrier, field } = ext;
     const alone: Plain = {};
-    this.fieldValue(extendee.schemaDef, extendee.schemaDef.messages[extendee.index]!, field, alone, seen, at, depth);
+    this.fieldValue(carrier.schemaDef, carrier.schemaDef.messages[carrier.index]!, field, alone, seen, at, depth);
     try {
       ext.appendTo(o, alone[field.prop]);
     } catch (e) {

@@ -40,7 +40,7 @@ class TextWriter {
     const printExtensions = (below: number) => {
       while (pending.length > 0 && pending[0]![0].number < below) {
         const [ext, value] = pending.shift()!;
-        this.field(ext.extendee.schemaDef, ext.field, value, indent, depth);
+        this.field(ext.carrier.schemaDef, ext.field, value, indent, depth);
       }
     };
     for (const f of info.fields) {
