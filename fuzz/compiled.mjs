@@ -1,7 +1,7 @@
 // The decoders compiled for a schema (codegen/wasm/decoder.ts) against the codec's table-driven
 // decoder, on every message of the test schema sets (conformance and editions, unittest and its
 // maps, the benchmark schemas): random wire bytes shaped by the schema and mutations of them, valid
-// and not (test/support/wirecheck.mjs). Each input is decoded by both into an arena filled with a
+// and not, one in four a length-delimited run of messages (test/support/wirecheck.mjs). Each input is decoded by both into an arena filled with a
 // pattern first; the compiled decoder must build the same records byte for byte, or fail with the
 // same Status (code, offset, detail, path), or hand the input back, the arena as it was either way. Prints inputs per outcome; exits 1 on the first difference (saved
 // under build/fuzz/compiled/).
@@ -13,7 +13,7 @@ import { init } from "hppproto";
 import { runtime } from "../dist/ts/runtime.js";
 import { generate } from "../dist/codegen/cli.js";
 import { randomSource } from "./random.mjs";
-import { compiledDecoders, decoderChecker, fileSchemas, mutate, randomInput } from "../test/support/wirecheck.mjs";
+import { compiledDecoders, decoderChecker, fileSchemas, mutate, randomInput, randomRun } from "../test/support/wirecheck.mjs";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 const seconds = Number(process.argv[2] ?? 30);
@@ -52,16 +52,19 @@ console.log(`seed ${seed}, ${seconds} s, ${[...perSet].map(([name, n]) => `${nam
 const r = randomSource(seed);
 const counts = { same: 0, error: 0, fallback: 0, skipped: 0 };
 const deadline = Date.now() + seconds * 1000;
-let inputs = 0;
+let inputs = 0, runs = 0;
 while (Date.now() < deadline) {
   for (let k = 0; k < 200; k++) {
     const c = r.pick(checkers);
     const index = r.pick(c.indices);
-    let bytes = randomInput(c.def, index, r);
+    // one message in four a length-delimited run of them
+    const delimited = r.below(4) === 0;
+    let bytes = delimited ? randomRun(c.def, index, r) : randomInput(c.def, index, r);
     if (r.rand() < 0.5) bytes = mutate(bytes, r);
     inputs++;
+    if (delimited) runs++;
     try {
-      counts[c.check(index, bytes, r.below(8))]++;
+      counts[(delimited ? c.checkDelimited : c.check)(index, bytes, r.below(8))]++;
     } catch (e) {
       mkdirSync(outDir, { recursive: true });
       const file = path.join(outDir, `difference-${seed}.bin`);
@@ -71,4 +74,4 @@ while (Date.now() < deadline) {
     }
   }
 }
-console.log(`${inputs} inputs: ${counts.same} decoded the same by both, ${counts.error} refused with the same error, ${counts.fallback} handed back to the codec (arena untouched), ${counts.skipped} too large; 0 differences`);
+console.log(`${inputs} inputs (${runs} of them length-delimited runs): ${counts.same} decoded the same by both, ${counts.error} refused with the same error, ${counts.fallback} handed back to the codec (arena untouched), ${counts.skipped} too large; 0 differences`);

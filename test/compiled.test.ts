@@ -13,7 +13,7 @@ import { defineSchema, type SchemaDef } from "../dist/ts/schema.js";
 import { compileDecoders } from "../dist/codegen/wasm/decoder.js";
 import { encodeWithProtobufjs, randomObject, rng, type Loaded } from "./support/protos.js";
 import { conformanceProtos, genDir, protos, repoRoot } from "./support/paths.js";
-import { compiledDecoders, decoderChecker, fileSchemas, mutate, randomInput } from "./support/wirecheck.mjs";
+import { compiledDecoders, decoderChecker, fileSchemas, mutate, randomInput, randomRun } from "./support/wirecheck.mjs";
 import { randomSource } from "../fuzz/random.mjs";
 
 let rt: Runtime;
@@ -231,10 +231,11 @@ describe("the modules hppproto-gen writes (every schema set the tests generate)"
     expect(defs.some((def) => typeof def.compiled === "string")).toBe(true);
     const r = randomSource(set.length * 7919);
     const counts = { same: 0, error: 0, fallback: 0 };
+    const runs = { same: 0, error: 0, fallback: 0 };
     for (const def of defs) {
       if (def.compiled === undefined) continue; // a CODE_SIZE file's
       const decoders = compiledDecoders(rt, def);
-      const { check, release } = decoderChecker(rt, def, decoders);
+      const { check, checkDelimited, release } = decoderChecker(rt, def, decoders);
       try {
         def.messages.forEach((_, i) => {
           if (decoders[i] === undefined) return; // another file's message
@@ -243,6 +244,12 @@ describe("the modules hppproto-gen writes (every schema set the tests generate)"
             counts[check(i, bytes, n % 8) as keyof typeof counts]++;
             counts[check(i, mutate(bytes, r), (n + 5) % 8) as keyof typeof counts]++;
           }
+          // length-delimited runs of them (decodeDelimited, forEachDelimited), whole and damaged
+          for (let n = 0; n < 6; n++) {
+            const run = randomRun(def, i, r);
+            runs[checkDelimited(i, run, n % 8) as keyof typeof runs]++;
+            runs[checkDelimited(i, mutate(run, r), (n + 3) % 8) as keyof typeof runs]++;
+          }
         });
       } finally {
         release();
@@ -250,6 +257,8 @@ describe("the modules hppproto-gen writes (every schema set the tests generate)"
     }
     expect(counts.same).toBeGreaterThan(counts.fallback); // not a module that gives every input back
     expect(counts.error).toBeGreaterThan(0);
+    expect(runs.same).toBeGreaterThan(runs.fallback);
+    expect(runs.error).toBeGreaterThan(0);
   });
 
   it("arenas whose blocks fill up: the compiled decoders take the next block as the codec does, under the same memory budget", async () => {
@@ -337,6 +346,43 @@ describe("the modules hppproto-gen writes (every schema set the tests generate)"
       expect(calls).toBe(1);
     } finally {
       (decoders as unknown[])[index] = original;
+      rt.useCompiled = true;
+    }
+  });
+
+  it("the runtime decodes length-delimited runs with them: decodeDelimited, viewDelimited and forEachDelimited, errors included", async () => {
+    const { TestAllTypesProto3: T } = await import(`${genDir}/conformance/google/protobuf/test_messages_proto3_pb.ts`);
+    const { schemaDef: def, index } = T as { schemaDef: SchemaDef; index: number };
+    const messages = [{ optionalInt32: 7, optionalString: "run" }, {}, { repeatedInt32: [1, 2, 3], optionalNestedMessage: { a: 4 } }];
+    const bytes = T.encodeDelimited(messages) as Uint8Array;
+    const damaged = Uint8Array.from([...bytes, 0x05, 0x08]); // a fourth message longer than what is left
+    const delimited = rt.compiledDecoders(def)!.delimited as ((...a: number[]) => number)[];
+    const original = delimited[index]!;
+    let calls = 0;
+    delimited[index] = (...a) => (calls++, original(...a));
+    const outcomes = () => {
+      const error = (f: () => unknown) => {
+        try {
+          f();
+          return "no error";
+        } catch (e) {
+          return `${(e as Error).constructor.name} ${(e as Error).message}`;
+        }
+      };
+      const seen: unknown[] = [];
+      T.forEachDelimited(bytes, (m: unknown) => seen.push(m));
+      return { decoded: T.decodeDelimited(bytes), viewed: T.viewDelimited(bytes).map((v: { $toObject(): unknown }) => v.$toObject()), seen, error: error(() => T.decodeDelimited(damaged)) };
+    };
+    try {
+      const compiled = outcomes();
+      expect(calls).toBe(4);
+      expect(compiled.decoded).toMatchObject(messages);
+      expect(compiled.error).toMatch(/^DecodeError .*\[#3\]/); // the fourth message of the run
+      rt.useCompiled = false; // the codec alone gives the same
+      expect(outcomes()).toEqual(compiled);
+      expect(calls).toBe(4);
+    } finally {
+      delimited[index] = original;
       rt.useCompiled = true;
     }
   });

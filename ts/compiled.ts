@@ -35,8 +35,13 @@ export function layoutHash(messages: readonly { recordSize: number; fields: read
 /** One message's decoder: (arena, data, size, reset) -> its record, 1 for an error (the codec's Status set), or 0 for the codec. */
 export type CompiledDecoder = (arena: number, data: number, size: number, reset: number) => number;
 
-/** A schema's decoders by message index: messages of files generated for CODE_SIZE have none. */
-export type Decoders = readonly (CompiledDecoder | undefined)[];
+/** A length-delimited run's decoder: (arena, data, size, reset, out) -> 2 (the array slot out holds the records), 1 for an error, or 0 for the codec. */
+export type DelimitedDecoder = (arena: number, data: number, size: number, reset: number, out: number) => number;
+
+/** A schema's decoders by message index (messages of files generated for CODE_SIZE have none), and those of delimited runs. */
+export interface Decoders extends ReadonlyArray<CompiledDecoder | undefined> {
+  readonly delimited: readonly (DelimitedDecoder | undefined)[];
+}
 
 /** What the runtime gives a compiled module. */
 export interface CompiledHost {
@@ -73,9 +78,9 @@ export function compiledImports(host: CompiledHost): WebAssembly.Imports {
 
 /** The instance's decoders by message index; none when it was compiled for other record layouts. */
 function decoders(instance: WebAssembly.Instance, def: SchemaDef): Decoders {
-  const exports = instance.exports as Record<string, CompiledDecoder> & Record<typeof LAYOUT_EXPORT, WebAssembly.Global | undefined>;
-  if (exports[LAYOUT_EXPORT]?.value !== layoutHash(def.messages)) return [];
-  return def.messages.map((_, i) => exports[i]);
+  const exports = instance.exports as Record<string, CompiledDecoder & DelimitedDecoder> & Record<typeof LAYOUT_EXPORT, WebAssembly.Global | undefined>;
+  if (exports[LAYOUT_EXPORT]?.value !== layoutHash(def.messages)) return Object.assign([], { delimited: [] });
+  return Object.assign(def.messages.map((_, i) => exports[i]), { delimited: def.messages.map((_, i) => exports[`d${i}`]) });
 }
 
 function bytesOf(base64: string): Uint8Array<ArrayBuffer> {

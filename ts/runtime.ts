@@ -326,10 +326,14 @@ export class Runtime {
   decodeDelimited(
     schema: number, message: number, arena: number, ptr: number, size: number, reset: boolean, def: SchemaDef,
   ): [number, number] {
+    const compiled = this.compiledDecoders(def)?.delimited[message];
     this.enter();
-    let ok: number;
+    let ok = 0;
     try {
-      ok = this.exports.hp_decode_delimited(schema, message, arena, ptr, size, reset ? 1 : 0, this.slotPtr);
+      // as decode(): the compiled decoder decodes (2), fails (1) or leaves the run to the codec (0)
+      if (compiled !== undefined) ok = compiled(arena, ptr, size, reset ? 1 : 0, this.slotPtr);
+      if (ok === 0) ok = this.exports.hp_decode_delimited(schema, message, arena, ptr, size, reset && compiled === undefined ? 1 : 0, this.slotPtr);
+      else ok = ok === 2 ? 1 : 0;
       this.calling = false;
     } catch (e) {
       throw this.trapped(e, () => new DecodeError("DEPTH_LIMIT", 0, def.messages[message]?.name ?? ""));

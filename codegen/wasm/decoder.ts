@@ -106,9 +106,10 @@ interface Helpers {
 
 /**
  * A module decoding the messages of `messages` that `include` picks, and every message their fields
- * refer to, with one export per message named by its index in `messages` (the schema's):
+ * refer to, with two exports per message, named by its index in `messages` (the schema's): `i`,
  * (arena, data, size, reset) -> record address, 1 for an error (Status set), or 0 for the generic
- * decoder.
+ * decoder; and `d` and `i`, a length-delimited run of them, (arena, data, size, reset, out) -> 2 (the
+ * array slot `out` holds the records), 1 or 0.
  */
 export function compileDecoders(messages: readonly MessageModel[], include: (m: MessageModel) => boolean = () => true): Uint8Array {
   const m = new Module();
@@ -173,7 +174,9 @@ export function compileDecoders(messages: readonly MessageModel[], include: (m: 
   for (const [msg, fn] of parse) m.define(fn, parseLocals, parseMessage(msg, h, parse, items, index));
   messages.forEach((msg, i) => {
     const fn = parse.get(msg);
-    if (fn !== undefined) m.export(String(i), "func", m.func([I32, I32, I32, I32], [I32], [I32, I32, I32], decodeTop(msg, fn, h)));
+    if (fn === undefined) return;
+    m.export(String(i), "func", m.func([I32, I32, I32, I32], [I32], [I32, I32, I32], decodeTop(msg, fn, h)));
+    m.export(`d${i}`, "func", m.func([I32, I32, I32, I32, I32], [I32], [I32, I32, I32, I32, I32, I32, I32, I64], decodeDelimitedTop(msg, i, fn, h)));
   });
   m.export(LAYOUT_EXPORT, "global", m.global(I32, false, layoutHash(messages)));
   return m.bytes();
@@ -187,29 +190,44 @@ export function compileDecoders(messages: readonly MessageModel[], include: (m: 
 function decodeTop(msg: MessageModel, parse: number, h: Helpers): Code {
   const ARENA = 0, DATA = 1, SIZE = 2, RESET = 3, REC_ = 4, HEAD = 5, CUR = 6;
   const c = new Code();
+  enterDecode(c, h, ARENA, DATA, SIZE, RESET, HEAD, CUR);
+  const failed = c.block();
+  c.get(SIZE).globalGet(h.limits).load("i32", LIMITS_MAX_MESSAGE_SIZE).op("i32.gt_u");
+  failIf(c, h, Err.MessageTooLarge, () => c.get(DATA), () => c.globalGet(h.limits).load("i32", LIMITS_MAX_MESSAGE_SIZE), failed);
+  newRecord(c, msg, h, REC_, failed, () => c.get(DATA));
+  c.get(DATA).get(DATA).get(SIZE).op("i32.add").get(REC_).globalGet(h.limits).load("i32", LIMITS_MAX_DEPTH).i32(0).call(parse).op("i32.eqz").br_if(failed);
+  c.get(ARENA).globalGet(h.cur).store("i32", ARENA_CUR);
+  c.get(REC_).op("return");
+  c.end();
+  leaveFailed(c, h, ARENA, HEAD, CUR);
+  return c;
+}
+
+/**
+ * An entry's start: the reset asked for (hp_decode's, whatever follows), offsets counted from
+ * DATA, the decode's memory budget from SIZE, the arena's current block in globals (its head and
+ * cursor kept in locals HEAD and CUR for a failure to go back to).
+ */
+function enterDecode(c: Code, h: Helpers, ARENA: number, DATA: number, SIZE: number, RESET: number, HEAD: number, CUR: number): void {
   c.get(RESET);
   c.if_();
   c.get(ARENA).call(h.arenaReset);
   c.end();
   c.i32(0).globalSet(h.fallback);
   c.get(DATA).globalSet(h.base);
-  c.get(SIZE).globalGet(h.limits).load("i32", LIMITS_MAX_MESSAGE_SIZE).op("i32.gt_u");
-  c.if_();
-  c.i32(Err.MessageTooLarge).get(DATA).globalGet(h.limits).load("i32", LIMITS_MAX_MESSAGE_SIZE).call(h.fail);
-  c.i32(1).op("return");
-  c.end();
   c.get(ARENA).globalSet(h.arena);
   c.get(SIZE).globalSet(h.inputSize);
   c.i32(0).globalSet(h.grew);
   c.get(ARENA).load("i32", ARENA_CUR).tee(CUR).globalSet(h.cur);
   c.get(ARENA).load("i32", ARENA_END).globalSet(h.end);
   c.get(ARENA).load("i32", ARENA_HEAD).set(HEAD);
-  const failed = c.block();
-  newRecord(c, msg, h, REC_, failed, () => c.get(DATA));
-  c.get(DATA).get(DATA).get(SIZE).op("i32.add").get(REC_).globalGet(h.limits).load("i32", LIMITS_MAX_DEPTH).i32(0).call(parse).op("i32.eqz").br_if(failed);
-  c.get(ARENA).globalGet(h.cur).store("i32", ARENA_CUR);
-  c.get(REC_).op("return");
-  c.end();
+}
+
+/**
+ * An entry's failure: the blocks the decode took given back (the arena's cursor was never written),
+ * then 0 for the generic decoder, or the Status's path finished and 1.
+ */
+function leaveFailed(c: Code, h: Helpers, ARENA: number, HEAD: number, CUR: number): void {
   c.globalGet(h.grew);
   c.if_();
   c.get(ARENA).get(HEAD).get(CUR).call(h.arenaRewind);
@@ -220,6 +238,44 @@ function decodeTop(msg: MessageModel, parse: number, h: Helpers): Code {
   c.end();
   c.call(h.finish);
   c.i32(1);
+}
+
+/**
+ * Decoder::decode_delimited: (arena, data, size, reset, out) -> 2 with the array slot `out` holding
+ * a record per message of the run (varint length, then the message), 1 (an error, the Status set,
+ * the message's position its path's first frame) or 0 (the generic decoder's). Offsets count from
+ * the run's start; the memory budget is the run's; a failure gives back all the run took.
+ */
+function decodeDelimitedTop(msg: MessageModel, mi: number, parse: number, h: Helpers): Code {
+  const ARENA = 0, DATA = 1, SIZE = 2, RESET = 3, OUT = 4, REC_ = 5, HEAD = 6, CUR = 7, P = 8, END_ = 9, INDEX = 10, SLOT = 11, V_ = 12;
+  const c = new Code();
+  enterDecode(c, h, ARENA, DATA, SIZE, RESET, HEAD, CUR);
+  for (const at of [ARRAY_DATA, ARRAY_SIZE, ARRAY_CAPACITY]) c.get(OUT).i32(0).store("i32", at);
+  c.get(DATA).tee(P).get(SIZE).op("i32.add").set(END_);
+  const failed = c.block();
+  const done = c.block();
+  const next = c.loop();
+  c.get(P).get(END_).op("i32.ge_u").br_if(done);
+  c.get(P).get(END_).call(h.varint).set(V_).tee(P).op("i32.eqz").br_if(failed);
+  c.get(V_).get(END_).get(P).op("i32.sub", "i64.extend_i32_u", "i64.gt_u");
+  failIf(c, h, Err.LengthOutOfBounds, () => c.get(P), 0, failed);
+  c.get(OUT).i32(1).i32(4).get(P).call(h.grow).tee(SLOT).op("i32.eqz").br_if(failed);
+  // decode_top: the message's own size limit, then its record
+  c.get(V_).op("i32.wrap_i64").globalGet(h.limits).load("i32", LIMITS_MAX_MESSAGE_SIZE).op("i32.gt_u");
+  failIf(c, h, Err.MessageTooLarge, () => c.get(P), () => c.globalGet(h.limits).load("i32", LIMITS_MAX_MESSAGE_SIZE), failed);
+  newRecord(c, msg, h, REC_, failed, () => c.get(P));
+  c.get(P).get(P).get(V_).op("i32.wrap_i64", "i32.add").get(REC_).globalGet(h.limits).load("i32", LIMITS_MAX_DEPTH).i32(0).call(parse).op("i32.eqz").br_if(failed);
+  c.get(SLOT).get(REC_).store("i32", 0);
+  c.get(P).get(V_).op("i32.wrap_i64", "i32.add").set(P);
+  c.get(INDEX).i32(1).op("i32.add").set(INDEX);
+  c.br(next);
+  c.end();
+  c.end();
+  c.get(ARENA).globalGet(h.cur).store("i32", ARENA_CUR);
+  c.i32(2).op("return");
+  c.end();
+  c.i32(mi).i32(0).get(INDEX).call(h.frame);
+  leaveFailed(c, h, ARENA, HEAD, CUR);
   return c;
 }
 

@@ -161,19 +161,63 @@ export function decoderChecker(rt, def, decoders) {
     const generic = run(() => x.hp_decode(schema, index, arena, input + shift, bytes.length, 0));
     const compiled = run(() => decoders[index](arena, input + shift, bytes.length, 0));
     const where = () => `${def.messages[index].name}, ${bytes.length} bytes: ${Buffer.from(bytes).toString("hex")}`;
-    if (compiled.rec === 0 || compiled.rec === 1) {
+    return outcome(generic, compiled, generic.rec !== 0, compiled.rec > 1, where, () => {
+      if (generic.rec !== compiled.rec) throw new Error(`compiled record at ${compiled.rec}, the codec's at ${generic.rec} (${where()})`);
+    });
+  };
+  /**
+   * "same", "error" or "fallback" for the two decodes' results, or throws naming the difference:
+   * a compiled decoder that did not decode left the arena as it was; both failed with one Status,
+   * or both decoded to the same arena bytes (and `alike` holds).
+   */
+  const outcome = (generic, compiled, genericDecoded, compiledDecoded, where, alike) => {
+    if (!compiledDecoded) {
       if (compiled.arena.length !== 0) throw new Error(`a ${compiled.rec ? "failure" : "fallback"} left ${compiled.arena.length} bytes in the arena (${where()})`);
       if (compiled.rec === 0) return "fallback";
-      if (generic.rec !== 0) throw new Error(`the compiled decoder failed (${compiled.status}), the codec decoded (${where()})`);
+      if (genericDecoded) throw new Error(`the compiled decoder failed (${compiled.status}), the codec decoded (${where()})`);
       if (compiled.status !== generic.status) throw new Error(`statuses differ: compiled ${compiled.status}, codec ${generic.status} (${where()})`);
       return "error";
     }
-    if (generic.rec === 0) throw new Error(`the codec failed (${generic.status}), the compiled decoder decoded (${where()})`);
-    if (generic.rec !== compiled.rec) throw new Error(`compiled record at ${compiled.rec}, the codec's at ${generic.rec} (${where()})`);
+    if (!genericDecoded) throw new Error(`the codec failed (${generic.status}), the compiled decoder decoded (${where()})`);
+    alike();
     if (!Buffer.from(generic.arena).equals(Buffer.from(compiled.arena))) throw new Error(`the arenas differ (${where()})`);
     return "same";
   };
-  return { check, release: () => { x.hp_arena_free(arena); x.free(input); } };
+  const out = rt.malloc(16);
+  const slot = () => Array.from(u32().subarray(out >>> 2, (out >>> 2) + 3)).join(",");
+  /** check() for a length-delimited run and hp_decode_delimited: the records, the array of them and the slot too. */
+  const checkDelimited = (index, bytes, shift = 0) => {
+    if (bytes.length > inputSize) return "skipped";
+    u8().set(bytes, input + shift);
+    const generic = run(() => x.hp_decode_delimited(schema, index, arena, input + shift, bytes.length, 0, out));
+    generic.slot = slot();
+    const compiled = run(() => decoders.delimited[index](arena, input + shift, bytes.length, 0, out));
+    compiled.slot = slot();
+    const where = () => `${def.messages[index].name}, a run of ${bytes.length} bytes: ${Buffer.from(bytes).toString("hex")}`;
+    if (compiled.rec > 2) throw new Error(`the compiled decoder returned ${compiled.rec} (${where()})`);
+    return outcome(generic, compiled, generic.rec === 1, compiled.rec === 2, where, () => {
+      if (generic.slot !== compiled.slot) throw new Error(`the slots differ: compiled ${compiled.slot}, codec ${generic.slot} (${where()})`);
+    });
+  };
+  return { check, checkDelimited, release: () => { x.hp_arena_free(arena); x.free(input); x.free(out); } };
+}
+
+/** A length-delimited run of up to `most` random messages of message `index` (randomInput's), each after its varint length. */
+export function randomRun(def, index, r, most = 4) {
+  const parts = [];
+  for (let n = r.below(most + 1); n > 0; n--) {
+    const message = randomInput(def, index, r);
+    const length = [];
+    for (let v = message.length; ; v >>>= 7) {
+      if (v < 0x80) {
+        length.push(v);
+        break;
+      }
+      length.push((v & 0x7f) | 0x80);
+    }
+    parts.push(...length, ...message);
+  }
+  return new Uint8Array(parts);
 }
 
 /** def's compiled decoders instantiated against runtime rt's memory (or another host's), as the runtime does. */
