@@ -6,6 +6,7 @@ import { Node, NodeView, Color } from "./gen/names/limits_pb.js";
 import { TestAllTypes } from "./gen/unittest/google/protobuf/unittest_pb.js";
 import { TestMap } from "./gen/unittest/google/protobuf/map_unittest_pb.js";
 import { Wire } from "./support/wire.js";
+import { interpretedType } from "../dist/ts/interpreted/index.js";
 
 beforeAll(async () => {
   await init();
@@ -98,6 +99,26 @@ describe("repeated message fields", () => {
 });
 
 describe("lifetimes", () => {
+  it("every getter of a stale view throws StaleViewError: scalars, strings, bytes, sub-messages, lists, maps, oneofs, generated and interpreted", () => {
+    const interpreted = interpretedType(TestAllTypes.schemaDef, TestAllTypes.index) as unknown as typeof TestAllTypes;
+    for (const T of [TestAllTypes, TestMap, interpreted]) {
+      const arena = new Arena();
+      const view = T.view(T.encode(T.create()), arena) as unknown as Record<string, unknown>;
+      const getters = [...new Set(T.fields.map((f) => (f.oneof === undefined ? f.property : T.oneofs.find((o) => o.name === f.oneof)!.property)))];
+      for (const g of getters) expect(() => view[g], g).not.toThrow();
+      arena.reset();
+      const unchecked = getters.filter((g) => {
+        try {
+          return view[g] !== null; // (read: not stale)
+        } catch (e) {
+          return !(e instanceof StaleViewError);
+        }
+      });
+      expect(unchecked).toEqual([]);
+      arena.release();
+    }
+  });
+
   it("a view on the default arena is stale after the next view()", () => {
     const a = Node.view(node(1));
     expect(a.id).toBe(1);

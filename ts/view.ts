@@ -48,10 +48,13 @@ export abstract class MessageView {
 
   /** @internal memory, after checking that the record is still there */
   $mem(): Memory {
-    if (this.$gen !== this.$arena.generation) {
-      throw new StaleViewError(this.$arena.released ? "released" : "reset", "$writer" in this ? "builder" : "view");
-    }
+    if (this.$gen !== this.$arena.generation) this.$stale();
     return this.$m;
+  }
+
+  /** @internal the error of a view whose record is gone */
+  $stale(): never {
+    throw new StaleViewError(this.$arena.released ? "released" : "reset", "$writer" in this ? "builder" : "view");
   }
 
   /** Presence bit at a bit position from the record start. */

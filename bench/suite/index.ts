@@ -269,6 +269,8 @@ export interface RunOptions {
   smoke?: boolean;
   /** one library's tasks only (Node runs each library in a process of its own) */
   library?: Library;
+  /** these operations only (for profiling one of them) */
+  operations?: readonly string[];
   log?: (line: string) => void;
 }
 
@@ -282,6 +284,7 @@ export async function runDataset(name: string, options: RunOptions = {}): Promis
     : new Bench({ time: 800, iterations: 10, warmupTime: 200, warmupIterations: 3 });
   const reps = new Map<string, number>();
   for (const t of tasks) {
+    if (options.operations !== undefined && !options.operations.includes(t.operation)) continue;
     const fn = t.fn;
     const name = `${t.operation}|${t.library}`;
     const n = options.smoke ? 1 : calls(fn);
