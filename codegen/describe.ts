@@ -78,7 +78,7 @@ function defaultValue(f: protobuf.Field, type: number): string | undefined {
   if (d === undefined) return undefined;
   if (type === 9 || type === TYPE_BYTES) {
     const bytes = defaultBytes(f) ?? new TextEncoder().encode(String(d));
-    return type === TYPE_BYTES ? escapeBytes(bytes) : new TextDecoder().decode(bytes);
+    return type === TYPE_BYTES ? escapeBytes(bytes) : new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes); // (a leading U+FEFF is text)
   }
   if (typeof d === "number") {
     if (type === 3 || type === 4 || type === 6 || type === 16 || type === 18) return String(exactIntegerDefault(f) ?? BigInt(d));

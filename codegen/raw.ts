@@ -101,7 +101,7 @@ function parseFields(b: Uint8Array, p: number, end: number, group: number, lines
 function escape(bytes: Uint8Array): string {
   let text: string | undefined;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes); // (a leading U+FEFF is text)
   } catch {
     text = undefined;
   }

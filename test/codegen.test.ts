@@ -481,6 +481,8 @@ describe("hppproto-gen decode / encode", () => {
     const out = pipe(["decode", "--raw"], bytes);
     expect(new TextDecoder().decode(out.stdout)).toBe(
       '1: 150\n2: "hi\\001"\n3 {\n  1: 7\n}\n4: 0x00000001\n5: 0xffffffffffffffff\n6 {\n  1: 1\n}\n');
+    // U+FEFF leading a string is text (TextDecoder drops it unless told not to)
+    expect(new TextDecoder().decode(pipe(["decode", "--raw"], new Uint8Array([0x08, 0x01, 0x12, 0x04, 0xef, 0xbb, 0xbf, 0x71])).stdout)).toBe('1: 1\n2: "\uFEFFq"\n');
     const bad = pipe(["decode", "--raw"], new Uint8Array([0x0a, 0x05, 0x01]));
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain("past the end");

@@ -34,6 +34,16 @@ describe.each(Object.entries(sets))("every message of the %s schemas", (_name, l
 });
 
 describe("printing", () => {
+  it("U+FEFF is text wherever it stands in a string: printed, and read from UTF-8 and from escapes (TextDecoder drops it by default)", () => {
+    const T = conf3.TestAllTypesProto3;
+    for (const s of ["\uFEFF", "\uFEFFlead", "mid\uFEFFdle", "\uFEFF\u00e9\uFEFF"]) {
+      const text = toText(T, { optionalString: s, repeatedString: [s] });
+      expect(text).toBe(`optional_string: "${s}"\nrepeated_string: "${s}"\n`);
+      expect(fromText(T, text)).toMatchObject({ optionalString: s, repeatedString: [s] });
+    }
+    expect(fromText(T, 'optional_string: "\\xEF\\xBB\\xBFq"').optionalString).toBe("\uFEFFq");
+    expect(fromText(T, 'optional_string: "\\357\\273\\277"').optionalString).toBe("\uFEFF");
+  });
   it("a partial plain object, as encode() takes it: what is absent is not printed", () => {
     const T = conf3.TestAllTypesProto3;
     expect(toText(T, { optionalInt64: 5n, optionalNestedMessage: { corecursive: { optionalBool: true } } })).toBe(

@@ -98,6 +98,24 @@ describe("repeated message fields", () => {
   });
 });
 
+describe("strings", () => {
+  it("keep a leading U+FEFF where browsers decode them, with TextDecoder (which drops it by default)", () => {
+    const mem = runtime().mem as unknown as { slicer: unknown };
+    const saved = mem.slicer; // Node's Buffer#utf8Slice, which browsers do not have
+    mem.slicer = undefined;
+    try {
+      for (const s of ["\uFEFF", "\uFEFF\u00e9", `\uFEFF${"x".repeat(100)}`, `\uFEFF${"\u00e9".repeat(100)}`]) {
+        const bytes = TestAllTypes.encode({ optionalString: s, repeatedString: [s, "a"] });
+        expect(TestAllTypes.decode(bytes)).toMatchObject({ optionalString: s, repeatedString: [s, "a"] });
+        const view = TestAllTypes.view(bytes);
+        expect([view.optionalString, view.repeatedString.get(0)]).toEqual([s, s]);
+      }
+    } finally {
+      mem.slicer = saved;
+    }
+  });
+});
+
 describe("lifetimes", () => {
   it("every getter of a stale view throws StaleViewError: scalars, strings, bytes, sub-messages, lists, maps, oneofs, generated and interpreted", () => {
     const interpreted = interpretedType(TestAllTypes.schemaDef, TestAllTypes.index) as unknown as typeof TestAllTypes;

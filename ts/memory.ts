@@ -2,7 +2,8 @@
 // made over the old one, so the runtime calls sync() after each call into WASM that can allocate;
 // getters never cache arrays of their own.
 
-const utf8 = new TextDecoder("utf-8");
+// (ignoreBOM: a leading U+FEFF of a protobuf string is text, which TextDecoder would drop by default)
+const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 export const EMPTY_BYTES = Object.freeze(new Uint8Array(0)) as Uint8Array;
 
 // In Node, Buffer#utf8Slice decodes with a smaller fixed cost than TextDecoder (about 60 ns against

@@ -146,8 +146,9 @@ const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 const numberToken = /0[xX][0-9a-fA-F]+|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[fF]?/y;
 
 const utf8 = new TextEncoder();
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
-const lenientUtf8 = new TextDecoder();
+// (ignoreBOM: a leading U+FEFF is text, which TextDecoder would drop by default)
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const lenientUtf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 const simpleEscapes: Record<string, number> = { a: 7, b: 8, f: 12, n: 10, r: 13, t: 9, v: 11, "\\": 92, "'": 39, '"': 34, "?": 63 };
 
 const int32Range = [-(2n ** 31n), 2n ** 31n - 1n] as const;

@@ -157,6 +157,9 @@ const shortEscapes: Record<number, string> = { 0x0a: "\\n", 0x0d: "\\r", 0x09: "
  * A quoted string literal. Bytes outside printable ASCII are octal escapes; a string field's
  * UTF-8 is kept as its characters (valid UTF-8 reads back as the same bytes).
  */
+/** One UTF-8 sequence at a time (ignoreBOM: U+FEFF is text, which TextDecoder would drop by default). */
+const utf8Text = new TextDecoder("utf-8", { ignoreBOM: true });
+
 function quote(bytes: Uint8Array, utf8: boolean): string {
   let s = '"';
   for (let i = 0; i < bytes.length; i++) {
@@ -167,7 +170,7 @@ function quote(bytes: Uint8Array, utf8: boolean): string {
     else if (utf8 && b >= 0x80) {
       let end = i + 1;
       while (end < bytes.length && (bytes[end]! & 0xc0) === 0x80) end++;
-      s += new TextDecoder().decode(bytes.subarray(i, end));
+      s += utf8Text.decode(bytes.subarray(i, end));
       i = end - 1;
     } else s += `\\${b.toString(8).padStart(3, "0")}`;
   }
