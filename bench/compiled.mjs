@@ -56,7 +56,7 @@ function schemaOf(dir, file) {
 }
 
 /** Message `index`'s compiled decoder (arena, data, size, reset) from a module, as the runtime instantiates it. */
-const compiledDecoder = (bytes, index) => new WebAssembly.Instance(new WebAssembly.Module(bytes), compiledImports(hostOf(rt))).exports[index];
+const compiledDecoder = (bytes, def, index) => new WebAssembly.Instance(new WebAssembly.Module(bytes), compiledImports(hostOf(rt), def)).exports[index];
 const noReset = (decode) => (a, p, n) => decode(a, p, n, 0);
 const compiledDriver = (decode) => driver(decode, [I32, I32, I32, I32], () => {}, (c) => c.i32(0));
 
@@ -175,7 +175,7 @@ const tickFrames = stage(Array.from({ length: 10_000 }, (_, i) => tickType.encod
 const tickIndex = tick.model.messages.findIndex((m) => m.fullName === "bench.tick.Tick");
 const tickSchema = rt.schema(tick.def);
 const tickWasm = compileDecoders(tick.model.messages);
-const tickCompiled = compiledDecoder(tickWasm, tickIndex);
+const tickCompiled = compiledDecoder(tickWasm, tick.def, tickIndex);
 const generic = (schema, index) => (a, p, n) => x.hp_decode(schema, index, a, p, n, 0);
 checkIdentical(tickFrames, [["table-driven", generic(tickSchema, tickIndex)], ["hand-written", x.bench_tick_decode], ["compiled", noReset(tickCompiled)]]);
 const genericDriver = (schema, index) =>
@@ -193,7 +193,7 @@ const gm1Frames = stage(Array.from({ length: 1000 }, () => gm1Type.encode(gm1Typ
 const gm1Index = gm1.model.messages.findIndex((m) => m.fullName === "benchmarks.proto3.GoogleMessage1");
 const gm1Schema = rt.schema(gm1.def);
 const gm1Wasm = compileDecoders(gm1.model.messages);
-const gm1Compiled = compiledDecoder(gm1Wasm, gm1Index);
+const gm1Compiled = compiledDecoder(gm1Wasm, gm1.def, gm1Index);
 checkIdentical(gm1Frames, [["table-driven", generic(gm1Schema, gm1Index)], ["compiled", noReset(gm1Compiled)]]);
 report("benchmarks.proto3.GoogleMessage1", gm1Frames, time(gm1Frames, [
   ["table-driven", genericDriver(gm1Schema, gm1Index)],

@@ -350,6 +350,31 @@ describe("the modules hppproto-gen writes (every schema set the tests generate)"
     }
   });
 
+  it("a file's module decodes other files' messages through their modules (linked, not compiled again), errors naming their fields", async () => {
+    const { TestAllTypesProto3: T } = await import(`${genDir}/conformance/google/protobuf/test_messages_proto3_pb.ts`);
+    const def = (T as { schemaDef: SchemaDef }).schemaDef;
+    const module = new WebAssembly.Module(Buffer.from(def.compiled!, "base64"));
+    const linked = WebAssembly.Module.imports(module).filter((i) => i.module.startsWith("link")).map((i) => `${i.module}.${i.name}`);
+    expect(linked.length).toBeGreaterThan(5); // Any, Duration, FieldMask, Struct, Timestamp, the wrappers...
+    const timestamp = def.messages.findIndex((m) => m.name === "google.protobuf.Timestamp");
+    expect(WebAssembly.Module.exports(module).map((e) => e.name)).not.toContain(`p${timestamp}`); // not its own
+    // a Timestamp whose seconds are cut short: the path's last frame is the linked module's
+    const bad = new Uint8Array([0xf2, 0x12, 0x02, 0x08, 0x80]); // optional_timestamp (field 302) { seconds: a truncated varint }
+    const error = (compiled: boolean) => {
+      rt.useCompiled = compiled;
+      try {
+        T.decode(bad);
+        return "no error";
+      } catch (e) {
+        return (e as Error).message;
+      } finally {
+        rt.useCompiled = true;
+      }
+    };
+    expect(error(true)).toBe(error(false));
+    expect(error(true)).toContain("TestAllTypesProto3.optional_timestamp.seconds");
+  });
+
   it("the runtime decodes length-delimited runs with them: decodeDelimited, viewDelimited and forEachDelimited, errors included", async () => {
     const { TestAllTypesProto3: T } = await import(`${genDir}/conformance/google/protobuf/test_messages_proto3_pb.ts`);
     const { schemaDef: def, index } = T as { schemaDef: SchemaDef; index: number };

@@ -1,14 +1,33 @@
-// Decoders compiled for one generation run's messages (codegen/wasm/decoder.ts): a small WASM module
-// that hppproto-gen writes into the run's schema module (base64) and the runtime instantiates
-// against the codec's memory and its arenas. Each decodes, or fails with the codec's error, building
+// Decoders compiled for one .proto file's messages (codegen/wasm/decoder.ts): a small WASM module
+// that hppproto-gen writes into the file's schema (base64) and the runtime instantiates against the
+// codec's memory and its arenas, linked to the modules of the files it refers to (whose parse
+// functions it calls for their messages). Each decodes, or fails with the codec's error, building
 // the records the codec builds (test/compiled.test.ts).
 import type { SchemaDef } from "./schema.js";
 
 /** What a compiled module imports, by these names. */
 export const COMPILED_IMPORTS = {
-  module: "hppproto", memory: "memory", limits: "limits", status: "status",
+  module: "hppproto", memory: "memory", limits: "limits", status: "status", moduleId: "module",
   arenaReset: "arena_reset", arenaReserved: "arena_reserved", arenaGrow: "arena_grow", arenaRewind: "arena_rewind",
 } as const;
+
+/** The decode's state, mutable globals every compiled module imports from the host (one set per host). */
+export const DECODER_STATE = ["cur", "end", "arena", "input_size", "reserved", "grew", "after", "base", "fallback"] as const;
+
+/**
+ * A compiled module's path frames carry its number among its host's modules (from 1) in the
+ * message word's bits from this one up, with the message's index in its own schema below: a
+ * decode runs through the modules of the files its messages come from. The codec's frames carry 0
+ * there (the decode's own schema).
+ */
+export const FRAME_MODULE_SHIFT = 20;
+const MAX_MODULES = (1 << (32 - FRAME_MODULE_SHIFT)) - 1;
+
+/** A linked file's module is imported as this and its index among the schema's links. */
+export const LINK_PREFIX = "link";
+
+/** A module exports the parse function of its message `i` as this and i (for the modules linking to it). */
+export const PARSE_EXPORT = "p";
 
 /** The module's global holding layoutHash() of the records it writes. */
 export const LAYOUT_EXPORT = "layout";
@@ -55,6 +74,21 @@ export interface CompiledHost {
   arenaGrow: (arena: number, size: number, reserved: number, inputSize: number, at: number) => number;
   /** (arena, head, cur): everything allocated since dropped. */
   arenaRewind: (arena: number, head: number, cur: number) => void;
+  /** DECODER_STATE's globals (decoderState()), shared by every module instantiated for this host. */
+  state: Readonly<Record<(typeof DECODER_STATE)[number], WebAssembly.Global>>;
+  /** The schemas of the modules instantiated for this host, by their number less 1 (FRAME_MODULE_SHIFT). */
+  readonly modules: SchemaDef[];
+}
+
+/** The schema and message index a path frame's message word names, for a decode of `def`. */
+export function frameMessage(host: CompiledHost, def: SchemaDef, word: number): readonly [SchemaDef, number] {
+  const id = word >>> FRAME_MODULE_SHIFT;
+  return [id === 0 ? def : host.modules[id - 1] ?? def, word & ((1 << FRAME_MODULE_SHIFT) - 1)];
+}
+
+/** A fresh set of DECODER_STATE's globals, for a host. */
+export function decoderState(): CompiledHost["state"] {
+  return Object.fromEntries(DECODER_STATE.map((name) => [name, new WebAssembly.Global({ value: "i32", mutable: true }, 0)])) as CompiledHost["state"];
 }
 
 /** Schemas with a compiled module, defined before the runtime started: init() instantiates them. */
@@ -64,22 +98,27 @@ export function awaitInstantiation(def: SchemaDef): void {
   waiting.add(def);
 }
 
-/** What a compiled module is instantiated with. */
-export function compiledImports(host: CompiledHost): WebAssembly.Imports {
+/** What a compiled module is instantiated with: the host's, and the instances of its linked files' modules. */
+export function compiledImports(host: CompiledHost, def: SchemaDef, links: readonly (WebAssembly.Instance | null)[] = []): WebAssembly.Imports | undefined {
   const names = COMPILED_IMPORTS;
   const address = (value: number) => new WebAssembly.Global({ value: "i32" }, value);
-  return {
+  if (host.modules.length >= MAX_MODULES) return undefined; // more modules than path frames can tell apart: those decode through the codec
+  const id = host.modules.push(def);
+  const imports: WebAssembly.Imports = {
     [names.module]: {
-      [names.memory]: host.memory, [names.limits]: address(host.limits), [names.status]: address(host.status),
+      [names.memory]: host.memory, [names.limits]: address(host.limits), [names.status]: address(host.status), [names.moduleId]: address(id),
       [names.arenaReset]: host.arenaReset, [names.arenaReserved]: host.arenaReserved, [names.arenaGrow]: host.arenaGrow, [names.arenaRewind]: host.arenaRewind,
+      ...host.state,
     },
   };
+  // (a link without a module, or with one not used, gives nothing: a module importing from it fails to link)
+  links.forEach((link, i) => (imports[`${LINK_PREFIX}${i}`] = link?.exports ?? {}));
+  return imports;
 }
 
-/** The instance's decoders by message index; none when it was compiled for other record layouts. */
+/** The instance's decoders by message index (an instance checked for def's layouts). */
 function decoders(instance: WebAssembly.Instance, def: SchemaDef): Decoders {
-  const exports = instance.exports as Record<string, CompiledDecoder & DelimitedDecoder> & Record<typeof LAYOUT_EXPORT, WebAssembly.Global | undefined>;
-  if (exports[LAYOUT_EXPORT]?.value !== layoutHash(def.messages)) return Object.assign([], { delimited: [] });
+  const exports = instance.exports as Record<string, CompiledDecoder & DelimitedDecoder>;
   return Object.assign(def.messages.map((_, i) => exports[i]), { delimited: def.messages.map((_, i) => exports[`d${i}`]) });
 }
 
@@ -90,6 +129,101 @@ function bytesOf(base64: string): Uint8Array<ArrayBuffer> {
   return out;
 }
 
+/** Each host's instances by schema: null for a schema whose module is missing, or was compiled for other layouts. */
+const instances = new WeakMap<CompiledHost, Map<SchemaDef, WebAssembly.Instance | null>>();
+/** Each host's instantiations in progress. */
+const pending = new WeakMap<CompiledHost, Map<SchemaDef, Promise<WebAssembly.Instance | null>>>();
+
+const cacheOf = <T>(map: WeakMap<CompiledHost, Map<SchemaDef, T>>, host: CompiledHost): Map<SchemaDef, T> => {
+  let m = map.get(host);
+  if (m === undefined) map.set(host, (m = new Map()));
+  return m;
+};
+
+/**
+ * The module instantiated, if its layouts are def's, else null: a module for other layouts (a
+ * runtime upgraded without regenerating), or linked to modules that do not export what it imports
+ * (files generated apart from each other with other versions), is never used nor linked to.
+ */
+function checked(instantiate: () => WebAssembly.Instance, def: SchemaDef): WebAssembly.Instance | null {
+  try {
+    return ofLayouts(instantiate(), def);
+  } catch (e) {
+    if (e instanceof WebAssembly.LinkError) return null;
+    throw e;
+  }
+}
+
+/** Whether every module a compiled module imports from is there (a schema with other links than its module's is not). */
+const linkable = (module: WebAssembly.Module, imports: WebAssembly.Imports): boolean =>
+  WebAssembly.Module.imports(module).every((i) => imports[i.module] !== undefined);
+
+const ofLayouts = (instance: WebAssembly.Instance, def: SchemaDef): WebAssembly.Instance | null =>
+  (instance.exports[LAYOUT_EXPORT] as WebAssembly.Global | undefined)?.value === layoutHash(def.messages) ? instance : null;
+
+/**
+ * def's module instantiated synchronously with those of its links (null: it is missing, for other
+ * layouts, or imports from a link that has none), or undefined where the engine refuses to compile
+ * it here.
+ */
+function instanceSync(def: SchemaDef, host: CompiledHost): WebAssembly.Instance | null | undefined {
+  const cache = cacheOf(instances, host);
+  const known = cache.get(def);
+  if (known !== undefined) return known;
+  if (def.compiled === undefined) return null;
+  const links: (WebAssembly.Instance | null)[] = [];
+  for (const link of def.links) {
+    const instance = instanceSync(link, host);
+    if (instance === undefined) return undefined;
+    links.push(instance);
+  }
+  let module: WebAssembly.Module;
+  try {
+    module = new WebAssembly.Module(bytesOf(def.compiled));
+  } catch (e) {
+    if (e instanceof RangeError) return undefined; // browsers refuse modules over 4 KB on their main thread
+    throw e;
+  }
+  const imports = compiledImports(host, def, links);
+  return remember(cache, def, imports === undefined || !linkable(module, imports) ? null : checked(() => new WebAssembly.Instance(module, imports), def));
+}
+
+function remember(cache: Map<SchemaDef, WebAssembly.Instance | null>, def: SchemaDef, instance: WebAssembly.Instance | null): WebAssembly.Instance | null {
+  cache.set(def, instance);
+  return instance;
+}
+
+/** instanceSync(), in the background: its links first. */
+function instanceAsync(def: SchemaDef, host: CompiledHost): Promise<WebAssembly.Instance | null> {
+  const known = cacheOf(instances, host).get(def);
+  if (known !== undefined) return Promise.resolve(known);
+  const inProgress = cacheOf(pending, host);
+  let p = inProgress.get(def);
+  if (p === undefined) {
+    p = (async () => {
+      if (def.compiled === undefined) return null;
+      const links = await Promise.all(def.links.map((link) => instanceAsync(link, host)));
+      const imports = compiledImports(host, def, links);
+      const module = await WebAssembly.compile(bytesOf(def.compiled));
+      if (imports === undefined || !linkable(module, imports)) return null;
+      try {
+        return ofLayouts(await WebAssembly.instantiate(module, imports), def);
+      } catch (e) {
+        if (e instanceof WebAssembly.LinkError) return null; // as checked()
+        throw e;
+      }
+    })();
+    inProgress.set(def, p);
+    void p.then((instance) => {
+      cacheOf(instances, host).set(def, instance);
+      inProgress.delete(def);
+    }, () => inProgress.delete(def));
+  }
+  return p;
+}
+
+const none = (): Decoders => Object.assign([], { delimited: [] });
+
 /**
  * def's decoders, instantiated synchronously where the engine allows it; undefined if def has no
  * compiled module. Browsers refuse to compile modules over 4 KB synchronously on their main
@@ -99,13 +233,9 @@ function bytesOf(base64: string): Uint8Array<ArrayBuffer> {
 export function instantiateCompiled(def: SchemaDef, host: CompiledHost, ready: (d: Decoders) => void): Decoders | undefined {
   if (def.compiled === undefined) return undefined;
   waiting.delete(def);
-  const bytes = bytesOf(def.compiled);
-  try {
-    return decoders(new WebAssembly.Instance(new WebAssembly.Module(bytes), compiledImports(host)), def);
-  } catch (e) {
-    if (!(e instanceof RangeError)) throw e;
-  }
-  void WebAssembly.instantiate(bytes, compiledImports(host)).then(({ instance }) => ready(decoders(instance, def)));
+  const instance = instanceSync(def, host);
+  if (instance !== undefined) return instance === null ? none() : decoders(instance, def);
+  void instanceAsync(def, host).then((i) => ready(i === null ? none() : decoders(i, def)));
   return undefined;
 }
 
@@ -114,7 +244,7 @@ export async function instantiateWaiting(host: CompiledHost, ready: (def: Schema
   const defs = [...waiting];
   waiting.clear();
   await Promise.all(defs.map(async (def) => {
-    const { instance } = await WebAssembly.instantiate(bytesOf(def.compiled!), compiledImports(host));
-    ready(def, decoders(instance, def));
+    const instance = await instanceAsync(def, host);
+    ready(def, instance === null ? none() : decoders(instance, def));
   }));
 }

@@ -9,7 +9,7 @@ import {
   ARENA_CUR, ARENA_END, ARENA_HEAD, BUDGET_ALLOWANCE, LIMITS_MAX_AMPLIFICATION, LIMITS_MAX_DEPTH, LIMITS_MAX_ELEMENTS, LIMITS_MAX_MESSAGE_SIZE,
   PATH_ENTRY_SIZE, STATUS_CODE, STATUS_DETAIL, STATUS_MAX_PATH, STATUS_OFFSET, STATUS_PATH, STATUS_PATH_SIZE, STATUS_TRUNCATED,
 } from "./abi.js";
-import type { CompiledHost } from "./compiled.js";
+import { decoderState, type CompiledHost } from "./compiled.js";
 
 const PAGE = 65536;
 /** Arena::Block on wasm32, its header: the next (older) block, the capacity. */
@@ -52,14 +52,17 @@ export class Heap {
     this.setWord(this.limits + LIMITS_MAX_AMPLIFICATION, 256);
   }
 
-  /** What compiled modules import from this heap. */
+  #host: CompiledHost | undefined;
+
+  /** What compiled modules import from this heap (one host: its modules share their decoder state). */
   get host(): CompiledHost {
-    return {
+    return (this.#host ??= {
       memory: this.memory, limits: this.limits, status: this.status,
       arenaReset: (a) => this.arenaReset(a), arenaReserved: (a) => this.arenas.get(a)!.reserved,
       arenaGrow: (a, size, reserved, inputSize, at) => this.arenaGrow(a, size, reserved, inputSize, at),
       arenaRewind: (a, head, cur) => this.arenaRewind(a, head, cur),
-    };
+      state: decoderState(), modules: [],
+    });
   }
 
   /** size bytes, 8-aligned, or 0 when memory cannot grow to hold them. */

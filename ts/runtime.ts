@@ -8,7 +8,7 @@ import {
   ABI, LIMITS_ALLOW_PARTIAL, LIMITS_MAX_AMPLIFICATION, LIMITS_MAX_DEPTH, LIMITS_MAX_ELEMENTS, LIMITS_MAX_MESSAGE_SIZE, PATH_ENTRY_FIELD, PATH_ENTRY_INDEX,
   PATH_ENTRY_MESSAGE, PATH_ENTRY_SIZE, STATUS_CODE, STATUS_DETAIL, STATUS_OFFSET, STATUS_PATH, STATUS_PATH_SIZE, STATUS_TRUNCATED,
 } from "./abi.js";
-import { instantiateCompiled, instantiateWaiting, type CompiledHost, type Decoders } from "./compiled.js";
+import { decoderState, frameMessage, instantiateCompiled, instantiateWaiting, type CompiledHost, type Decoders } from "./compiled.js";
 import { DETACHED_ALIAS, Memory } from "./memory.js";
 import type { SchemaDef } from "./schema.js";
 
@@ -137,6 +137,7 @@ export class Runtime {
     this.compiledHost = {
       memory: exports.memory, limits: this.limitsPtr, status: this.statusPtr,
       arenaReset: exports.hp_arena_reset, arenaReserved: exports.hp_arena_reserved, arenaGrow: exports.hp_arena_grow, arenaRewind: exports.hp_arena_rewind,
+      state: decoderState(), modules: [],
     };
   }
 
@@ -396,7 +397,8 @@ export class Runtime {
         path += `[#${index}]`; // position in a delimited batch
         continue;
       }
-      const name = def.messages[message]?.fields.find((f) => f.number === field)?.name ?? String(field);
+      const [owner, at] = frameMessage(this.compiledHost, def, message); // (the module that pushed it)
+      const name = owner.messages[at]?.fields.find((f) => f.number === field)?.name ?? String(field);
       path += `.${name}${index >= 0 ? `[${index}]` : ""}`;
     }
     if (s.truncated) path += ".…"; // the innermost frames did not fit

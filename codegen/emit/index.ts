@@ -114,7 +114,9 @@ function schemaDecl(c: FileContext): string {
   const lines = schemaSource(c.model, c.options.int64, c.scope).map((part) => `  ${part.map(value).join(", ")},`);
   const { messages, ownMessages, links } = c.scope;
   const exported = (m: MessageModel) => messages.indexOf(m) < ownMessages && !m.isMapEntry && !m.extensionHolder;
-  const compiled = !c.interpreted(c.file) && messages.some(exported) ? literal(Buffer.from(compileDecoders(messages, exported)).toString("base64")) : "undefined";
+  // another file's message is decoded by its own file's module, unless that file is CODE_SIZE (it has none)
+  const linkOf = (m: MessageModel) => (m.file === c.file || c.interpreted(m.file) ? undefined : [links.indexOf(m.file), c.scope.local.get(m)!] as const);
+  const compiled = !c.interpreted(c.file) && messages.some(exported) ? literal(Buffer.from(compileDecoders(messages, exported, linkOf)).toString("base64")) : "undefined";
   const linked = links.length > 0 ? `, [${links.map((f) => `${c.module(f)}.$schema`).join(", ")}]` : "";
   return docComment(`${c.file}'s schema (generated code's, not an API).`, false) +
     `export ${decl("declare ")}const $schema${ts(": $SchemaDef")}${impl(` = /* @__PURE__ */ $defineFileSchema([\n${lines.join("\n")}\n], ${compiled}${linked})`)};\n`;

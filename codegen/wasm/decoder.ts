@@ -19,7 +19,7 @@ import {
   PATH_ENTRY_MESSAGE, PATH_ENTRY_SIZE, STATUS_CODE, STATUS_DETAIL, STATUS_MAX_PATH, STATUS_OFFSET, STATUS_PATH, STATUS_PATH_SIZE, STATUS_TRUNCATED,
   UNKNOWN_FIELDS,
 } from "../../ts/abi.js";
-import { COMPILED_IMPORTS, LAYOUT_EXPORT, layoutHash } from "../../ts/compiled.js";
+import { COMPILED_IMPORTS, DECODER_STATE, FRAME_MODULE_SHIFT, LAYOUT_EXPORT, LINK_PREFIX, layoutHash, PARSE_EXPORT } from "../../ts/compiled.js";
 import { valueSize } from "../../ts/layout.js";
 import { FieldFlag, FieldType, Label } from "../../ts/schema.js";
 import type { FieldModel, MessageModel } from "../model.js";
@@ -74,6 +74,8 @@ interface Helpers {
   arenaRewind: number;
   limits: number;
   status: number;
+  /** The module's number among its host's (compiled.ts), in the path frames it pushes. */
+  moduleId: number;
   /** The arena's cursor and the end of its block while a decode runs. */
   cur: number;
   end: number;
@@ -105,15 +107,38 @@ interface Helpers {
 }
 
 /**
+ * Where a message's parse function comes from, for a message of another file: [index of the linked
+ * schema (defineSchema's links), index of the message there], whose module exports it; undefined
+ * for a message decoded by this module.
+ */
+export type LinkOf = (m: MessageModel) => readonly [number, number] | undefined;
+
+/**
  * A module decoding the messages of `messages` that `include` picks, and every message their fields
- * refer to, with two exports per message, named by its index in `messages` (the schema's): `i`,
+ * refer to (those `linkOf` places in linked files through their modules' parse functions, `p` and
+ * the index there), with two exports per message, named by its index in `messages` (the schema's): `i`,
  * (arena, data, size, reset) -> record address, 1 for an error (Status set), or 0 for the generic
  * decoder; and `d` and `i`, a length-delimited run of them, (arena, data, size, reset, out) -> 2 (the
  * array slot `out` holds the records), 1 or 0.
  */
-export function compileDecoders(messages: readonly MessageModel[], include: (m: MessageModel) => boolean = () => true): Uint8Array {
+export function compileDecoders(messages: readonly MessageModel[], include: (m: MessageModel) => boolean = () => true, linkOf: LinkOf = () => undefined): Uint8Array {
   const m = new Module();
   const names = COMPILED_IMPORTS;
+  // the messages decoded here, and those whose parse functions the modules of linked files export
+  const own: MessageModel[] = [], linked = new Map<MessageModel, readonly [number, number]>();
+  const reach = (msg: MessageModel): void => {
+    if (own.includes(msg) || linked.has(msg)) return;
+    const link = linkOf(msg);
+    if (link !== undefined) {
+      linked.set(msg, link);
+      return;
+    }
+    own.push(msg);
+    for (const f of msg.fields) if (f.message) reach(f.message);
+  };
+  messages.filter(include).forEach(reach);
+  const parse = new Map<MessageModel, number>();
+  for (const [msg, [link, index]] of linked) parse.set(msg, m.importFunction(`${LINK_PREFIX}${link}`, `${PARSE_EXPORT}${index}`, [I32, I32, I32, I32, I32], [I32]));
   const arenaReset = m.importFunction(names.module, names.arenaReset, [I32], []);
   const arenaReserved = m.importFunction(names.module, names.arenaReserved, [I32], [I32]);
   const arenaGrow = m.importFunction(names.module, names.arenaGrow, [I32, I32, I32, I32, I32], [I32]);
@@ -121,17 +146,14 @@ export function compileDecoders(messages: readonly MessageModel[], include: (m: 
   m.importMemory(names.module, names.memory, 0);
   const limits = m.importGlobal(names.module, names.limits, I32);
   const status = m.importGlobal(names.module, names.status, I32);
+  // the decode's state, shared by the modules of every file: a decode runs through the parse
+  // functions of the files its messages come from
+  const [cur, end, arena, inputSize, reserved, grew, after, base, fallback] = DECODER_STATE.map((name) => m.importGlobal(names.module, name, I32, true)) as [number, number, number, number, number, number, number, number, number];
+  // which module pushed a path frame: its message indexes are its own schema's (compiled.ts frameMessage)
+  const moduleId = m.importGlobal(names.module, names.moduleId, I32);
   const h: Helpers = {
-    arenaReset, arenaReserved, arenaGrow, arenaRewind, limits, status,
-    cur: m.global(I32, true, 0),
-    end: m.global(I32, true, 0),
-    arena: m.global(I32, true, 0),
-    inputSize: m.global(I32, true, 0),
-    reserved: m.global(I32, true, 0),
-    grew: m.global(I32, true, 0),
-    after: m.global(I32, true, 0),
-    base: m.global(I32, true, 0),
-    fallback: m.global(I32, true, 0),
+    arenaReset, arenaReserved, arenaGrow, arenaRewind, limits, status, moduleId,
+    cur, end, arena, inputSize, reserved, grew, after, base, fallback,
     pair: m.type([], [I32, I64]),
     varint: m.declare([I32, I32], [I32, I64]),
     tag: m.declare([I32, I32], [I32, I64]),
@@ -160,21 +182,17 @@ export function compileDecoders(messages: readonly MessageModel[], include: (m: 
   m.define(h.fail, [], fail(h));
   m.define(h.frame, [I32, I32], pushFrame(h));
   m.define(h.finish, [I32, I32, I32], finishPath(h));
-  const parse = new Map<MessageModel, number>();
-  const add = (msg: MessageModel): void => {
-    if (parse.has(msg)) return;
-    parse.set(msg, m.declare([I32, I32, I32, I32, I32], [I32]));
-    for (const f of msg.fields) if (f.message) add(f.message);
-  };
-  messages.filter(include).forEach(add);
+  for (const msg of own) parse.set(msg, m.declare([I32, I32, I32, I32, I32], [I32]));
   const index = new Map(messages.map((msg, i) => [msg, i]));
   // the message set items of message sets (cpp's parse_message_set_item), a function each
-  const items = new Map([...parse.keys()].filter((msg) => msg.messageSet).map((msg) => [msg, m.declare([I32, I32, I32, I32, I32], [I32])]));
+  const items = new Map(own.filter((msg) => msg.messageSet).map((msg) => [msg, m.declare([I32, I32, I32, I32, I32], [I32])]));
   for (const [msg, fn] of items) m.define(fn, [I64, I32, I32, I32, I32, I64, I32, I32], messageSetItem(msg, h, parse, index));
-  for (const [msg, fn] of parse) m.define(fn, parseLocals, parseMessage(msg, h, parse, items, index));
+  for (const msg of own) m.define(parse.get(msg)!, parseLocals, parseMessage(msg, h, parse, items, index));
   messages.forEach((msg, i) => {
-    const fn = parse.get(msg);
-    if (fn === undefined) return;
+    if (!own.includes(msg)) return;
+    const fn = parse.get(msg)!;
+    m.export(`${PARSE_EXPORT}${i}`, "func", fn); // for the modules of the files that link to this one
+    if (!include(msg)) return;
     m.export(String(i), "func", m.func([I32, I32, I32, I32], [I32], [I32, I32, I32], decodeTop(msg, fn, h)));
     m.export(`d${i}`, "func", m.func([I32, I32, I32, I32, I32], [I32], [I32, I32, I32, I32, I32, I32, I32, I64], decodeDelimitedTop(msg, i, fn, h)));
   });
@@ -306,7 +324,7 @@ function pushFrame(h: Helpers): Code {
   c.get(SIZE).i32(1).op("i32.sub").set(SIZE);
   c.end();
   c.globalGet(h.status).get(SIZE).i32(PATH_ENTRY_SIZE).op("i32.mul", "i32.add").i32(STATUS_PATH).op("i32.add").tee(AT);
-  c.get(MSG).store("i32", PATH_ENTRY_MESSAGE);
+  c.get(MSG).globalGet(h.moduleId).i32(FRAME_MODULE_SHIFT).op("i32.shl", "i32.or").store("i32", PATH_ENTRY_MESSAGE);
   c.get(AT).get(NUMBER).store("i32", PATH_ENTRY_FIELD);
   c.get(AT).get(ELEMENT).store("i32", PATH_ENTRY_INDEX);
   c.globalGet(h.status).get(SIZE).i32(1).op("i32.add").store("i32", STATUS_PATH_SIZE);

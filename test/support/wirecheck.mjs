@@ -3,7 +3,7 @@
 // unpacked runs, sub-messages, groups, map entries, closed-enum misses, unknown fields, bad UTF-8)
 // and mutations of them. Shared by test/compiled.test.ts and fuzz/compiled.mjs.
 
-import { instantiateCompiled } from "../../dist/ts/compiled.js";
+import { decoderState, frameMessage, instantiateCompiled } from "../../dist/ts/compiled.js";
 import { valueSize } from "../../dist/ts/layout.js";
 import { readdirSync, statSync } from "node:fs";
 import * as path from "node:path";
@@ -146,10 +146,7 @@ export function decoderChecker(rt, def, decoders) {
     return start;
   };
   const statusAt = x.hp_status() >>> 2;
-  const status = () => {
-    const w = u32().slice(statusAt, statusAt + 5 + 3 * 64);
-    return Array.from(w.subarray(0, 5 + 3 * w[2])).join(",");
-  };
+  const status = () => statusWords(u32().slice(statusAt, statusAt + 5 + 3 * 64), hostOf(rt), def).join(",");
   const run = (decode) => {
     const start = fresh();
     const rec = decode() >>> 0;
@@ -225,12 +222,36 @@ export function compiledDecoders(rt, def, host = hostOf(rt)) {
   return instantiateCompiled(def, host, () => {});
 }
 
-/** What runtime rt gives compiled modules. */
+/**
+ * A Status's words up to its path's end, each path frame's message as its index in def (the
+ * codec's frames hold that; a compiled module's, its own schema's index and its number: see
+ * compiled.ts FRAME_MODULE_SHIFT), so that the two compare.
+ */
+export function statusWords(words, host, def) {
+  const out = Array.from(words.subarray(0, 5 + 3 * words[2]));
+  for (let i = 5; i < out.length; i += 3) {
+    const [owner, index] = frameMessage(host, def, out[i]);
+    const name = owner.messages[index]?.name;
+    out[i] = owner === def ? index : def.messages.findIndex((m) => m.name === name && !m.extensionHolder);
+  }
+  return out;
+}
+
+const hosts = new WeakMap();
+
+/** What runtime rt gives compiled modules: one host per runtime, as the runtime has. */
 export function hostOf(rt) {
+  let host = hosts.get(rt);
+  if (host === undefined) hosts.set(rt, (host = newHost(rt)));
+  return host;
+}
+
+function newHost(rt) {
   const x = rt.exports;
   return {
     memory: x.memory, limits: x.hp_limits(), status: x.hp_status(),
     arenaReset: x.hp_arena_reset, arenaReserved: x.hp_arena_reserved, arenaGrow: x.hp_arena_grow, arenaRewind: x.hp_arena_rewind,
+    state: decoderState(), modules: [],
   };
 }
 
