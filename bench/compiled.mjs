@@ -22,6 +22,7 @@ import { buildModel, schemaSource } from "../dist/codegen/model.js";
 import { defineSchema } from "../dist/ts/schema.js";
 import { compileDecoders } from "../dist/codegen/wasm/decoder.js";
 import { compiledImports } from "../dist/ts/compiled.js";
+import { COMPILED_CORE } from "../dist/ts/compiledcore.js";
 import { hostOf } from "../test/support/wirecheck.mjs";
 import { Code, Module, Type } from "../dist/codegen/wasm/writer.js";
 
@@ -56,7 +57,7 @@ function schemaOf(dir, file) {
 }
 
 /** Message `index`'s compiled decoder (arena, data, size, reset) from a module, as the runtime instantiates it. */
-const compiledDecoder = (bytes, def, index) => new WebAssembly.Instance(new WebAssembly.Module(bytes), compiledImports(hostOf(rt), def)).exports[index];
+const compiledDecoder = (bytes, def, index) => new WebAssembly.Instance(new WebAssembly.Module(bytes), compiledImports(hostOf(rt), { ...def, core: COMPILED_CORE })).exports[index];
 const noReset = (decode) => (a, p, n) => decode(a, p, n, 0);
 const compiledDriver = (decode) => driver(decode, [I32, I32, I32, I32], () => {}, (c) => c.i32(0));
 

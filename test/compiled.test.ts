@@ -10,6 +10,7 @@ import { describeFiles } from "../dist/codegen/describe.js";
 import { buildModel, schemaSource, type SchemaModel } from "../dist/codegen/model.js";
 import { concatBytes } from "../dist/ts/copy.js";
 import { defineSchema, type SchemaDef } from "../dist/ts/schema.js";
+import { COMPILED_CORE } from "../dist/ts/compiledcore.js";
 import { compileDecoders } from "../dist/codegen/wasm/decoder.js";
 import { encodeWithProtobufjs, randomObject, rng, type Loaded } from "./support/protos.js";
 import { conformanceProtos, genDir, protos, repoRoot } from "./support/paths.js";
@@ -37,7 +38,7 @@ function compile(dir: string, files: string[]): Compiled {
   const loaded: Loaded = { root: parsed.root, pbType: (n) => parsed.root.lookupType(parsedName(n)), models: new Map(model.messages.map((m) => [m.fullName, m])), types: new Map() };
   const bytes = compileDecoders(model.messages);
   expect(WebAssembly.validate(bytes)).toBe(true);
-  const def = defineSchema(schemaSource(model).flat(), Buffer.from(bytes).toString("base64"));
+  const def = Object.assign(defineSchema(schemaSource(model).flat(), Buffer.from(bytes).toString("base64")), { core: COMPILED_CORE });
   const { check } = decoderChecker(rt, def, compiledDecoders(rt, def));
   const indexOf = (name: string) => model.messages.findIndex((m) => m.fullName === name);
   return { loaded, model, bytes, check: (name, b, shift = 0) => check(indexOf(name), b, shift) };
@@ -356,6 +357,10 @@ describe("the modules hppproto-gen writes (every schema set the tests generate)"
     const module = new WebAssembly.Module(Buffer.from(def.compiled!, "base64"));
     const linked = WebAssembly.Module.imports(module).filter((i) => i.module.startsWith("link")).map((i) => `${i.module}.${i.name}`);
     expect(linked.length).toBeGreaterThan(5); // Any, Duration, FieldMask, Struct, Timestamp, the wrappers...
+    // the helpers come from the core module every compiled module shares, not from copies of its own
+    const fromCore = WebAssembly.Module.imports(module).filter((i) => i.module === "core").map((i) => i.name);
+    expect(fromCore).toEqual(expect.arrayContaining(["varint", "utf8", "alloc", "grow", "fail", "frame", "finish"]));
+    expect(def.core).toBe(COMPILED_CORE);
     const timestamp = def.messages.findIndex((m) => m.name === "google.protobuf.Timestamp");
     expect(WebAssembly.Module.exports(module).map((e) => e.name)).not.toContain(`p${timestamp}`); // not its own
     // a Timestamp whose seconds are cut short: the path's last frame is the linked module's

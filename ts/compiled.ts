@@ -3,53 +3,10 @@
 // codec's memory and its arenas, linked to the modules of the files it refers to (whose parse
 // functions it calls for their messages). Each decodes, or fails with the codec's error, building
 // the records the codec builds (test/compiled.test.ts).
-import type { SchemaDef } from "./schema.js";
+import { awaitingInstantiation as waiting, type SchemaDef } from "./schema.js";
+import { COMPILED_IMPORTS, CORE_IMPORT, DECODER_STATE, FRAME_MODULE_SHIFT, LAYOUT_EXPORT, layoutHash, LINK_PREFIX } from "./compiledabi.js";
 
-/** What a compiled module imports, by these names. */
-export const COMPILED_IMPORTS = {
-  module: "hppproto", memory: "memory", limits: "limits", status: "status", moduleId: "module",
-  arenaReset: "arena_reset", arenaReserved: "arena_reserved", arenaGrow: "arena_grow", arenaRewind: "arena_rewind",
-} as const;
-
-/** The decode's state, mutable globals every compiled module imports from the host (one set per host). */
-export const DECODER_STATE = ["cur", "end", "arena", "input_size", "reserved", "grew", "after", "base", "fallback"] as const;
-
-/**
- * A compiled module's path frames carry its number among its host's modules (from 1) in the
- * message word's bits from this one up, with the message's index in its own schema below: a
- * decode runs through the modules of the files its messages come from. The codec's frames carry 0
- * there (the decode's own schema).
- */
-export const FRAME_MODULE_SHIFT = 20;
 const MAX_MODULES = (1 << (32 - FRAME_MODULE_SHIFT)) - 1;
-
-/** A linked file's module is imported as this and its index among the schema's links. */
-export const LINK_PREFIX = "link";
-
-/** A module exports the parse function of its message `i` as this and i (for the modules linking to it). */
-export const PARSE_EXPORT = "p";
-
-/** The module's global holding layoutHash() of the records it writes. */
-export const LAYOUT_EXPORT = "layout";
-
-/**
- * A hash of every record's layout (sizes, slot offsets, presence): the generator bakes it into the
- * module, and the runtime compares it with the layout it made of the same schema, so a module
- * generated for another layout (a runtime upgraded without regenerating) is left unused, never
- * written through.
- */
-export function layoutHash(messages: readonly { recordSize: number; fields: readonly { offset: number; presence: number }[] }[]): number {
-  let h = 0x811c9dc5;
-  const mix = (v: number) => (h = Math.imul(h ^ v, 0x01000193));
-  for (const m of messages) {
-    mix(m.recordSize);
-    for (const f of m.fields) {
-      mix(f.offset);
-      mix(f.presence);
-    }
-  }
-  return h | 0;
-}
 
 /** One message's decoder: (arena, data, size, reset) -> its record, 1 for an error (the codec's Status set), or 0 for the codec. */
 export type CompiledDecoder = (arena: number, data: number, size: number, reset: number) => number;
@@ -78,6 +35,8 @@ export interface CompiledHost {
   state: Readonly<Record<(typeof DECODER_STATE)[number], WebAssembly.Global>>;
   /** The schemas of the modules instantiated for this host, by their number less 1 (FRAME_MODULE_SHIFT). */
   readonly modules: SchemaDef[];
+  /** The core module's exports (the helpers every module imports), once instantiated for this host. */
+  core?: WebAssembly.Exports;
 }
 
 /** The schema and message index a path frame's message word names, for a decode of `def`. */
@@ -91,26 +50,23 @@ export function decoderState(): CompiledHost["state"] {
   return Object.fromEntries(DECODER_STATE.map((name) => [name, new WebAssembly.Global({ value: "i32", mutable: true }, 0)])) as CompiledHost["state"];
 }
 
-/** Schemas with a compiled module, defined before the runtime started: init() instantiates them. */
-const waiting = new Set<SchemaDef>();
-
-export function awaitInstantiation(def: SchemaDef): void {
-  waiting.add(def);
-}
-
 /** What a compiled module is instantiated with: the host's, and the instances of its linked files' modules. */
 export function compiledImports(host: CompiledHost, def: SchemaDef, links: readonly (WebAssembly.Instance | null)[] = []): WebAssembly.Imports | undefined {
   const names = COMPILED_IMPORTS;
   const address = (value: number) => new WebAssembly.Global({ value: "i32" }, value);
   if (host.modules.length >= MAX_MODULES) return undefined; // more modules than path frames can tell apart: those decode through the codec
   const id = host.modules.push(def);
-  const imports: WebAssembly.Imports = {
-    [names.module]: {
-      [names.memory]: host.memory, [names.limits]: address(host.limits), [names.status]: address(host.status), [names.moduleId]: address(id),
-      [names.arenaReset]: host.arenaReset, [names.arenaReserved]: host.arenaReserved, [names.arenaGrow]: host.arenaGrow, [names.arenaRewind]: host.arenaRewind,
-      ...host.state,
-    },
+  const fromHost = {
+    [names.memory]: host.memory, [names.limits]: address(host.limits), [names.status]: address(host.status),
+    [names.arenaReset]: host.arenaReset, [names.arenaReserved]: host.arenaReserved, [names.arenaGrow]: host.arenaGrow, [names.arenaRewind]: host.arenaRewind,
+    ...host.state,
   };
+  // the core (generated code hands it over with its module: programs without compiled decoders
+  // carry none): 2.5 KB, under what browsers compile synchronously on their main thread
+  if (host.core === undefined && def.core !== undefined) {
+    host.core = new WebAssembly.Instance(new WebAssembly.Module(bytesOf(def.core)), { [names.module]: fromHost }).exports;
+  }
+  const imports: WebAssembly.Imports = { [names.module]: { ...fromHost, [names.moduleId]: address(id) }, [CORE_IMPORT]: host.core ?? {} };
   // (a link without a module, or with one not used, gives nothing: a module importing from it fails to link)
   links.forEach((link, i) => (imports[`${LINK_PREFIX}${i}`] = link?.exports ?? {}));
   return imports;

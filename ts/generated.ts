@@ -9,6 +9,7 @@ export type { JsonWriteOptions } from "./json/print.js";
 export { RecordWriter, mapKey, type Fill } from "./fill.js";
 export { MessageView, ListView, MessageList, MapView, type ViewClass, type SlotReader } from "./view.js";
 export { defineFileSchema, type SchemaDef, type SchemaSource } from "./schema.js";
+export { COMPILED_CORE as compiledCore } from "./compiledcore.js";
 export { interpretedType, interpretedParts, interpretedBuilder, type InterpretedParts } from "./interpreted/index.js";
 export { interpretedJsonType } from "./interpreted/json.js";
 export { extension, type Extension } from "./extension.js";

@@ -2,8 +2,10 @@
 // SchemaSource), and what the runtime makes of it: each message's fields with their names and
 // record layout (ts/layout.ts decides it), and the binary table the codec reads
 // (cpp/include/hppproto/schema.hpp documents its format).
-import { awaitInstantiation } from "./compiled.js";
 import { layoutRecord, wasm32, type SlotSizes } from "./layout.js";
+
+/** Schemas with a compiled module (compiled.ts), defined before the runtime started: init() instantiates them. */
+export const awaitingInstantiation = new Set<SchemaDef>();
 
 /** descriptor.proto's FieldDescriptorProto.Type numbers. */
 export enum FieldType {
@@ -139,6 +141,8 @@ export interface SchemaDef {
   readonly types: unknown[];
   /** @internal the file's compiled decoders (compiled.ts): a WASM module, base64 */
   readonly compiled?: string;
+  /** @internal the core module compiled decoders import their helpers from (ts/compiledcore.js), base64 */
+  readonly core?: string;
   /** @internal the schemas of the files this one's messages refer to (the generated modules it imports) */
   readonly links: readonly SchemaDef[];
   /** @internal where each linked message came from, by index (undefined for the file's own) */
@@ -171,9 +175,13 @@ export function findMessage(def: SchemaDef, name: string): readonly [SchemaDef, 
   return generatedSchemas.has(def) ? generated.get(name) : undefined;
 }
 
-/** Called by generated code: its file's schema (defineSchema's), its messages then found by name (findMessage). */
-export function defineFileSchema(source: SchemaSource, compiled: string | undefined, links?: readonly SchemaDef[]): SchemaDef {
-  const def = defineSchema(source, compiled, links);
+/**
+ * Called by generated code: its file's schema (defineSchema's), its messages then found by name
+ * (findMessage); `core` comes with a compiled module (the runtime's COMPILED_CORE, which the code
+ * imports only then).
+ */
+export function defineFileSchema(source: SchemaSource, compiled: string | undefined, links?: readonly SchemaDef[], core?: string): SchemaDef {
+  const def: SchemaDef = Object.assign(defineSchema(source, compiled, links), { core }); // (the object init() will instantiate)
   generatedSchemas.add(def);
   def.messages.forEach((m, i) => {
     if (def.origins[i] === undefined && !m.extensionHolder && !m.mapEntry && !generated.has(m.name)) generated.set(m.name, [def, i]);
@@ -323,7 +331,7 @@ export function defineSchema(source: SchemaSource, compiled?: string, links: rea
   if (at !== source.length) throw new Error(`hppproto: schema source has ${source.length - at} values left over`);
   const table = encodeTable(messages, enums);
   const def: SchemaDef = { table, messages, enums, maxRecordSize: messages.reduce((max, m) => Math.max(max, m.recordSize), 8), types: [], compiled, links, origins };
-  if (compiled !== undefined) awaitInstantiation(def);
+  if (compiled !== undefined) awaitingInstantiation.add(def);
   return def;
 }
 

@@ -19,7 +19,7 @@ import {
   PATH_ENTRY_MESSAGE, PATH_ENTRY_SIZE, STATUS_CODE, STATUS_DETAIL, STATUS_MAX_PATH, STATUS_OFFSET, STATUS_PATH, STATUS_PATH_SIZE, STATUS_TRUNCATED,
   UNKNOWN_FIELDS,
 } from "../../ts/abi.js";
-import { COMPILED_IMPORTS, DECODER_STATE, FRAME_MODULE_SHIFT, LAYOUT_EXPORT, LINK_PREFIX, layoutHash, PARSE_EXPORT } from "../../ts/compiled.js";
+import { COMPILED_IMPORTS, CORE_IMPORT, DECODER_STATE, FRAME_MODULE_SHIFT, LAYOUT_EXPORT, LINK_PREFIX, layoutHash, PARSE_EXPORT } from "../../ts/compiledabi.js";
 import { valueSize } from "../../ts/layout.js";
 import { FieldFlag, FieldType, Label } from "../../ts/schema.js";
 import type { FieldModel, MessageModel } from "../model.js";
@@ -106,6 +106,58 @@ interface Helpers {
   pair: number; // block type (i32, i64): a varint read's position and value
 }
 
+/** The helpers compiled modules share, by their names in the core module: [name, params, results, extra locals, body]. */
+const HELPERS = [
+  ["varint", [I32, I32], [I32, I64], [I64, I32, I32], (h: Helpers) => readVarint(h, 10)],
+  ["tag", [I32, I32], [I32, I64], [I64, I32, I32], (h: Helpers) => readVarint(h, 5)],
+  ["utf8", [I32, I32], [I32], [I32, I32, I32, I32, I32], () => validUtf8()],
+  ["grow", [I32, I32, I32, I32], [I32], [I32, I32, I32, I32, I32], (h: Helpers) => grow(h)],
+  ["alloc", [I32, I32], [I32], [I32], (h: Helpers) => allocate(h)],
+  ["addUnknown", [I32, I32, I32], [I32], [I32, I32], (h: Helpers) => addUnknown(h)],
+  ["countVarints", [I32, I32], [I32], [I32], () => countVarints()],
+  ["skipGroup", [I32, I32, I32, I32], [I32], [I32, I32, I32, I64], (h: Helpers) => skipGroup(h)],
+  ["skipValue", [I32, I32, I32, I32, I32], [I32], [I64], (h: Helpers) => skipValue(h)],
+  ["unknownEnum", [I32, I32, I64, I32], [I32], [I32, I32, I64], (h: Helpers) => unknownEnum(h)],
+  ["fail", [I32, I32, I32], [], [], (h: Helpers) => fail(h)],
+  ["frame", [I32, I32, I32], [], [I32, I32], (h: Helpers) => pushFrame(h)],
+  ["finish", [], [], [I32, I32, I32], (h: Helpers) => finishPath(h)],
+] as const satisfies readonly (readonly [string, readonly Type[], readonly Type[], readonly Type[], (h: Helpers) => Code])[];
+type HelperName = (typeof HELPERS)[number][0];
+
+/** What the host gives a module, imported in this order: the arena's calls, memory, Limits, Status, the decode's state. */
+function hostImports(m: Module) {
+  const names = COMPILED_IMPORTS;
+  const arenaReset = m.importFunction(names.module, names.arenaReset, [I32], []);
+  const arenaReserved = m.importFunction(names.module, names.arenaReserved, [I32], [I32]);
+  const arenaGrow = m.importFunction(names.module, names.arenaGrow, [I32, I32, I32, I32, I32], [I32]);
+  const arenaRewind = m.importFunction(names.module, names.arenaRewind, [I32, I32, I32], []);
+  m.importMemory(names.module, names.memory, 0);
+  const limits = m.importGlobal(names.module, names.limits, I32);
+  const status = m.importGlobal(names.module, names.status, I32);
+  // the decode's state, shared by the modules of every file: a decode runs through the parse
+  // functions of the files its messages come from
+  const [cur, end, arena, inputSize, reserved, grew, after, base, fallback] = DECODER_STATE.map((name) => m.importGlobal(names.module, name, I32, true)) as [number, number, number, number, number, number, number, number, number];
+  return { arenaReset, arenaReserved, arenaGrow, arenaRewind, limits, status, cur, end, arena, inputSize, reserved, grew, after, base, fallback };
+}
+
+/**
+ * The core module: the decoder's helpers (varints, UTF-8 checks, arrays, allocation, unknown
+ * fields, skipping, the Status), which every compiled module imports from it rather than carrying
+ * its own copy. The runtime ships it (ts/compiledcore.ts, test/compiled.test.ts keeps it current)
+ * and instantiates it once per host.
+ */
+export function compileCore(): Uint8Array {
+  const m = new Module();
+  const host = hostImports(m);
+  const h = { ...host, moduleId: -1, pair: m.type([], [I32, I64]) } as Helpers;
+  for (const [name, params, results] of HELPERS) (h as unknown as Record<string, number>)[name] = m.declare(params, results);
+  for (const [name, , , locals, body] of HELPERS) {
+    m.define((h as unknown as Record<string, number>)[name]!, locals, body(h));
+    m.export(name, "func", (h as unknown as Record<string, number>)[name]!);
+  }
+  return m.bytes();
+}
+
 /**
  * Where a message's parse function comes from, for a message of another file: [index of the linked
  * schema (defineSchema's links), index of the message there], whose module exports it; undefined
@@ -139,49 +191,13 @@ export function compileDecoders(messages: readonly MessageModel[], include: (m: 
   messages.filter(include).forEach(reach);
   const parse = new Map<MessageModel, number>();
   for (const [msg, [link, index]] of linked) parse.set(msg, m.importFunction(`${LINK_PREFIX}${link}`, `${PARSE_EXPORT}${index}`, [I32, I32, I32, I32, I32], [I32]));
-  const arenaReset = m.importFunction(names.module, names.arenaReset, [I32], []);
-  const arenaReserved = m.importFunction(names.module, names.arenaReserved, [I32], [I32]);
-  const arenaGrow = m.importFunction(names.module, names.arenaGrow, [I32, I32, I32, I32, I32], [I32]);
-  const arenaRewind = m.importFunction(names.module, names.arenaRewind, [I32, I32, I32], []);
-  m.importMemory(names.module, names.memory, 0);
-  const limits = m.importGlobal(names.module, names.limits, I32);
-  const status = m.importGlobal(names.module, names.status, I32);
-  // the decode's state, shared by the modules of every file: a decode runs through the parse
-  // functions of the files its messages come from
-  const [cur, end, arena, inputSize, reserved, grew, after, base, fallback] = DECODER_STATE.map((name) => m.importGlobal(names.module, name, I32, true)) as [number, number, number, number, number, number, number, number, number];
-  // which module pushed a path frame: its message indexes are its own schema's (compiled.ts frameMessage)
-  const moduleId = m.importGlobal(names.module, names.moduleId, I32);
-  const h: Helpers = {
-    arenaReset, arenaReserved, arenaGrow, arenaRewind, limits, status, moduleId,
-    cur, end, arena, inputSize, reserved, grew, after, base, fallback,
-    pair: m.type([], [I32, I64]),
-    varint: m.declare([I32, I32], [I32, I64]),
-    tag: m.declare([I32, I32], [I32, I64]),
-    utf8: m.declare([I32, I32], [I32]),
-    grow: m.declare([I32, I32, I32, I32], [I32]),
-    alloc: m.declare([I32, I32], [I32]),
-    addUnknown: m.declare([I32, I32, I32], [I32]),
-    countVarints: m.declare([I32, I32], [I32]),
-    skipGroup: m.declare([I32, I32, I32, I32], [I32]),
-    skipValue: m.declare([I32, I32, I32, I32, I32], [I32]),
-    unknownEnum: m.declare([I32, I32, I64, I32], [I32]),
-    fail: m.declare([I32, I32, I32], []),
-    frame: m.declare([I32, I32, I32], []),
-    finish: m.declare([], []),
-  };
-  m.define(h.varint, [I64, I32, I32], readVarint(h, 10));
-  m.define(h.tag, [I64, I32, I32], readVarint(h, 5));
-  m.define(h.utf8, [I32, I32, I32, I32, I32], validUtf8());
-  m.define(h.alloc, [I32], allocate(h));
-  m.define(h.grow, [I32, I32, I32, I32, I32], grow(h));
-  m.define(h.countVarints, [I32], countVarints());
-  m.define(h.addUnknown, [I32, I32], addUnknown(h));
-  m.define(h.skipGroup, [I32, I32, I32, I64], skipGroup(h));
-  m.define(h.skipValue, [I64], skipValue(h));
-  m.define(h.unknownEnum, [I32, I32, I64], unknownEnum(h));
-  m.define(h.fail, [], fail(h));
-  m.define(h.frame, [I32, I32], pushFrame(h));
-  m.define(h.finish, [I32, I32, I32], finishPath(h));
+  // the helpers, from the core module every compiled module shares (compileCore)
+  const helpers = Object.fromEntries(HELPERS.map(([name, params, results]) => [name, m.importFunction(CORE_IMPORT, name, params, results)])) as Record<HelperName, number>;
+  const h: Helpers = { ...hostImports(m), ...helpers, moduleId: m.importGlobal(COMPILED_IMPORTS.module, COMPILED_IMPORTS.moduleId, I32), pair: m.type([], [I32, I64]) };
+  // path frames carry this module's number (compiled.ts frameMessage): the core's frame, through a wrapper that adds it
+  const coreFrame = h.frame;
+  h.frame = m.declare([I32, I32, I32], []);
+  m.define(h.frame, [], new Code().get(0).globalGet(h.moduleId).i32(FRAME_MODULE_SHIFT).op("i32.shl", "i32.or").get(1).get(2).call(coreFrame));
   for (const msg of own) parse.set(msg, m.declare([I32, I32, I32, I32, I32], [I32]));
   const index = new Map(messages.map((msg, i) => [msg, i]));
   // the message set items of message sets (cpp's parse_message_set_item), a function each
@@ -324,7 +340,7 @@ function pushFrame(h: Helpers): Code {
   c.get(SIZE).i32(1).op("i32.sub").set(SIZE);
   c.end();
   c.globalGet(h.status).get(SIZE).i32(PATH_ENTRY_SIZE).op("i32.mul", "i32.add").i32(STATUS_PATH).op("i32.add").tee(AT);
-  c.get(MSG).globalGet(h.moduleId).i32(FRAME_MODULE_SHIFT).op("i32.shl", "i32.or").store("i32", PATH_ENTRY_MESSAGE);
+  c.get(MSG).store("i32", PATH_ENTRY_MESSAGE);
   c.get(AT).get(NUMBER).store("i32", PATH_ENTRY_FIELD);
   c.get(AT).get(ELEMENT).store("i32", PATH_ENTRY_INDEX);
   c.globalGet(h.status).get(SIZE).i32(1).op("i32.add").store("i32", STATUS_PATH_SIZE);

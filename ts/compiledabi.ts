@@ -1,0 +1,52 @@
+// What a compiled decoder module (codegen/wasm/decoder.ts) and the runtime that instantiates it
+// (ts/compiled.ts) agree on: the names it imports and exports, how its path frames name messages,
+// and the layout hash it carries. Kept apart from compiled.ts, which ships the core module the
+// generator builds.
+
+/** What a compiled module imports, by these names. */
+export const COMPILED_IMPORTS = {
+  module: "hppproto", memory: "memory", limits: "limits", status: "status", moduleId: "module",
+  arenaReset: "arena_reset", arenaReserved: "arena_reserved", arenaGrow: "arena_grow", arenaRewind: "arena_rewind",
+} as const;
+
+/** The decode's state, mutable globals every compiled module imports from the host (one set per host). */
+export const DECODER_STATE = ["cur", "end", "arena", "input_size", "reserved", "grew", "after", "base", "fallback"] as const;
+
+/**
+ * A compiled module's path frames carry its number among its host's modules (from 1) in the
+ * message word's bits from this one up, with the message's index in its own schema below: a
+ * decode runs through the modules of the files its messages come from. The codec's frames carry 0
+ * there (the decode's own schema).
+ */
+export const FRAME_MODULE_SHIFT = 20;
+
+/** The core module (the helpers) among a compiled module's imports. */
+export const CORE_IMPORT = "core";
+
+/** A linked file's module is imported as this and its index among the schema's links. */
+export const LINK_PREFIX = "link";
+
+/** A module exports the parse function of its message `i` as this and i (for the modules linking to it). */
+export const PARSE_EXPORT = "p";
+
+/** The module's global holding layoutHash() of the records it writes. */
+export const LAYOUT_EXPORT = "layout";
+
+/**
+ * A hash of every record's layout (sizes, slot offsets, presence): the generator bakes it into the
+ * module, and the runtime compares it with the layout it made of the same schema, so a module
+ * generated for another layout (a runtime upgraded without regenerating) is left unused, never
+ * written through.
+ */
+export function layoutHash(messages: readonly { recordSize: number; fields: readonly { offset: number; presence: number }[] }[]): number {
+  let h = 0x811c9dc5;
+  const mix = (v: number) => (h = Math.imul(h ^ v, 0x01000193));
+  for (const m of messages) {
+    mix(m.recordSize);
+    for (const f of m.fields) {
+      mix(f.offset);
+      mix(f.presence);
+    }
+  }
+  return h | 0;
+}
