@@ -9,7 +9,8 @@
 // what maps of random keys cost, on every JSON path.
 // Usage: node --expose-gc fuzz/boundary.mjs [SECONDS] [SEED]   (after npm run build)
 import { createRequire } from "node:module";
-import { Arena, DecodeError, DelimitedReader, EncodeError, init, JsonError, runtime, SchemaError, StaleViewError } from "hppproto";
+import { Arena, DecodeError, DelimitedReader, EncodeError, init, JsonError, SchemaError, StaleViewError } from "hppproto";
+import { runtime } from "../dist/ts/runtime.js";
 import { describeFiles } from "../dist/codegen/describe.js";
 import { schemaFromDescriptorSet } from "../dist/codegen/dynamic.js";
 import { parseProtos } from "../dist/codegen/parse.js";

@@ -3,7 +3,8 @@
 // are collected: schemas built, used and dropped leave neither JS heap nor their WASM tables behind.
 // Exits 1 on the first failure. Timing checks live here, not in unit tests: they need a quiet machine.
 // Usage: node --expose-gc fuzz/schemas.mjs [N]   (after npm run build; N: the smallest source's units, default 500)
-import { init, runtime } from "hppproto";
+import { init } from "hppproto";
+import { runtime } from "../dist/ts/runtime.js";
 import { schemaFromDescriptorSet, schemaFromSources } from "../dist/codegen/dynamic.js";
 
 if (globalThis.gc === undefined) throw new Error("run with node --expose-gc");

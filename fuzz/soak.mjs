@@ -7,7 +7,8 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
-import { Arena, DelimitedReader, init, runtime } from "hppproto";
+import { Arena, DelimitedReader, init } from "hppproto";
+import { runtime } from "../dist/ts/runtime.js";
 import { generate } from "../dist/codegen/cli.js";
 
 const seconds = Number(process.argv[2] ?? 60);

@@ -3,7 +3,8 @@
 // protobufjs's decoding of them.
 import { spawnSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DecodeError, EncodeError, init, runtime, StaleViewError } from "hppproto";
+import { DecodeError, EncodeError, init, StaleViewError } from "hppproto";
+import { runtime } from "../dist/ts/runtime.js";
 import { crossCheck, loadSet } from "./support/protos.js";
 import * as p3 from "./gen/unittest/google/protobuf/unittest_proto3_pb.js";
 import * as p2 from "./gen/unittest/google/protobuf/unittest_pb.js";
@@ -233,7 +234,8 @@ describe("memory of builders and arenas that are dropped", () => {
   it("small first blocks: 100,000 builders never released fit; dropped ones come back at garbage collection", () => {
     // a fresh process with gc() exposed, so that collection and finalization can be awaited
     const program = `
-      import { init, runtime, Arena } from "hppproto";
+      import { init, Arena } from "hppproto";
+      import { runtime } from "./dist/ts/runtime.js";
       import { Wide } from "./test/gen/wide_js/wide_pb.js";
       await init();
       const grow = (n) => { for (let i = 0; i < n; i++) { const b = Wide.builder(); b.asString = String(i); b.subs = [{ id: BigInt(i) }]; } };

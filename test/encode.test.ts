@@ -3,7 +3,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import protobuf from "protobufjs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { Arena, EncodeError, init, MessageType, runtime, Writer } from "hppproto";
+import { Arena, EncodeError, init, MessageType, Writer } from "hppproto";
+import { runtime } from "../dist/ts/runtime.js";
 import { FieldType, Label } from "../dist/ts/schema.js";
 import type { FieldModel, MessageModel } from "../dist/codegen/model.js";
 import { crossCheck, loadSet, normalize, randomObject, requiresItself, rng, withoutUnknown, type Loaded } from "./support/protos.js";

@@ -3,8 +3,9 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Arena, DecodeError, EncodeError, init, MessageType, MessageView, runtime, SchemaError, type SchemaDef } from "hppproto";
-import { defineSchema } from "../dist/ts/schema.js";
+import { Arena, DecodeError, EncodeError, init, MessageType, MessageView, SchemaError } from "hppproto";
+import { runtime } from "../dist/ts/runtime.js";
+import { defineSchema, type SchemaDef } from "../dist/ts/schema.js";
 import { Node } from "./gen/names/limits_pb.js";
 import { NestedTestAllTypes, TestAllTypes } from "./gen/unittest/google/protobuf/unittest_proto3_pb.js";
 import { TestAllTypes as TestAllTypes2 } from "./gen/unittest/google/protobuf/unittest_pb.js";
@@ -239,8 +240,8 @@ describe("schema tables", () => {
 
 describe("before init", () => {
   it("is a clear error, not a crash", async () => {
-    const { runtime: rt } = await import("hppproto");
-    expect(() => rt()).not.toThrow(); // initialized in beforeAll
+    const { getLimits } = await import("hppproto");
+    expect(() => getLimits()).not.toThrow(); // initialized in beforeAll
   });
 });
 
@@ -304,13 +305,13 @@ describe("before init()", () => {
 
   it("every call that needs the codec is a NotInitializedError with a code", () => {
     const out = run(`
-      import { NotInitializedError } from "hppproto";
+      import { NotInitializedError, getLimits, setLimits } from "hppproto";
       import { Wide } from "./test/gen/wide_js/wide_pb.js";
       for (const call of [() => Wide.decode(new Uint8Array(0)), () => Wide.view(new Uint8Array(0)), () => Wide.encode({}),
-        () => Wide.builder(), () => Wide.encodeDelimited([{}])]) {
+        () => Wide.builder(), () => Wide.encodeDelimited([{}]), () => getLimits(), () => setLimits({ maxDepth: 5 })]) {
         try { call(); console.log("no error"); } catch (e) { console.log(e instanceof NotInitializedError, e.code, e.message.includes("await init()")); }
       }`);
-    expect(out.split("\n")).toEqual(Array(5).fill("true NOT_INITIALIZED true"));
+    expect(out.split("\n")).toEqual(Array(7).fill("true NOT_INITIALIZED true"));
   });
 
   it("the browser entry's initSync() needs no arguments: its module is inlined", () => {

@@ -3,7 +3,8 @@
 // (protobuf's conformance runner's text-format suite and protoc --encode/--decode check it from
 // outside: test/package/text.test.ts.)
 import { beforeAll, describe, expect, it } from "vitest";
-import { fromText, init, runtime, TextError, toText } from "hppproto";
+import { fromText, init, TextError, toText } from "hppproto";
+import { runtime } from "../dist/ts/runtime.js";
 import { encodeWithProtobufjs, loadSet, randomObject, requiresItself, rng, withoutUnknown } from "./support/protos.js";
 import * as p3 from "./gen/unittest/google/protobuf/unittest_proto3_pb.js";
 import * as p2 from "./gen/unittest/google/protobuf/unittest_pb.js";

@@ -1,7 +1,8 @@
 // Views: zero-copy reads, lifetimes, memory growth, defaults, maps, unknown fields, batches.
 import assert from "node:assert";
 import { beforeAll, describe, expect, it } from "vitest";
-import { Arena, DelimitedReader, init, runtime, StaleViewError, MapView } from "hppproto";
+import { Arena, DelimitedReader, init, StaleViewError, MapView } from "hppproto";
+import { runtime } from "../dist/ts/runtime.js";
 import { Node, NodeView, Color } from "./gen/names/limits_pb.js";
 import { TestAllTypes } from "./gen/unittest/google/protobuf/unittest_pb.js";
 import { TestMap } from "./gen/unittest/google/protobuf/map_unittest_pb.js";

@@ -1,7 +1,7 @@
 // The hppproto runtime: load the codec, decode with generated message types, read views.
 // (What generated code itself imports is in "hppproto/generated": ts/generated.ts.)
 export { init, initSync, type InitOptions, type InitSyncOptions } from "./loader.js";
-export { runtime, type Runtime, type Limits } from "./runtime.js";
+export { getLimits, setLimits, type Runtime, type Limits } from "./runtime.js";
 export { Arena, type ArenaOptions } from "./arena.js";
 export { MessageType, type AnyMessageType, type PlainOf, type ViewOf, type Init, type PartialMessage } from "./message.js";
 export type { Int64Form } from "./int64.js";
@@ -13,7 +13,6 @@ export { JsonMessageType } from "./json/type.js";
 export type { JsonValue } from "./json/parse.js";
 export { MessageView, ListView, MapView } from "./view.js";
 export { DecodeError, EncodeError, NotInitializedError, SchemaError, StaleViewError, type ErrorCode, type EncodeErrorCode } from "./errors.js";
-export type { SchemaDef, MessageInfo, FieldInfo, OneofInfo, EnumInfo, Int64As } from "./schema.js";
 export { Writer } from "./writer.js";
 export type { BinaryInput } from "./input.js";
 export { DelimitedReader, decodeStream, type ChunkSource } from "./stream.js";

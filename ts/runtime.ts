@@ -412,7 +412,17 @@ export function setRuntime(rt: Runtime): void {
   current = rt;
 }
 
-/** The initialized runtime; throws if init() has not completed. */
+/** The limits decodes, encodes and the JSON and text readers apply; throws if init() has not completed. */
+export function getLimits(): Limits {
+  return runtime().limits;
+}
+
+/** Changes some of the limits (the others keep their values); throws if init() has not completed. */
+export function setLimits(limits: Partial<Limits>): void {
+  runtime().setLimits(limits);
+}
+
+/** @internal the initialized runtime; throws if init() has not completed. */
 export function runtime(): Runtime {
   if (current === undefined) throw new NotInitializedError();
   return current;
