@@ -71,8 +71,9 @@ describe("the npm package", () => {
     // (one descriptor validator, the linear .proto scanner, request arenas per call, read budgets,
     // field masks), 371 KB with the generator's WASM writer and the decoders it compiles per
     // generation run (dist/codegen/wasm, ts/compiled.ts), 384 KB with a schema per file linked to
-    // the others (ts/schema.ts) and extension holders
-    expect(packed.size).toBeLessThan(390_000);
+    // the others (ts/schema.ts) and extension holders, 394 KB with compiled modules linked to each
+    // other and the core module of their helpers (dist/ts/compiledcore.js, ts/compiledabi.ts)
+    expect(packed.size).toBeLessThan(400_000);
   });
 
   it("metadata: a license, keywords, its package.json exported, no install-time build, no source map comments without maps", () => {
