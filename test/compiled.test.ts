@@ -16,6 +16,9 @@ import { encodeWithProtobufjs, randomObject, rng, type Loaded } from "./support/
 import { conformanceProtos, genDir, protos, repoRoot } from "./support/paths.js";
 import { compiledDecoders, decoderChecker, fileSchemas, mutate, randomInput, randomRun } from "./support/wirecheck.mjs";
 import { randomSource } from "../fuzz/random.mjs";
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 
 let rt: Runtime;
 
@@ -378,6 +381,48 @@ describe("the modules hppproto-gen writes (every schema set the tests generate)"
     };
     expect(error(true)).toBe(error(false));
     expect(error(true)).toContain("TestAllTypesProto3.optional_timestamp.seconds");
+  });
+
+  it("a file regenerated after a change to one it imports: the importer's module goes unused (the codec decodes), and its encodes write the imported file's records as they are now", () => {
+    const dir = mkdtempSync(`${tmpdir()}/hppproto-stale-`);
+    const proto = (folder: string, b: string, options = "") => {
+      mkdirSync(`${dir}/${folder}`, { recursive: true });
+      writeFileSync(`${dir}/${folder}/b.proto`, `syntax = "proto2";\npackage b;\n${options}${b}`);
+      writeFileSync(`${dir}/${folder}/a.proto`, 'syntax = "proto2";\npackage a;\nimport "b.proto";\nmessage X { optional b.E e = 1; optional b.M m = 2; repeated b.E es = 3; }\n');
+    };
+    const gen = (folder: string, out: string, ...files: string[]) => {
+      const r = spawnSync(process.execPath, [`${repoRoot}bin/hppproto-gen.mjs`, "--out", `${dir}/${out}`, "--target", "js", "-I", `${dir}/${folder}`, ...files.map((f) => `${dir}/${folder}/${f}`)], { encoding: "utf8" });
+      expect(r.status, r.stderr).toBe(0);
+    };
+    const run = (out: string, body: string) => {
+      const program = `import { init } from "hppproto"; import { runtime } from "${repoRoot}dist/ts/runtime.js"; import { X } from "./${out}/a_pb.js"; await init();\n` +
+        "const both = (f) => { const rt = runtime(); const a = JSON.stringify(f(), (k, v) => (typeof v === 'bigint' ? String(v) : v instanceof Uint8Array ? Array.from(v) : v)); " +
+        "rt.useCompiled = false; const b = JSON.stringify(f(), (k, v) => (typeof v === 'bigint' ? String(v) : v instanceof Uint8Array ? Array.from(v) : v)); rt.useCompiled = true; return a === b ? a : `compiled ${a}, codec ${b}`; };\n" + body;
+      const r = spawnSync(process.execPath, ["--input-type=module", "-e", program], { cwd: dir, encoding: "utf8" });
+      return r.stderr + r.stdout.trim();
+    };
+    mkdirSync(`${dir}/node_modules`);
+    symlinkSync(repoRoot, `${dir}/node_modules/hppproto`);
+    const b1 = "enum E { A = 0; B = 1; }\nmessage M { optional int32 x = 1; optional E e = 2; }\n";
+    proto("p1", b1);
+    gen("p1", "gen", "a.proto", "b.proto");
+    // 1. a closed enum of b gains a value; only b is regenerated: a's module checked the old values
+    cpSync(`${dir}/gen`, `${dir}/gen1`, { recursive: true });
+    proto("p2", "enum E { A = 0; B = 1; C = 2; }\nmessage M { optional int32 x = 1; optional E e = 2; }\n");
+    gen("p2", "gen1", "b.proto");
+    expect(run("gen1", "console.log(both(() => X.decode(new Uint8Array([0x08, 0x02, 0x12, 0x02, 0x10, 0x02, 0x18, 0x02, 0x18, 0x01]))));")).toBe('{"e":2,"m":{"e":2},"es":[2,1]}');
+    // 2. b is CODE_SIZE (a's module compiles its messages itself) and a field changes type
+    proto("q1", "message M { optional int32 x = 1; optional string s = 2; }\nenum E { A = 0; }\n", "option optimize_for = CODE_SIZE;\n");
+    gen("q1", "genq", "a.proto", "b.proto");
+    proto("q2", "message M { optional sint32 x = 1; optional string s = 2; }\nenum E { A = 0; }\n", "option optimize_for = CODE_SIZE;\n");
+    gen("q2", "genq", "b.proto");
+    expect(run("genq", "console.log(both(() => X.decode(new Uint8Array([0x12, 0x02, 0x08, 0x03]))));")).toBe('{"m":{"x":-2},"es":[]}');
+    // 3. b's message grows; a's fill code must not write it at its old size (it overwrote what followed)
+    cpSync(`${dir}/gen`, `${dir}/gen3`, { recursive: true });
+    proto("p3", "enum E { A = 0; B = 1; }\nmessage M { optional int32 x = 1; optional E e = 2; optional int64 y = 3; optional int64 z = 4; optional string s = 5; optional int64 w = 6; }\n");
+    gen("p3", "gen3", "b.proto");
+    expect(run("gen3", "const m = { x: 1, y: 2n, z: 3n, s: 'hello', w: 4n }; console.log(both(() => X.decode(X.encode({ m, es: [1, 0] }))), both(() => X.builder({ m }).m.$toObject()));"))
+      .toBe('{"m":{"x":1,"y":"2","z":"3","s":"hello","w":"4"},"es":[1,0]} {"x":1,"y":"2","z":"3","s":"hello","w":"4"}');
   });
 
   it("the runtime decodes length-delimited runs with them: decodeDelimited, viewDelimited and forEachDelimited, errors included", async () => {

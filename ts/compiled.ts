@@ -3,7 +3,7 @@
 // codec's memory and its arenas, linked to the modules of the files it refers to (whose parse
 // functions it calls for their messages). Each decodes, or fails with the codec's error, building
 // the records the codec builds (test/compiled.test.ts).
-import { awaitingInstantiation as waiting, type SchemaDef } from "./schema.js";
+import { awaitingInstantiation as waiting, FieldFlag, type SchemaDef } from "./schema.js";
 import { COMPILED_IMPORTS, CORE_IMPORT, DECODER_STATE, FRAME_MODULE_SHIFT, LAYOUT_EXPORT, layoutHash, LINK_PREFIX } from "./compiledabi.js";
 
 const MAX_MODULES = (1 << (32 - FRAME_MODULE_SHIFT)) - 1;
@@ -115,7 +115,11 @@ const linkable = (module: WebAssembly.Module, imports: WebAssembly.Imports): boo
   WebAssembly.Module.imports(module).every((i) => imports[i.module] !== undefined);
 
 const ofLayouts = (instance: WebAssembly.Instance, def: SchemaDef): WebAssembly.Instance | null =>
-  (instance.exports[LAYOUT_EXPORT] as WebAssembly.Global | undefined)?.value === layoutHash(def.messages) ? instance : null;
+  (instance.exports[LAYOUT_EXPORT] as WebAssembly.Global | undefined)?.value === schemaHash(def) ? instance : null;
+
+/** layoutHash() of a schema, as the generator computed it for the module. */
+const schemaHash = (def: SchemaDef): number =>
+  layoutHash(def.messages, (f) => (f.flags & FieldFlag.ClosedEnum ? def.enums[f.ref]!.values.map(([n]) => n) : undefined));
 
 /**
  * def's module instantiated synchronously with those of its links (null: it is missing, for other

@@ -32,20 +32,47 @@ export const PARSE_EXPORT = "p";
 /** The module's global holding layoutHash() of the records it writes. */
 export const LAYOUT_EXPORT = "layout";
 
+/** Changed whenever what compiled modules import or bake in changes meaning: modules of another version then go unused. */
+const COMPILED_ABI = 3;
+
+/** What layoutHash reads of a field (a generator's FieldModel or a schema's FieldInfo). */
+interface HashedField {
+  readonly number: number;
+  readonly type: number;
+  readonly label: number;
+  readonly flags: number;
+  readonly offset: number;
+  readonly presence: number;
+}
+
 /**
- * A hash of every record's layout (sizes, slot offsets, presence): the generator bakes it into the
- * module, and the runtime compares it with the layout it made of the same schema, so a module
- * generated for another layout (a runtime upgraded without regenerating) is left unused, never
- * written through.
+ * A hash of everything a compiled module bakes into its code for the messages of its schema, its
+ * own and the linked ones: each record's layout (size, slot offsets, presence), each field's
+ * number, type, label and flags, the values of each closed enum a field checks, and the modules'
+ * ABI. The generator puts it in the module; the runtime compares it with the one of the schema it
+ * made, so that a module generated for something else (a runtime upgraded without regenerating, a
+ * file regenerated after changes to one it imports) is left unused, never written through.
  */
-export function layoutHash(messages: readonly { recordSize: number; fields: readonly { offset: number; presence: number }[] }[]): number {
+export function layoutHash<F extends HashedField>(
+  messages: readonly { readonly recordSize: number; readonly fields: readonly F[] }[],
+  closedValues: (f: F) => readonly number[] | undefined,
+): number {
   let h = 0x811c9dc5;
   const mix = (v: number) => (h = Math.imul(h ^ v, 0x01000193));
+  mix(COMPILED_ABI);
   for (const m of messages) {
     mix(m.recordSize);
+    mix(m.fields.length);
     for (const f of m.fields) {
       mix(f.offset);
       mix(f.presence);
+      mix(f.number);
+      mix(f.type | (f.label << 8) | (f.flags << 16));
+      const closed = closedValues(f);
+      if (closed !== undefined) {
+        mix(closed.length);
+        for (const v of closed) mix(v);
+      }
     }
   }
   return h | 0;

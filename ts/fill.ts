@@ -212,13 +212,13 @@ export class RecordWriter {
   }
 
   /**
-   * A message slot: a fresh record of `size` bytes for message `index` of def, filled from v. def is
-   * the schema of the module whose code `fill` is (its numeric FieldRefs and enum indexes are that
-   * schema's), which for a message of another .proto file is that file's.
+   * A message slot: a fresh record for message `index` of def, filled from v. def is the schema of
+   * the module whose code `fill` is (its numeric FieldRefs and enum indexes are that schema's, and
+   * its record size the one `fill` writes), which for a message of another .proto file is that file's.
    */
-  msg(addr: number, v: unknown, fill: Fill<never>, size: number, def: SchemaDef, index: number, field: FieldRef): void {
+  msg(addr: number, v: unknown, fill: Fill<never>, def: SchemaDef, index: number, field: FieldRef): void {
     if (typeof v !== "object" || v === null) throw invalid(v, "an object", this.name(field));
-    const rec = this.allocZeroed(size);
+    const rec = this.allocZeroed(def.messages[index]!.recordSize);
     this.m.u32[addr >>> 2] = rec;
     const outerDef = this.def, outer = this.message;
     this.def = def;
@@ -424,7 +424,8 @@ export class RecordWriter {
   }
 
   /** Repeated messages, message `index` of def (as for msg()): a record per element, its pointer in the array. */
-  msgs(addr: number, v: unknown, fill: Fill<never>, size: number, def: SchemaDef, index: number, field: FieldRef): void {
+  msgs(addr: number, v: unknown, fill: Fill<never>, def: SchemaDef, index: number, field: FieldRef): void {
+    const size = def.messages[index]!.recordSize;
     const list = this.list(v, field);
     const n = list.length;
     const p = this.array(addr, n, 4);

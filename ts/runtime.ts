@@ -49,7 +49,7 @@ export interface Exports {
 }
 
 export interface Limits {
-  /** Deepest nesting of messages and groups. Default 100, at most 10,000. */
+  /** Deepest nesting of messages and groups. Default 100, at most 1,000. */
   maxDepth: number;
   /** Largest input accepted by one decode, in bytes. Default 2 GiB - 1. */
   maxMessageSize: number;

@@ -13,7 +13,7 @@ import { hasDefault } from "./plain.js";
  * or a list element, whose path the map or list writes.
  */
 function fillValue(c: FileContext, f: FieldModel, a: string, v: string, field: string): string {
-  if (isMessage(f)) return `w.msg(${a}, ${v}, ${c.value(f.message!, "fill")}, ${f.message!.recordSize}, ${c.schemaOf(f.message!)}, ${field})`;
+  if (isMessage(f)) return `w.msg(${a}, ${v}, ${c.value(f.message!, "fill")}, ${c.schemaOf(f.message!)}, ${field})`;
   switch (f.type) {
     case FieldType.String: return `w.str(${a}, ${v}, ${field})`;
     case FieldType.Bytes: return `w.bytes(${a}, ${v}, ${field})`;
@@ -36,7 +36,7 @@ function fillStatement(c: FileContext, f: FieldModel, index: number, v: string):
       return `w.map(${at}, ${v}, ${f.mapEntry!.recordSize}, ${entry}, ${name});`;
     }
     case Label.Repeated: {
-      if (isMessage(f)) return `w.msgs(${at}, ${v}, ${c.value(f.message!, "fill")}, ${f.message!.recordSize}, ${c.schemaOf(f.message!)}, ${name});`;
+      if (isMessage(f)) return `w.msgs(${at}, ${v}, ${c.value(f.message!, "fill")}, ${c.schemaOf(f.message!)}, ${name});`;
       if (f.type === FieldType.String || f.type === FieldType.Bytes || f.type === FieldType.Bool || f.type === FieldType.Enum) {
         return `w.each(${at}, ${v}, ${elementWidth(f)}, (a, e) => ${fillValue(c, f, "a", "e", '""')}, ${name});`;
       }

@@ -212,7 +212,7 @@ export function compileDecoders(messages: readonly MessageModel[], include: (m: 
     m.export(String(i), "func", m.func([I32, I32, I32, I32], [I32], [I32, I32, I32], decodeTop(msg, fn, h)));
     m.export(`d${i}`, "func", m.func([I32, I32, I32, I32, I32], [I32], [I32, I32, I32, I32, I32, I32, I32, I64], decodeDelimitedTop(msg, i, fn, h)));
   });
-  m.export(LAYOUT_EXPORT, "global", m.global(I32, false, layoutHash(messages)));
+  m.export(LAYOUT_EXPORT, "global", m.global(I32, false, layoutHash(messages, (f) => (f.flags & FieldFlag.ClosedEnum ? f.enum!.values.map((v) => v.number) : undefined))));
   return m.bytes();
 }
 

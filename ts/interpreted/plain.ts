@@ -132,8 +132,8 @@ export function fieldWriter(def: SchemaDef, f: FieldInfo, fillerOf: (index: numb
     }
     case Label.Repeated: {
       if (isMessage(f)) {
-        const fill = fillerOf(f.ref), size = def.messages[f.ref]!.recordSize, index = f.ref;
-        return (w, p, v) => w.msgs(p + off, v, fill, size, def, index, name);
+        const fill = fillerOf(f.ref), index = f.ref;
+        return (w, p, v) => w.msgs(p + off, v, fill, def, index, name);
       }
       const kind = numberKind(f.type);
       if (kind === undefined || f.type === FieldType.Enum) {

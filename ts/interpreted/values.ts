@@ -82,8 +82,8 @@ export function mapKeyReader(key: FieldInfo): (m: Memory, e: number) => string {
 /** Writes one value of f's type (not a map or list) into the slot at addr. */
 export function valueWriter(def: SchemaDef, f: FieldInfo, fillerOf: (index: number) => Fill<never>): Write {
   if (isMessage(f)) {
-    const fill = fillerOf(f.ref), size = def.messages[f.ref]!.recordSize, index = f.ref;
-    return (w, a, v, name) => w.msg(a, v, fill, size, def, index, name);
+    const fill = fillerOf(f.ref), index = f.ref;
+    return (w, a, v, name) => w.msg(a, v, fill, def, index, name);
   }
   switch (f.type) {
     case FieldType.String: return (w, a, v, name) => w.str(a, v, name);
