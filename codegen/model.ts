@@ -212,6 +212,14 @@ interface DeclaredExtension {
  */
 export type ExtensionFields = "run" | "file";
 
+/** The property a name gets among those `used` already holds (a "$" added until it is free), added to them. */
+function claimProperty(used: Set<string>, name: string): string {
+  let p = propertyName(name);
+  while (used.has(p)) p += "$";
+  used.add(p);
+  return p;
+}
+
 /** The model of the messages and enums of a set of files (each file's imports included), from their descriptors. */
 export function buildModel(descriptors: readonly FileDescriptorProto[], extensionFields: ExtensionFields = "run"): SchemaModel {
   const messages: MessageModel[] = [];
@@ -279,12 +287,7 @@ export function buildModel(descriptors: readonly FileDescriptorProto[], extensio
 
   for (const { d, m, scope, path } of declared.values()) {
     const usedProps = new Set<string>();
-    const uniqueProp = (name: string) => {
-      let p = propertyName(name);
-      while (usedProps.has(p)) p += "$";
-      usedProps.add(p);
-      return p;
-    };
+    const uniqueProp = (name: string) => claimProperty(usedProps, name);
     const oneofs = new Map<number, OneofModel>();
     const own = (d.field ?? []).map((f, i) => ({ f, i })).sort((a, b) => a.f.number - b.f.number);
     for (const { f, i } of own) {
@@ -316,7 +319,7 @@ export function buildModel(descriptors: readonly FileDescriptorProto[], extensio
     // after the extension, prefixed with the message that declares it when nested. JSON keys are
     // "[full.name]". Own fields are named first, so an extension never renames one.
     const extending = extensions.filter((e) => e.d.extendee === `.${m.fullName}`).sort((a, b) => a.d.number - b.d.number);
-    const holders = new Map<string, { holder: MessageModel; props: Set<string> }>();
+    const holders = new Map<string, { holder: MessageModel; props: Set<string> }>(); // by the file declaring them
     for (const e of extending) {
       const localName = e.parentLocal ? `${e.parentLocal}_${e.d.name}` : e.d.name;
       const file = e.scope.file.name;
@@ -333,9 +336,7 @@ export function buildModel(descriptors: readonly FileDescriptorProto[], extensio
           holders.set(file, (h = { holder, props: new Set() }));
         }
         carrier = h.holder;
-        prop = propertyName(localName);
-        while (h.props.has(prop)) prop += "$";
-        h.props.add(prop);
+        prop = claimProperty(h.props, localName);
       } else prop = uniqueProp(localName);
       const field = buildField(e.d, carrier ?? m, prop, fieldFeatures(e.scope.features, e.d), e.scope.comment(e.path));
       const fullName = qualified(e.parent, e.d.name);
@@ -411,8 +412,8 @@ export function buildModel(descriptors: readonly FileDescriptorProto[], extensio
   // in a file: its messages as declared, then map entries, then extension holders by extendee (what
   // the other files are, and their order, must not change a file's schema)
   const rank = (m: MessageModel) => (m.extensionHolder ? 2 : m.isMapEntry ? 1 : 0);
-  const byName = (a: MessageModel, b: MessageModel) => (a.extensionHolder && a.fullName !== b.fullName ? (a.fullName < b.fullName ? -1 : 1) : 0);
-  messages.sort((a, b) => byFile(a, b) || rank(a) - rank(b) || byName(a, b)).forEach((m, i) => (m.index = i));
+  const holdersByExtendee = (a: MessageModel, b: MessageModel) => (!a.extensionHolder || a.fullName === b.fullName ? 0 : a.fullName < b.fullName ? -1 : 1);
+  messages.sort((a, b) => byFile(a, b) || rank(a) - rank(b) || holdersByExtendee(a, b)).forEach((m, i) => (m.index = i));
   enums.sort(byFile);
   let closedCount = 0;
   for (const e of enums) if (e.closed) e.tableIndex = closedCount++;

@@ -4,7 +4,7 @@
 // functions it calls for their messages). Each decodes, or fails with the codec's error, building
 // the records the codec builds (test/compiled.test.ts).
 import { awaitingInstantiation as waiting, FieldFlag, type SchemaDef } from "./schema.js";
-import { COMPILED_IMPORTS, CORE_IMPORT, DECODER_STATE, FRAME_MODULE_SHIFT, LAYOUT_EXPORT, layoutHash, LINK_PREFIX } from "./compiledabi.js";
+import { COMPILED_IMPORTS, CORE_IMPORT, DECODER_STATE, DELIMITED_EXPORT, FRAME_MODULE_SHIFT, LAYOUT_EXPORT, layoutHash, LINK_PREFIX } from "./compiledabi.js";
 
 const MAX_MODULES = (1 << (32 - FRAME_MODULE_SHIFT)) - 1;
 
@@ -75,7 +75,7 @@ export function compiledImports(host: CompiledHost, def: SchemaDef, links: reado
 /** The instance's decoders by message index (an instance checked for def's layouts). */
 function decoders(instance: WebAssembly.Instance, def: SchemaDef): Decoders {
   const exports = instance.exports as Record<string, CompiledDecoder & DelimitedDecoder>;
-  return Object.assign(def.messages.map((_, i) => exports[i]), { delimited: def.messages.map((_, i) => exports[`d${i}`]) });
+  return Object.assign(def.messages.map((_, i) => exports[i]), { delimited: def.messages.map((_, i) => exports[`${DELIMITED_EXPORT}${i}`]) });
 }
 
 function bytesOf(base64: string): Uint8Array<ArrayBuffer> {
@@ -105,9 +105,14 @@ function checked(instantiate: () => WebAssembly.Instance, def: SchemaDef): WebAs
   try {
     return ofLayouts(instantiate(), def);
   } catch (e) {
-    if (e instanceof WebAssembly.LinkError) return null;
-    throw e;
+    return unlinked(e);
   }
+}
+
+/** null for an instantiation that failed to link (see checked()); anything else thrown again. */
+function unlinked(e: unknown): null {
+  if (e instanceof WebAssembly.LinkError) return null;
+  throw e;
 }
 
 /** Whether every module a compiled module imports from is there (a schema with other links than its module's is not). */
@@ -145,10 +150,7 @@ function instanceSync(def: SchemaDef, host: CompiledHost): WebAssembly.Instance 
     throw e;
   }
   const imports = compiledImports(host, def, links);
-  return remember(cache, def, imports === undefined || !linkable(module, imports) ? null : checked(() => new WebAssembly.Instance(module, imports), def));
-}
-
-function remember(cache: Map<SchemaDef, WebAssembly.Instance | null>, def: SchemaDef, instance: WebAssembly.Instance | null): WebAssembly.Instance | null {
+  const instance = imports === undefined || !linkable(module, imports) ? null : checked(() => new WebAssembly.Instance(module, imports), def);
   cache.set(def, instance);
   return instance;
 }
@@ -166,12 +168,7 @@ function instanceAsync(def: SchemaDef, host: CompiledHost): Promise<WebAssembly.
       const imports = compiledImports(host, def, links);
       const module = await WebAssembly.compile(bytesOf(def.compiled));
       if (imports === undefined || !linkable(module, imports)) return null;
-      try {
-        return ofLayouts(await WebAssembly.instantiate(module, imports), def);
-      } catch (e) {
-        if (e instanceof WebAssembly.LinkError) return null; // as checked()
-        throw e;
-      }
+      return WebAssembly.instantiate(module, imports).then((instance) => ofLayouts(instance, def), unlinked);
     })();
     inProgress.set(def, p);
     void p.then((instance) => {

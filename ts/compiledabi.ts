@@ -29,6 +29,9 @@ export const LINK_PREFIX = "link";
 /** A module exports the parse function of its message `i` as this and i (for the modules linking to it). */
 export const PARSE_EXPORT = "p";
 
+/** A module exports the decoder of a length-delimited run of its message `i` as this and i (the one-message decoder as i alone). */
+export const DELIMITED_EXPORT = "d";
+
 /** The module's global holding layoutHash() of the records it writes. */
 export const LAYOUT_EXPORT = "layout";
 

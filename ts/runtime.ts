@@ -329,18 +329,16 @@ export class Runtime {
   ): [number, number] {
     const compiled = this.compiledDecoders(def)?.delimited[message];
     this.enter();
-    let ok = 0;
+    let outcome = 0; // as the compiled decoder says it: 2 decoded, 1 failed, 0 left to the codec
     try {
-      // as decode(): the compiled decoder decodes (2), fails (1) or leaves the run to the codec (0)
-      if (compiled !== undefined) ok = compiled(arena, ptr, size, reset ? 1 : 0, this.slotPtr);
-      if (ok === 0) ok = this.exports.hp_decode_delimited(schema, message, arena, ptr, size, reset && compiled === undefined ? 1 : 0, this.slotPtr);
-      else ok = ok === 2 ? 1 : 0;
+      if (compiled !== undefined) outcome = compiled(arena, ptr, size, reset ? 1 : 0, this.slotPtr);
+      if (outcome === 0) outcome = this.exports.hp_decode_delimited(schema, message, arena, ptr, size, reset && compiled === undefined ? 1 : 0, this.slotPtr) ? 2 : 1;
       this.calling = false;
     } catch (e) {
       throw this.trapped(e, () => new DecodeError("DEPTH_LIMIT", 0, def.messages[message]?.name ?? ""));
     }
     this.mem.sync();
-    if (!ok) throw this.decodeError(def, message);
+    if (outcome !== 2) throw this.decodeError(def, message);
     const w = this.slotPtr >>> 2;
     return [this.mem.u32[w]! >>> 0, this.mem.u32[w + 1]!];
   }

@@ -112,15 +112,17 @@ function extensionDecl(c: FileContext, x: ExtensionModel): string {
 function schemaDecl(c: FileContext): string {
   const value = (v: string | number | boolean) => (typeof v === "string" ? literal(v) : Number.isNaN(v) ? "NaN" : Object.is(v, -0) ? "-0" : v === Infinity ? "Infinity" : v === -Infinity ? "-Infinity" : String(v));
   const lines = schemaSource(c.model, c.options.int64, c.scope).map((part) => `  ${part.map(value).join(", ")},`);
-  const { messages, ownMessages, links } = c.scope;
-  const exported = (m: MessageModel) => messages.indexOf(m) < ownMessages && !m.isMapEntry && !m.extensionHolder;
+  const { messages, links } = c.scope;
+  const exported = (m: MessageModel) => m.file === c.file && !m.isMapEntry && !m.extensionHolder;
   // another file's message is decoded by its own file's module, unless that file is CODE_SIZE (it has none)
   const linkOf = (m: MessageModel) => (m.file === c.file || c.interpreted(m.file) ? undefined : [links.indexOf(m.file), c.scope.local.get(m)!] as const);
-  const compiled = !c.interpreted(c.file) && messages.some(exported) ? literal(Buffer.from(compileDecoders(messages, exported, linkOf)).toString("base64")) : "undefined";
-  const linkList = `[${links.map((f) => `${c.module(f)}.$schema`).join(", ")}]`;
-  const linked = compiled !== "undefined" ? `, ${linkList}, $compiledCore` : links.length > 0 ? `, ${linkList}` : "";
+  const compiled = !c.interpreted(c.file) && messages.some(exported) ? Buffer.from(compileDecoders(messages, exported, linkOf)).toString("base64") : undefined;
+  // (source, module, links, the core module: trailing ones left out where there are none)
+  const args = [`[\n${lines.join("\n")}\n]`, compiled === undefined ? "undefined" : literal(compiled)];
+  if (compiled !== undefined || links.length > 0) args.push(`[${links.map((f) => `${c.module(f)}.$schema`).join(", ")}]`);
+  if (compiled !== undefined) args.push("$compiledCore");
   return docComment(`${c.file}'s schema (generated code's, not an API).`, false) +
-    `export ${decl("declare ")}const $schema${ts(": $SchemaDef")}${impl(` = /* @__PURE__ */ $defineFileSchema([\n${lines.join("\n")}\n], ${compiled}${linked})`)};\n`;
+    `export ${decl("declare ")}const $schema${ts(": $SchemaDef")}${impl(` = /* @__PURE__ */ $defineFileSchema(${args.join(", ")})`)};\n`;
 }
 
 /** A file's module: its imports, then every facade's code for its enums and messages. */

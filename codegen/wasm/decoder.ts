@@ -19,7 +19,7 @@ import {
   PATH_ENTRY_MESSAGE, PATH_ENTRY_SIZE, STATUS_CODE, STATUS_DETAIL, STATUS_MAX_PATH, STATUS_OFFSET, STATUS_PATH, STATUS_PATH_SIZE, STATUS_TRUNCATED,
   UNKNOWN_FIELDS,
 } from "../../ts/abi.js";
-import { COMPILED_IMPORTS, CORE_IMPORT, DECODER_STATE, FRAME_MODULE_SHIFT, LAYOUT_EXPORT, LINK_PREFIX, layoutHash, PARSE_EXPORT } from "../../ts/compiledabi.js";
+import { COMPILED_IMPORTS, CORE_IMPORT, DECODER_STATE, DELIMITED_EXPORT, FRAME_MODULE_SHIFT, LAYOUT_EXPORT, LINK_PREFIX, layoutHash, PARSE_EXPORT } from "../../ts/compiledabi.js";
 import { valueSize } from "../../ts/layout.js";
 import { FieldFlag, FieldType, Label } from "../../ts/schema.js";
 import type { FieldModel, MessageModel } from "../model.js";
@@ -143,17 +143,17 @@ function hostImports(m: Module) {
 /**
  * The core module: the decoder's helpers (varints, UTF-8 checks, arrays, allocation, unknown
  * fields, skipping, the Status), which every compiled module imports from it rather than carrying
- * its own copy. The runtime ships it (ts/compiledcore.ts, test/compiled.test.ts keeps it current)
- * and instantiates it once per host.
+ * its own copy. npm run build writes it into the runtime (wasm/inline.mjs: dist/ts/compiledcore.js);
+ * generated code hands it over with its module, and the runtime instantiates it once per host.
  */
 export function compileCore(): Uint8Array {
   const m = new Module();
   const host = hostImports(m);
-  const h = { ...host, moduleId: -1, pair: m.type([], [I32, I64]) } as Helpers;
-  for (const [name, params, results] of HELPERS) (h as unknown as Record<string, number>)[name] = m.declare(params, results);
+  const helpers = Object.fromEntries(HELPERS.map(([name, params, results]) => [name, m.declare(params, results)])) as Record<HelperName, number>;
+  const h: Helpers = { ...host, ...helpers, moduleId: -1 /* frames are numbered by the module calling frame */, pair: m.type([], [I32, I64]) };
   for (const [name, , , locals, body] of HELPERS) {
-    m.define((h as unknown as Record<string, number>)[name]!, locals, body(h));
-    m.export(name, "func", (h as unknown as Record<string, number>)[name]!);
+    m.define(helpers[name], locals, body(h));
+    m.export(name, "func", helpers[name]);
   }
   return m.bytes();
 }
@@ -177,15 +177,15 @@ export function compileDecoders(messages: readonly MessageModel[], include: (m: 
   const m = new Module();
   const names = COMPILED_IMPORTS;
   // the messages decoded here, and those whose parse functions the modules of linked files export
-  const own: MessageModel[] = [], linked = new Map<MessageModel, readonly [number, number]>();
+  const own = new Set<MessageModel>(), linked = new Map<MessageModel, readonly [number, number]>();
   const reach = (msg: MessageModel): void => {
-    if (own.includes(msg) || linked.has(msg)) return;
+    if (own.has(msg) || linked.has(msg)) return;
     const link = linkOf(msg);
     if (link !== undefined) {
       linked.set(msg, link);
       return;
     }
-    own.push(msg);
+    own.add(msg);
     for (const f of msg.fields) if (f.message) reach(f.message);
   };
   messages.filter(include).forEach(reach);
@@ -201,16 +201,16 @@ export function compileDecoders(messages: readonly MessageModel[], include: (m: 
   for (const msg of own) parse.set(msg, m.declare([I32, I32, I32, I32, I32], [I32]));
   const index = new Map(messages.map((msg, i) => [msg, i]));
   // the message set items of message sets (cpp's parse_message_set_item), a function each
-  const items = new Map(own.filter((msg) => msg.messageSet).map((msg) => [msg, m.declare([I32, I32, I32, I32, I32], [I32])]));
+  const items = new Map([...own].filter((msg) => msg.messageSet).map((msg) => [msg, m.declare([I32, I32, I32, I32, I32], [I32])]));
   for (const [msg, fn] of items) m.define(fn, [I64, I32, I32, I32, I32, I64, I32, I32], messageSetItem(msg, h, parse, index));
   for (const msg of own) m.define(parse.get(msg)!, parseLocals, parseMessage(msg, h, parse, items, index));
   messages.forEach((msg, i) => {
-    if (!own.includes(msg)) return;
+    if (!own.has(msg)) return;
     const fn = parse.get(msg)!;
     m.export(`${PARSE_EXPORT}${i}`, "func", fn); // for the modules of the files that link to this one
     if (!include(msg)) return;
     m.export(String(i), "func", m.func([I32, I32, I32, I32], [I32], [I32, I32, I32], decodeTop(msg, fn, h)));
-    m.export(`d${i}`, "func", m.func([I32, I32, I32, I32, I32], [I32], [I32, I32, I32, I32, I32, I32, I32, I64], decodeDelimitedTop(msg, i, fn, h)));
+    m.export(`${DELIMITED_EXPORT}${i}`, "func", m.func([I32, I32, I32, I32, I32], [I32], [I32, I32, I32, I32, I32, I32, I32, I64], decodeDelimitedTop(msg, i, fn, h)));
   });
   m.export(LAYOUT_EXPORT, "global", m.global(I32, false, layoutHash(messages, (f) => (f.flags & FieldFlag.ClosedEnum ? f.enum!.values.map((v) => v.number) : undefined))));
   return m.bytes();
