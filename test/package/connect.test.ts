@@ -120,7 +120,11 @@ describe("hppproto/nice-grpc with nice-grpc-web in Chromium, against a Connect-E
     expect(result.error).toEqual({ code: 5, details: "no quote for NONE" });
     expect(result.stream).toEqual({ count: 1000, inOrder: true });
     expect(result.views).toEqual({ total: (499 * 500) / 2, allViews: true });
-    expect(result.cancel).toEqual({ name: "AbortError", n: 3 });
+    // aborted after the third message: the stream ends with an AbortError, after at most what the
+    // client had already buffered (a fourth message, now and then), far short of the 10 million asked for
+    expect(result.cancel).toMatchObject({ name: "AbortError" });
+    expect(result.cancel.n).toBeGreaterThanOrEqual(3);
+    expect(result.cancel.n).toBeLessThan(100);
     // the server learns of the cancellation when its next write fails: wait for it, up to 10 s
     for (let i = 0; i < 100 && !serverLog.includes("stream of C cancelled"); i++) await new Promise((r) => setTimeout(r, 100));
     expect(serverLog).toContain("stream of C cancelled");
