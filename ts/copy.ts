@@ -25,3 +25,26 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   }
   return out;
 }
+
+/** Outputs up to an eighth of this share slabs (ownedCopy). */
+const SLAB_SIZE = 64 * 1024;
+let slab = new Uint8Array(0);
+let slabUsed = 0;
+
+/**
+ * A copy of source[from, from + n) for the caller to keep: an encode's result. Small ones are cut
+ * from a shared slab, as Node's Buffer pool does: allocating an ArrayBuffer per message costs more
+ * than encoding it (Node 20: ~1 µs for 5 KB, against ~0.15 µs to copy it into a slab).
+ */
+export function ownedCopy(source: Uint8Array, from: number, n: number): Uint8Array {
+  if (n > SLAB_SIZE >>> 3) return source.slice(from, from + n);
+  if (n > slab.length - slabUsed) {
+    slab = new Uint8Array(SLAB_SIZE);
+    slabUsed = 0;
+  }
+  const out = slab.subarray(slabUsed, slabUsed + n);
+  // encode() allocates its result anyway: the fastest copy, by loop only where that is faster
+  copyBytes(source, from, n, out, 0, 64);
+  slabUsed = (slabUsed + n + 7) & ~7; // keep outputs 8-byte aligned for typed-array views
+  return out;
+}

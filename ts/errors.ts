@@ -95,7 +95,8 @@ export class EncodeError extends Error {
 
   /** @internal Puts an enclosing field (or `name[i]`) in front of the path while unwinding. */
   prefix(segment: string): void {
-    this.path = this.path === "" ? segment : segment + (this.path.startsWith("[") ? "" : ".") + this.path;
+    // "[1]", "[#1]" and "[\"key\"]" follow their field; an extension's "[pkg.name]" is a field itself
+    this.path = this.path === "" ? segment : segment + (/^\[[\d#"-]/.test(this.path) ? "" : ".") + this.path;
     this.message = this.describe();
   }
 

@@ -5,6 +5,7 @@ import { ARENA_CUR, BYTES_SLOT_SIZE, UNKNOWN_FIELDS } from "./abi.js";
 import { blockBytes, bump } from "./arena.js";
 import { EncodeError } from "./errors.js";
 import { quote } from "./excerpt.js";
+import { describe, invalid, toInt64, toUint64, within } from "./checks.js";
 import { DETACHED_ALIAS, type Memory } from "./memory.js";
 import { MAX_BLOCK, type Runtime } from "./runtime.js";
 import type { SchemaDef } from "./schema.js";
@@ -24,9 +25,6 @@ const utf8 = new TextEncoder();
 
 /** ASCII strings up to this length are written by a JS loop; longer ones by TextEncoder.encodeInto. */
 const SHORT_STRING = 32;
-
-const I64_MIN = -(1n << 63n);
-const U64_MAX = (1n << 64n) - 1n;
 
 export class RecordWriter {
   readonly m: Memory;
@@ -496,61 +494,4 @@ function blockSize(size: number): number {
   // checked before rounding: at 2^31 the 32-bit rounding turns negative and would "fit"
   if (!(size >= 0 && size <= MAX_BLOCK)) throw new EncodeError("MESSAGE_TOO_LARGE", "", `${size} bytes is more than one allocation can hold (${MAX_BLOCK})`);
   return blockBytes(size);
-}
-
-/** A map key as its field type wants it: map keys of plain objects are strings. */
-export function mapKey(k: string, kind: "i32" | "u32" | "i64" | "u64" | "bool"): number | bigint | boolean {
-  switch (kind) {
-    case "bool":
-      if (k === "true" || k === "false") return k === "true";
-      break;
-    case "i64":
-    case "u64":
-      if (/^-?\d+$/.test(k)) return BigInt(k);
-      break;
-    default:
-      if (/^-?\d+$/.test(k)) return Number(k);
-  }
-  throw new EncodeError("INVALID_VALUE", "", `map key ${quote(k)} is not a ${kind === "bool" ? "boolean" : "integer"}`);
-}
-
-/** Errors have no path: callers put the field's in front. */
-function toInt64(v: unknown): bigint {
-  if (typeof v === "bigint" && BigInt.asIntN(64, v) === v) return v;
-  const b = toBigInt(v);
-  if (b < I64_MIN || b > -(I64_MIN + 1n)) throw new EncodeError("VALUE_OUT_OF_RANGE", "", `${b} is out of range for a signed 64-bit integer`);
-  return b;
-}
-
-function toUint64(v: unknown): bigint {
-  if (typeof v === "bigint" && BigInt.asUintN(64, v) === v) return v;
-  const b = toBigInt(v);
-  if (b < 0n || b > U64_MAX) throw new EncodeError("VALUE_OUT_OF_RANGE", "", `${b} is out of range for an unsigned 64-bit integer`);
-  return b;
-}
-
-/** 64-bit values: bigint, an integral number, or a decimal string. */
-function toBigInt(v: unknown): bigint {
-  if (typeof v === "bigint") return v;
-  if (typeof v === "number" && Number.isInteger(v)) return BigInt(v);
-  if (typeof v === "string" && /^-?\d+$/.test(v)) return BigInt(v);
-  throw invalid(v, "a 64-bit integer (bigint, integral number or decimal string)", "");
-}
-
-function describe(v: unknown): string {
-  if (typeof v === "string") return quote(v);
-  if (typeof v === "bigint") return `${v}n`;
-  if (v === null || typeof v !== "object") return String(v);
-  return Array.isArray(v) ? "an array" : v instanceof Uint8Array ? "a Uint8Array" : "an object";
-}
-
-function invalid(v: unknown, want: string, name: string): EncodeError {
-  const range = typeof v === "number" && want.includes("integer") && Number.isFinite(v) && Number.isInteger(v);
-  return new EncodeError(range ? "VALUE_OUT_OF_RANGE" : "INVALID_VALUE", name, `${describe(v)} is not ${want}`);
-}
-
-/** An error from inside a field, with the field's name put in front of its path. */
-function within(e: unknown, segment: string): unknown {
-  if (e instanceof EncodeError && segment !== "") e.prefix(segment);
-  return e;
 }

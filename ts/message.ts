@@ -17,7 +17,8 @@ import type { JsonWriteOptions } from "./json/print.js";
 import type { MessageView, ViewClass } from "./view.js";
 import { isView } from "./viewmark.js";
 import { bytesOf, describe, isBinaryInput, type BinaryInput } from "./input.js";
-import { copyBytes } from "./copy.js";
+import { copyBytes, ownedCopy } from "./copy.js";
+import { PlainEncoder, type Encode } from "./encoder.js";
 
 /**
  * What encode() accepts: the plain object with every field optional, at every level. Absent
@@ -67,6 +68,8 @@ interface Scratch {
   batches: Arena[];
   /** forEachDelimited() calls in progress. */
   batching: number;
+  /** Encoders of plain objects (encoder.ts), one per level of nesting as `encoders`. */
+  plainEncoders: PlainEncoder[];
 }
 
 /** Encodes nested deeper than this (a getter that encodes its own object, say) are an error. */
@@ -83,7 +86,7 @@ function scratchArenas(rt: Runtime): Scratch {
   if (rt === lastRuntime) return lastScratch!; // a WeakMap lookup per call costs ~10 ns
   let s = scratch.get(rt);
   if (s === undefined) {
-    s = { views: new Arena(), plain: new Arena(), encoders: [], encoding: 0, batches: [], batching: 0 };
+    s = { views: new Arena(), plain: new Arena(), encoders: [], encoding: 0, batches: [], batching: 0, plainEncoders: [] };
     scratch.set(rt, s);
   }
   lastRuntime = rt;
@@ -103,11 +106,16 @@ const emptyOf = (def: SchemaDef) => (index: number): Plain => {
 /** @internal the arena decode() reads into, emptied by each call (its records are read out at once) */
 export const scratchPlainArena = (rt: Runtime): Arena => scratchArenas(rt).plain;
 
-/** Starts an encode: the emptied encoder of its nesting level. The caller ends it with `s.encoding--`. */
-function enterEncode(rt: FullRuntime, s: Scratch, typeName: string): Encoder {
+/** An error if another encode cannot start inside those in progress. */
+function checkNesting(s: Scratch, typeName: string): void {
   if (s.encoding >= MAX_NESTED_ENCODES) {
     throw new EncodeError("DEPTH_LIMIT", typeName, `more than ${MAX_NESTED_ENCODES} encodes started inside one another (from getters or toJSON)`);
   }
+}
+
+/** Starts an encode: the emptied encoder of its nesting level. The caller ends it with `s.encoding--`. */
+function enterEncode(rt: FullRuntime, s: Scratch, typeName: string): Encoder {
+  checkNesting(s, typeName);
   let e = s.encoders[s.encoding];
   if (e === undefined) {
     const arena = new Arena();
@@ -124,8 +132,10 @@ export interface MessageParts<T, V, B> {
   view?: ViewClass<V>;
   /** Plain objects out: decode(), decodeDelimited(). */
   read?: Materializer<T>;
-  /** Plain objects in: encode() of a plain object. */
+  /** Plain objects in records: builders made from them, and encode() where there is no `encode`. */
   fill?: Fill<Init<T>>;
+  /** Plain objects to wire bytes: encode() of a plain object. */
+  encode?: Encode<Init<T>>;
   /** Builders: builder(). They extend the view class, which comes with them. */
   builder?: ViewClass<B>;
   /** ProtoJSON text of plain objects, generated per message (views and bytes are written by the codec). */
@@ -449,6 +459,20 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
 
   /** The message's wire bytes. Takes a plain object (fields may be left out) or a view of this type. */
   encode(message: Init<T> | V): Uint8Array {
+    const encode = this.parts.encode;
+    if (encode !== undefined && !isView(message)) {
+      const rt = runtime();
+      const s = scratchArenas(rt);
+      const e = this.enterPlain(rt, s, message);
+      try {
+        const n = e.run(this.schemaDef, this.index, encode, message as Init<T>, rt.encodeLimits());
+        return ownedCopy(e.buffer, 0, n);
+      } catch (err) {
+        throw this.named(err);
+      } finally {
+        s.encoding--;
+      }
+    }
     // written out rather than through withRecord(): no closure on the hottest path
     const rt = fullRuntime();
     const handle = rt.schema(this.schemaDef);
@@ -463,6 +487,19 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
 
   /** How many bytes encode() would return. */
   encodedSize(message: Init<T> | V): number {
+    const encode = this.parts.encode;
+    if (encode !== undefined && !isView(message)) {
+      const rt = runtime();
+      const s = scratchArenas(rt);
+      const e = this.enterPlain(rt, s, message);
+      try {
+        return e.run(this.schemaDef, this.index, encode, message as Init<T>, rt.encodeLimits());
+      } catch (err) {
+        throw this.named(err);
+      } finally {
+        s.encoding--;
+      }
+    }
     return this.withRecord(message, (rt, handle, rec) => rt.encodedSize(handle, this.index, rec, this.schemaDef));
   }
 
@@ -497,18 +534,27 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
    */
   encodeInto(message: Init<T> | V, target: BinaryInput, offset = 0): number {
     const into = bytesOf(target, this.typeName, "encodeInto");
+    const encode = this.parts.encode;
+    if (encode !== undefined && !isView(message)) {
+      const rt = runtime();
+      const s = scratchArenas(rt);
+      const e = this.enterPlain(rt, s, message);
+      try {
+        const n = e.run(this.schemaDef, this.index, encode, message as Init<T>, rt.encodeLimits());
+        return this.copyInto(e.buffer, 0, n, into, offset);
+      } catch (err) {
+        throw this.named(err);
+      } finally {
+        s.encoding--;
+      }
+    }
     const rt = fullRuntime();
     const handle = rt.schema(this.schemaDef);
     const s = scratchArenas(rt);
     const { writer } = enterEncode(rt, s, this.typeName);
     try {
       const n = rt.encode(handle, this.index, this.record(writer, message), this.schemaDef);
-      if (!(offset >= 0 && offset <= into.length && n <= into.length - offset)) {
-        throw new EncodeError("BUFFER_TOO_SMALL", this.typeName,
-          `${n} bytes do not fit at offset ${offset} of a ${into.length}-byte buffer`);
-      }
-      copyBytes(rt.mem.u8, rt.output, n, into, offset);
-      return n;
+      return this.copyInto(rt.mem.u8, rt.output, n, into, offset);
     } finally {
       s.encoding--;
     }
@@ -516,9 +562,24 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
 
   /** Many messages in one buffer, each preceded by its length (what viewDelimited() reads). */
   encodeDelimited(messages: Iterable<Init<T> | V>): Uint8Array {
+    const list = Array.isArray(messages) ? (messages as (Init<T> | V)[]) : [...messages];
+    const encode = this.parts.encode;
+    if (encode !== undefined && !list.some(isView)) {
+      for (const m of list) this.checkObject(m);
+      const rt = runtime();
+      const s = scratchArenas(rt);
+      const e = this.enterPlain(rt, s, {});
+      try {
+        const n = e.runDelimited(this.schemaDef, this.index, encode, list as Init<T>[], rt.encodeLimits());
+        return ownedCopy(e.buffer, 0, n);
+      } catch (err) {
+        throw this.named(err);
+      } finally {
+        s.encoding--;
+      }
+    }
     const rt = fullRuntime();
     const handle = rt.schema(this.schemaDef);
-    const list = Array.isArray(messages) ? (messages as (Init<T> | V)[]) : [...messages];
     const s = scratchArenas(rt);
     const { writer } = enterEncode(rt, s, this.typeName);
     try {
@@ -543,6 +604,37 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
     }
   }
 
+  /** Starts an encode of a plain object: the encoder of its nesting level. The caller ends it with `s.encoding--`. */
+  private enterPlain(rt: Runtime, s: Scratch, message: unknown): PlainEncoder {
+    this.checkObject(message);
+    checkNesting(s, this.typeName);
+    const e = (s.plainEncoders[s.encoding] ??= new PlainEncoder(rt.mem));
+    s.encoding++;
+    return e;
+  }
+
+  /** A TypeError for what is no message object. */
+  private checkObject(message: unknown): asserts message is object {
+    if (typeof message !== "object" || message === null) {
+      throw new TypeError(`${this.typeName}: expected a message object or a view to encode, got ${describe(message)}`);
+    }
+  }
+
+  /** An error of an encode, its path starting with this type's name. */
+  private named(e: unknown): unknown {
+    if (e instanceof EncodeError) e.prefix(this.typeName);
+    return e;
+  }
+
+  /** n encoded bytes at source[from] copied into target at offset; BUFFER_TOO_SMALL leaves it untouched. */
+  private copyInto(source: Uint8Array, from: number, n: number, into: Uint8Array, offset: number): number {
+    if (!(offset >= 0 && offset <= into.length && n <= into.length - offset)) {
+      throw new EncodeError("BUFFER_TOO_SMALL", this.typeName, `${n} bytes do not fit at offset ${offset} of a ${into.length}-byte buffer`);
+    }
+    copyBytes(source, from, n, into, offset);
+    return n;
+  }
+
   /** The record to encode: a view's own, or a plain object written by the writer of the encode's scratch arena. */
   private record(writer: RecordWriter, message: Init<T> | V): number {
     try {
@@ -562,9 +654,7 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
       message.$mem(); // throws if its arena was reset or released
       return message.$ptr;
     }
-    if (typeof message !== "object" || message === null) {
-      throw new TypeError(`${this.typeName}: expected a message object or a view to encode, got ${describe(message)}`);
-    }
+    this.checkObject(message);
     const fill = this.part("fill", "plain objects");
     const rec = writer.allocZeroed(this.recordSize);
     writer.begin(this.schemaDef, this.index);

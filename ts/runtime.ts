@@ -11,6 +11,7 @@ import {
 import { decoderState, frameMessage, instantiateCompiled, instantiateWaiting, type CompiledHost, type Decoders } from "./compiled.js";
 import { DETACHED_ALIAS, Memory } from "./memory.js";
 import type { SchemaDef } from "./schema.js";
+import type { EncodeLimits } from "./encoder.js";
 
 export interface Exports {
   memory: WebAssembly.Memory;
@@ -184,6 +185,19 @@ export class Runtime {
       maxDepth: u32[(p + LIMITS_MAX_DEPTH) >>> 2]!, maxMessageSize: u32[(p + LIMITS_MAX_MESSAGE_SIZE) >>> 2]!,
       maxElements: u32[(p + LIMITS_MAX_ELEMENTS) >>> 2]!, maxAmplification: u32[(p + LIMITS_MAX_AMPLIFICATION) >>> 2]!,
     };
+  }
+
+  private readonly encoding: EncodeLimits = { maxDepth: 0, maxMessageSize: 0, allowPartial: false };
+
+  /** @internal the limits an encode of plain objects applies now (one object, updated each call) */
+  encodeLimits(): EncodeLimits {
+    const p = this.limitsPtr;
+    const u32 = this.mem.u32;
+    const e = this.encoding;
+    e.maxDepth = u32[(p + LIMITS_MAX_DEPTH) >>> 2]!;
+    e.maxMessageSize = u32[(p + LIMITS_MAX_MESSAGE_SIZE) >>> 2]!;
+    e.allowPartial = u32[(p + LIMITS_ALLOW_PARTIAL) >>> 2] !== 0;
+    return e;
   }
 
   setLimits(limits: Partial<Limits>): void {

@@ -39,6 +39,7 @@ export interface Names {
   view: string;
   reader: string;
   fill: string;
+  encode: string;
   builder: string;
   toJsonString: string;
 }
@@ -109,8 +110,8 @@ export class FileContext {
    * A message's part as a value: generated code's own, or for a CODE_SIZE message, the one
    * interpreted from the schema (the message's module is imported still: loading it registers the type).
    */
-  value(target: MessageModel, which: "view" | "list" | "reader" | "readAll" | "fill" | "builder" | "toJsonString"): string {
-    if (!this.interpreted(target.file)) return which === "list" || which === "readAll" ? this.repeated(target, which) : this.ref(target, which);
+  value(target: MessageModel, which: "view" | "list" | "reader" | "readAll" | "fill" | "encode" | "builder" | "toJsonString"): string {
+    if (which === "encode" || !this.interpreted(target.file)) return which === "list" || which === "readAll" ? this.repeated(target, which) : this.ref(target, which);
     this.ref(target, "type"); // the message's module is imported still: loading it registers the type
     if (which === "toJsonString") return `$jsonWrite.bySchema(${this.schemaOf(target)})`;
     const part = { view: "view", list: "list", reader: "read", readAll: "readAll", fill: "fill", builder: "builder" }[which];

@@ -12,6 +12,7 @@ import { builderDecl } from "./builders.js";
 import { docComment, uses } from "./code.js";
 import { FileContext, type EmitOptions, type Named, type Names } from "./context.js";
 import { enumDecl } from "./enums.js";
+import { encodable, encodeDecl } from "./encode.js";
 import { fillDecl } from "./fill.js";
 import { interfaceDecl, plainType, readAllDecl, readerDecl } from "./plain.js";
 import { interpretedDecl } from "./interpreted.js";
@@ -65,21 +66,21 @@ function assignNames(model: SchemaModel): Map<Named, Names> {
   };
   for (const [file, options] of model.fileOptions) {
     const name = unique(file, `file_${file.replace(/\.proto$/, "").replace(/[^\w$]/g, "_")}`);
-    names.set(options, { type: name, view: name, reader: name, fill: name, builder: name, toJsonString: name });
+    names.set(options, { type: name, view: name, reader: name, fill: name, encode: name, builder: name, toJsonString: name });
   }
   for (const e of model.enums) {
     const type = unique(e.file, e.localName);
-    names.set(e, { type, view: type, reader: type, fill: type, builder: type, toJsonString: type });
+    names.set(e, { type, view: type, reader: type, fill: type, encode: type, builder: type, toJsonString: type });
   }
   for (const m of model.messages) {
     if (m.isMapEntry || m.extensionHolder) continue;
     const type = unique(m.file, m.localName);
     const base = type.replace(/\$+$/, "");
-    names.set(m, { type, view: unique(m.file, base + "View"), reader: `read$${type}`, fill: `fill$${type}`, builder: unique(m.file, base + "Builder"), toJsonString: `toJsonString$${type}` });
+    names.set(m, { type, view: unique(m.file, base + "View"), reader: `read$${type}`, fill: `fill$${type}`, encode: `encode$${type}`, builder: unique(m.file, base + "Builder"), toJsonString: `toJsonString$${type}` });
   }
   for (const x of [...model.extensions, ...model.services]) {
     const name = unique(x.file, x.localName);
-    names.set(x, { type: name, view: name, reader: name, fill: name, builder: name, toJsonString: name });
+    names.set(x, { type: name, view: name, reader: name, fill: name, encode: name, builder: name, toJsonString: name });
   }
   return names;
 }
@@ -147,11 +148,13 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
     if (views) body.push(viewDecl(c, m));
     if (plain) body.push(readerDecl(c, m));
     if (plain || builders) body.push(fillDecl(c, m));
+    const encodes = plain && encodable(c, m);
+    if (encodes) body.push(encodeDecl(c, m));
     if (builders) body.push(builderDecl(c, m));
     if (json) body.push(toJsonDecl(c, m));
     const n = c.names.get(m)!;
     const params = c.typeParams(m) + c.formsParam(m);
-    const parts = [views && `view: ${n.view}`, plain && `read: ${n.reader}`, (plain || builders) && `fill: ${n.fill}`, builders && `builder: ${n.builder}`, json && `toJsonString: ${n.toJsonString}`].filter(Boolean);
+    const parts = [views && `view: ${n.view}`, plain && `read: ${n.reader}`, (plain || builders) && `fill: ${n.fill}`, encodes && `encode: ${n.encode}`, builders && `builder: ${n.builder}`, json && `toJsonString: ${n.toJsonString}`].filter(Boolean);
     body.push(
       docComment(`${m.fullName}: ${does}.`, m.deprecated, "", m.comment) +
         `export ${decl("declare ")}const ${n.type}${ts(`: ${typeClass}<${params}>`)}${impl(` = /* @__PURE__ */ new ${typeClass}${ts(`<${params}>`)}(${c.schemaOf(m)}, { ${parts.join(", ")} })`)};\n`,
@@ -173,7 +176,7 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
       `${typeClass.slice(1)} as ${typeClass}`, "interpretedParts as $interpretedParts", "MessageView as $MessageView", "ListView as $ListView",
       "MessageList as $MessageList", "MapView as $MapView", "plain as $plain", "interpretedBuilder as $interpretedBuilder", "mapKey as $mapKey",
       "jsonWrite as $jsonWrite", "type Memory as $Memory", "type Runtime as $Runtime", "type JsonWriteOptions as $JsonWriteOptions",
-      "type RecordWriter as $RecordWriter", "type Init as $Init", "type ViewClass as $ViewClass",
+      "type RecordWriter as $RecordWriter", "type PlainEncoder as $PlainEncoder", "type Init as $Init", "type ViewClass as $ViewClass",
     ]),
     "type Int64 as $Int64", "type Int64Forms as $Int64Forms", "extension as $extension", "type Extension as $Extension",
     "service as $service", "type ServiceType as $ServiceType", "type Method as $Method", "file as $file", "type FileReflection as $FileReflection",

@@ -2,7 +2,8 @@
 // same objects generated readers build (fields in order, then oneofs, then $unknown when there
 // are unknown fields) and the same checks generated fillers make.
 import { hasDefault } from "../defaults.js";
-import { mapKey, type Fill, type RecordWriter } from "../fill.js";
+import { type Fill, type RecordWriter } from "../fill.js";
+import { mapKey } from "../checks.js";
 import type { Materializer } from "../message.js";
 import type { Memory } from "../memory.js";
 import * as plain from "../plain.js";

@@ -1,0 +1,628 @@
+// Plain objects written straight to wire bytes, in one pass: what the encode functions generated
+// per message (codegen/emit/encode.ts) call, with each field's tag as a constant. Bytes and errors
+// are the codec's for a record filled from the same object (fill.ts, then encoder.hpp): fields by
+// ascending number, implicit-presence fields left out at zero (by bits: -0 is written), packed as
+// declared, map entries with key and value, unknown fields last; every value checked as fill.ts
+// checks it (checks.ts), required fields, depth and size as the codec checks them
+// (test/encoder.test.ts compares the two on every test schema).
+import { describe, invalid, toInt64, toUint64, within } from "./checks.js";
+import { EncodeError } from "./errors.js";
+import { quote } from "./excerpt.js";
+import { DETACHED_ALIAS, type Memory } from "./memory.js";
+import type { SchemaDef } from "./schema.js";
+import { halves, scratch64, WireBuffer } from "./wirebuffer.js";
+
+/** A generated encoder: writes the fields of plain object o, then its unknown fields. */
+export type Encode<T> = (w: PlainEncoder, o: T) => void;
+
+/** A field as errors name it: its index among the fields of the message being written (generated code), or a name ("" for a map key or value). */
+type FieldRef = number | string;
+
+/** The limits an encode applies (the runtime's: Limits). */
+export interface EncodeLimits {
+  maxDepth: number;
+  maxMessageSize: number;
+  /** Required fields of the top-level message may be absent (an extension's bytes written alone). */
+  allowPartial: boolean;
+}
+
+export class PlainEncoder extends WireBuffer {
+  // An error thrown while a message is written lacks the field it is in: named only when the error
+  // reaches the code that knows the message (settle()), so that writing keeps no names nor paths.
+  /** The field of the message being written an error is in, undefined for none; and its element or key. */
+  private pendingField: FieldRef | undefined = undefined;
+  private pendingElement = -1;
+  private pendingKey: string | undefined = undefined;
+  /** A value that is no int32, for the enum of this index (named with the message's schema). */
+  private pendingEnum = -1;
+  private pendingValue: unknown = undefined;
+  /** Nesting of the message being written (the top-level one: 0), as the codec counts it. */
+  private level = 0;
+  private limits: EncodeLimits = { maxDepth: 100, maxMessageSize: 0x7fffffff, allowPartial: false };
+  /** A required field was found absent: the encode fails, unless a value error comes first (as the codec's, whose fill runs first). */
+  private missed = false;
+  /** Set on the second pass that finds which required field it was. */
+  private diagnosing = false;
+
+  constructor(private readonly mem: Memory) {
+    super(1024);
+  }
+
+  /**
+   * Message `index` of def, plain object o, written by `encode` (and its unknown fields after it);
+   * returns the length. The bytes are in the buffer until the next encode: output() copies them.
+   */
+  run<T>(def: SchemaDef, index: number, encode: Encode<T>, o: T, limits: EncodeLimits): number {
+    this.limits = limits;
+    this.pos = 0;
+    this.depth = 0;
+    this.missed = false;
+    this.diagnosing = false;
+    this.pendingField = undefined;
+    this.pendingEnum = -1;
+    this.top(def, index, encode, o);
+    if (this.missed) {
+      // the first pass checked every value: again, to name the first absent required field
+      this.pos = 0;
+      this.depth = 0;
+      this.diagnosing = true;
+      this.top(def, index, encode, o);
+    }
+    if (this.pos > limits.maxMessageSize) throw tooLarge(limits.maxMessageSize);
+    return this.pos;
+  }
+
+  /** A length-delimited run: each message of the list after its length; errors name the element. */
+  runDelimited<T>(def: SchemaDef, index: number, encode: Encode<T>, list: ArrayLike<T>, limits: EncodeLimits): number {
+    this.limits = limits;
+    this.pos = 0;
+    this.depth = 0;
+    this.pendingField = undefined;
+    this.pendingEnum = -1;
+    for (let pass = 0; pass < 2; pass++) {
+      this.missed = false;
+      this.diagnosing = pass === 1;
+      for (let i = 0; i < list.length; i++) {
+        this.forkBody();
+        try {
+          this.top(def, index, encode, list[i]!);
+        } catch (e) {
+          throw within(e, `[#${i}]`);
+        }
+        const n = this.joinBody();
+        if (n > limits.maxMessageSize) throw within(tooLarge(limits.maxMessageSize), `[#${i}]`);
+      }
+      if (!this.missed) break;
+      this.pos = 0;
+      this.depth = 0;
+    }
+    if (this.pos > limits.maxMessageSize) throw tooLarge(limits.maxMessageSize);
+    return this.pos;
+  }
+
+  /** The bytes of the last run(), from `from`: [buffer, start] for the caller to copy n of. */
+  get buffer(): Uint8Array {
+    return this.buf;
+  }
+
+  private top<T>(def: SchemaDef, index: number, encode: Encode<T>, o: T): void {
+    if (typeof o !== "object" || o === null) throw invalid(o, "an object", "");
+    this.level = 0;
+    try {
+      encode(this, o);
+    } catch (e) {
+      throw this.settle(e, def, index);
+    }
+  }
+
+  /** A message's unknown fields (its `$unknown`, not null), as they are. */
+  unknown(v: unknown): void {
+    if (!(v instanceof Uint8Array)) throw invalid(v, "a Uint8Array", "$unknown");
+    this.raw(v);
+  }
+
+  /** e, an error in field f of the message being written (its element or key), for settle() to name. */
+  private fail(e: unknown, f: FieldRef, element = -1, key?: string): unknown {
+    this.pendingField = f;
+    this.pendingElement = element;
+    this.pendingKey = key;
+    return e;
+  }
+
+  /** e with what it lacks filled in, now that the message it was thrown in is known: message `index` of def. */
+  private settle(e: unknown, def: SchemaDef, index: number): unknown {
+    if (!(e instanceof EncodeError)) return e;
+    if (this.pendingEnum >= 0) {
+      e = invalid(this.pendingValue, `a value of enum ${def.enums[this.pendingEnum]!.name} (a 32-bit signed integer)`, (e as EncodeError).path);
+      this.pendingEnum = -1;
+    }
+    const f = this.pendingField;
+    if (f !== undefined) {
+      this.pendingField = undefined;
+      let segment = typeof f === "string" ? f : def.messages[index]!.fields[f]!.name;
+      if (this.pendingElement >= 0) segment += `[${this.pendingElement}]`;
+      else if (this.pendingKey !== undefined) segment += `[${quote(this.pendingKey)}]`;
+      if (segment !== "") (e as EncodeError).prefix(segment);
+    }
+    return e;
+  }
+
+  /** A value of enum `index` that is no int32. */
+  private badEnum(v: unknown, index: number, f: FieldRef, element = -1): unknown {
+    this.pendingEnum = index;
+    this.pendingValue = v;
+    return this.fail(invalid(v, "an enum value", ""), f, element);
+  }
+
+  /** A oneof object whose case names no member. */
+  badCase(oneof: string, c: unknown): never {
+    throw this.fail(new EncodeError("INVALID_VALUE", "", `${describe(c)} is not a case of this oneof`), oneof);
+  }
+
+  /** A required field `f` is absent. */
+  missing(f: FieldRef): void {
+    if (this.level === 0 && this.limits.allowPartial) return;
+    if (this.diagnosing) throw this.fail(new EncodeError("MISSING_REQUIRED", "", "required field is not set"), f);
+    this.missed = true;
+  }
+
+  // ---- scalars: the tag t, then the value (f names the field in errors) ----
+
+  int32(t: number, v: unknown, f: FieldRef): void {
+    if (typeof v !== "number" || (v | 0) !== v) throw this.fail(invalid(v, "a 32-bit signed integer", ""), f);
+    this.varint32(t);
+    this.int32Varint(v);
+  }
+  /** A value of enum `index` of the schema (any int32: open enums keep undeclared numbers); errors name the enum. */
+  enumValue(t: number, v: unknown, f: FieldRef, index: number): void {
+    if (typeof v !== "number" || (v | 0) !== v) throw this.badEnum(v, index, f);
+    this.varint32(t);
+    this.int32Varint(v);
+  }
+  uint32(t: number, v: unknown, f: FieldRef): void {
+    if (typeof v !== "number" || v >>> 0 !== v) throw this.fail(invalid(v, "a 32-bit unsigned integer", ""), f);
+    this.varint32(t);
+    this.varint32(v);
+  }
+  sint32(t: number, v: unknown, f: FieldRef): void {
+    if (typeof v !== "number" || (v | 0) !== v) throw this.fail(invalid(v, "a 32-bit signed integer", ""), f);
+    this.varint32(t);
+    this.varint32(((v << 1) ^ (v >> 31)) >>> 0);
+  }
+  fixed32(t: number, v: unknown, f: FieldRef): void {
+    if (typeof v !== "number" || v >>> 0 !== v) throw this.fail(invalid(v, "a 32-bit unsigned integer", ""), f);
+    this.varint32(t);
+    this.fixed32Bytes(v);
+  }
+  sfixed32(t: number, v: unknown, f: FieldRef): void {
+    if (typeof v !== "number" || (v | 0) !== v) throw this.fail(invalid(v, "a 32-bit signed integer", ""), f);
+    this.varint32(t);
+    this.fixed32Bytes(v >>> 0);
+  }
+  bool(t: number, v: unknown, f: FieldRef): void {
+    if (typeof v !== "boolean") throw this.fail(invalid(v, "a boolean", ""), f);
+    this.varint32(t);
+    this.byte(v ? 1 : 0);
+  }
+  double(t: number, v: unknown, f: FieldRef): void {
+    if (typeof v !== "number") throw this.fail(invalid(v, "a number", ""), f);
+    this.varint32(t);
+    this.doubleBytes(v);
+  }
+  /** A float; with `implicit`, left out when its 32-bit form is all zero bits (a record's slot would be). */
+  float(t: number, v: unknown, f: FieldRef, implicit: number): void {
+    if (typeof v !== "number") throw this.fail(invalid(v, "a number", ""), f);
+    const x = Math.fround(v);
+    if (implicit && x === 0 && 1 / x > 0) return;
+    this.varint32(t);
+    this.floatBytes(x);
+  }
+  // 64-bit values: with `implicit`, left out when zero
+  int64(t: number, v: unknown, f: FieldRef, implicit: number): void {
+    if (this.split64(v, f, true) || !implicit) {
+      this.varint32(t);
+      this.varintHalves();
+    }
+  }
+  uint64(t: number, v: unknown, f: FieldRef, implicit: number): void {
+    if (this.split64(v, f, false) || !implicit) {
+      this.varint32(t);
+      this.varintHalves();
+    }
+  }
+  sint64(t: number, v: unknown, f: FieldRef, implicit: number): void {
+    if (this.split64(v, f, true) || !implicit) {
+      this.varint32(t);
+      this.zigzagHalves();
+    }
+  }
+  fixed64(t: number, v: unknown, f: FieldRef, implicit: number): void {
+    if (this.split64(v, f, false) || !implicit) {
+      this.varint32(t);
+      this.halves64();
+    }
+  }
+  sfixed64(t: number, v: unknown, f: FieldRef, implicit: number): void {
+    if (this.split64(v, f, true) || !implicit) {
+      this.varint32(t);
+      this.halves64();
+    }
+  }
+
+  /** A string, UTF-8; a lone surrogate is an error. */
+  string(t: number, v: unknown, f: FieldRef): void {
+    if (typeof v !== "string") throw this.fail(invalid(v, "a string", ""), f);
+    this.varint32(t);
+    if (!this.utf8(v)) throw this.fail(new EncodeError("INVALID_UTF16", "", "string holds a lone surrogate"), f);
+  }
+  /** Bytes; with `implicit`, left out when empty. */
+  bytes(t: number, v: unknown, f: FieldRef, implicit: number): void {
+    if (!(v instanceof Uint8Array)) throw this.fail(invalid(v, "a Uint8Array", ""), f);
+    if (v.length === 0) {
+      this.attached(v, f);
+      if (implicit) return;
+    }
+    this.varint32(t);
+    this.lengthPrefixed(v);
+  }
+
+  /** A map entry's value that is absent: the zero value of its wire type (`width` bytes, a varint or length 0 as 1). */
+  absent(t: number, width: number): void {
+    this.varint32(t);
+    this.ensure(width);
+    for (let i = 0; i < width; i++) this.buf[this.pos++] = 0;
+  }
+
+  // ---- messages ----
+
+  /** A message field: the object written by `encode`, the code of message `index` of def (its module's schema). */
+  message<T>(t: number, v: unknown, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef): void {
+    if (typeof v !== "object" || v === null) throw this.fail(invalid(v, "an object", ""), f);
+    this.varint32(t);
+    this.nested(v as T, encode, def, index, f, -1, true);
+  }
+
+  /** A group field: start tag, the message, end tag. */
+  group<T>(t: number, end: number, v: unknown, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef): void {
+    if (typeof v !== "object" || v === null) throw this.fail(invalid(v, "an object", ""), f);
+    this.varint32(t);
+    this.nested(v as T, encode, def, index, f, -1, false);
+    this.varint32(end);
+  }
+
+  /** A field of a message set: an item group holding the field's number and its message. */
+  setItem<T>(number: number, v: unknown, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef): void {
+    if (typeof v !== "object" || v === null) throw this.fail(invalid(v, "an object", ""), f);
+    this.byte(0x0b); // group 1
+    this.byte(0x10); // type_id, field 2
+    this.varint32(number);
+    this.byte(0x1a); // message, field 3
+    this.nested(v as T, encode, def, index, f, -1, true);
+    this.byte(0x0c);
+  }
+
+  /**
+   * A message one level down (message `index` of def), its length in front of it unless a group;
+   * errors inside get field f (its element, if one) of the message around it in front of their path.
+   */
+  private nested<T>(v: T, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef, element: number, delimited: boolean): void {
+    const level = this.level;
+    if (level + 1 > this.limits.maxDepth) {
+      throw this.fail(new EncodeError("DEPTH_LIMIT", "", `messages nested deeper than the limit (${this.limits.maxDepth})`), f, element);
+    }
+    if (delimited) this.forkBody();
+    this.level = level + 1;
+    try {
+      encode(this, v);
+    } catch (e) {
+      this.level = level;
+      throw this.fail(this.settle(e, def, index), f, element);
+    }
+    this.level = level;
+    if (delimited && this.joinBody() > this.limits.maxMessageSize) throw this.fail(tooLarge(this.limits.maxMessageSize), f, element);
+  }
+
+  // ---- repeated fields ----
+
+  /** Repeated messages: each element after the tag t. */
+  messages<T>(t: number, v: unknown, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef): void {
+    const list = this.list(v, f);
+    for (let i = 0; i < list.length; i++) {
+      const e = list[i];
+      if (typeof e !== "object" || e === null) throw this.fail(invalid(e, "an object", ""), f, i);
+      this.varint32(t);
+      this.nested(e as T, encode, def, index, f, i, true);
+    }
+  }
+
+  /** Repeated groups. */
+  groups<T>(t: number, end: number, v: unknown, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef): void {
+    const list = this.list(v, f);
+    for (let i = 0; i < list.length; i++) {
+      const e = list[i];
+      if (typeof e !== "object" || e === null) throw this.fail(invalid(e, "an object", ""), f, i);
+      this.varint32(t);
+      this.nested(e as T, encode, def, index, f, i, false);
+      this.varint32(end);
+    }
+  }
+
+  /** Repeated strings. */
+  strings(t: number, v: unknown, f: FieldRef): void {
+    const list = this.list(v, f);
+    for (let i = 0; i < list.length; i++) {
+      const e = list[i];
+      if (typeof e !== "string") throw this.fail(invalid(e, "a string", ""), f, i);
+      this.varint32(t);
+      if (!this.utf8(e)) throw this.fail(new EncodeError("INVALID_UTF16", "", "string holds a lone surrogate"), f, i);
+    }
+  }
+
+  /** Repeated strings, bytes or scalars not packed: `write` (one of the scalar methods) per element, with its tag. */
+  each(t: number, v: unknown, f: FieldRef, write: (this: PlainEncoder, t: number, e: unknown, f: FieldRef, x: number) => void, x = 0): void {
+    const list = this.list(v, f);
+    for (let i = 0; i < list.length; i++) {
+      try {
+        write.call(this, t, list[i], "", x);
+      } catch (e) {
+        throw this.fail(e, f, i);
+      }
+    }
+  }
+
+  /** A map from a plain object: per own key an entry, written by `entry` (key and value, the value's zero when absent). */
+  map(t: number, v: unknown, f: FieldRef, entry: (w: PlainEncoder, k: string, x: unknown) => void): void {
+    if (typeof v !== "object" || v === null) throw this.fail(invalid(v, "an object", ""), f);
+    const keys = Object.keys(v);
+    const level = this.level;
+    this.level = level + 1; // the entry is a message, as the codec counts nesting
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      this.varint32(t);
+      this.forkBody();
+      try {
+        entry(this, k, (v as Record<string, unknown>)[k]);
+      } catch (e) {
+        this.level = level;
+        throw this.fail(e, f, -1, k);
+      }
+      this.joinBody();
+    }
+    this.level = level;
+  }
+
+  // ---- packed runs: tag t, length, the values ----
+
+  // varint runs: room for the longest varints reserved once, each written inline (a call and a
+  // bounds check per element were most of a map tile's encode: npm run bench -- map-tile)
+  packedInt32(t: number, v: unknown, f: FieldRef): void {
+    const list = this.list(v, f), n = list.length;
+    if (n === 0) return;
+    this.openRun(t);
+    for (let i = 0; i < n; i++) {
+      const x = list[i];
+      if (typeof x !== "number" || (x | 0) !== x) throw this.element(x, "a 32-bit signed integer", f, i);
+      this.int32Varint(x);
+    }
+    this.joinBody();
+  }
+  packedUint32(t: number, v: unknown, f: FieldRef): void {
+    const list = this.list(v, f), n = list.length;
+    if (n === 0) return;
+    this.openRun(t);
+    this.ensure(n * 5);
+    const buf = this.buf;
+    let pos = this.pos;
+    if (list instanceof Uint32Array) {
+      // (what decode() gives: every element a uint32, nothing to check)
+      for (let i = 0; i < n; i++) {
+        let x = list[i]!;
+        while (x > 0x7f) {
+          buf[pos++] = (x & 0x7f) | 0x80;
+          x >>>= 7;
+        }
+        buf[pos++] = x;
+      }
+      this.pos = pos;
+      this.joinBody();
+      return;
+    }
+    for (let i = 0; i < n; i++) {
+      let x = list[i];
+      if (typeof x !== "number" || x >>> 0 !== x) {
+        this.pos = pos;
+        throw this.element(x, "a 32-bit unsigned integer", f, i);
+      }
+      if (x < 0x80) {
+        buf[pos++] = x;
+      } else if (x < 0x4000) {
+        buf[pos] = (x & 0x7f) | 0x80;
+        buf[pos + 1] = x >>> 7;
+        pos += 2;
+      } else {
+        while (x > 0x7f) {
+          buf[pos++] = (x & 0x7f) | 0x80;
+          x >>>= 7;
+        }
+        buf[pos++] = x;
+      }
+    }
+    this.pos = pos;
+    this.joinBody();
+  }
+  packedSint32(t: number, v: unknown, f: FieldRef): void {
+    const list = this.list(v, f), n = list.length;
+    if (n === 0) return;
+    this.openRun(t);
+    this.ensure(n * 5);
+    const buf = this.buf;
+    let pos = this.pos;
+    for (let i = 0; i < n; i++) {
+      const e = list[i];
+      if (typeof e !== "number" || (e | 0) !== e) {
+        this.pos = pos;
+        throw this.element(e, "a 32-bit signed integer", f, i);
+      }
+      let x = ((e << 1) ^ (e >> 31)) >>> 0;
+      if (x < 0x80) {
+        buf[pos++] = x;
+      } else if (x < 0x4000) {
+        buf[pos] = (x & 0x7f) | 0x80;
+        buf[pos + 1] = x >>> 7;
+        pos += 2;
+      } else {
+        while (x > 0x7f) {
+          buf[pos++] = (x & 0x7f) | 0x80;
+          x >>>= 7;
+        }
+        buf[pos++] = x;
+      }
+    }
+    this.pos = pos;
+    this.joinBody();
+  }
+  packedBool(t: number, v: unknown, f: FieldRef): void {
+    const list = this.list(v, f), n = list.length;
+    if (n === 0) return;
+    this.varint32(t);
+    this.varint32(n);
+    this.ensure(n);
+    for (let i = 0; i < n; i++) {
+      const x = list[i];
+      if (typeof x !== "boolean") throw this.element(x, "a boolean", f, i);
+      this.buf[this.pos++] = x ? 1 : 0;
+    }
+  }
+  packedEnum(t: number, v: unknown, f: FieldRef, index: number): void {
+    const list = this.list(v, f), n = list.length;
+    if (n === 0) return;
+    this.openRun(t);
+    for (let i = 0; i < n; i++) {
+      const x = list[i];
+      if (typeof x !== "number" || (x | 0) !== x) throw this.badEnum(x, index, f, i);
+      this.int32Varint(x);
+    }
+    this.joinBody();
+  }
+  packedDouble(t: number, v: unknown, f: FieldRef): void {
+    if (v instanceof Float64Array && v.length !== 0) {
+      this.varint32(t);
+      this.varint32(v.length * 8);
+      this.raw(new Uint8Array(v.buffer, v.byteOffset, v.length * 8)); // little-endian hosts
+      return;
+    }
+    const list = this.list(v, f), n = list.length;
+    if (n === 0) return;
+    this.varint32(t);
+    this.varint32(n * 8);
+    for (let i = 0; i < n; i++) {
+      const x = list[i];
+      if (typeof x !== "number") throw this.element(x, "a number", f, i);
+      this.doubleBytes(x);
+    }
+  }
+  packedFloat(t: number, v: unknown, f: FieldRef): void {
+    if (v instanceof Float32Array && v.length !== 0) {
+      this.varint32(t);
+      this.varint32(v.length * 4);
+      this.raw(new Uint8Array(v.buffer, v.byteOffset, v.length * 4)); // little-endian hosts
+      return;
+    }
+    const list = this.list(v, f), n = list.length;
+    if (n === 0) return;
+    this.varint32(t);
+    this.varint32(n * 4);
+    for (let i = 0; i < n; i++) {
+      const x = list[i];
+      if (typeof x !== "number") throw this.element(x, "a number", f, i);
+      this.floatBytes(x);
+    }
+  }
+  packedFixed32(t: number, v: unknown, f: FieldRef, signed: number): void {
+    const list = this.list(v, f), n = list.length;
+    if (n === 0) return;
+    this.varint32(t);
+    this.varint32(n * 4);
+    for (let i = 0; i < n; i++) {
+      const x = list[i];
+      if (typeof x !== "number" || (signed ? (x | 0) !== x : x >>> 0 !== x)) throw this.element(x, signed ? "a 32-bit signed integer" : "a 32-bit unsigned integer", f, i);
+      this.fixed32Bytes(x >>> 0);
+    }
+  }
+  /** A packed run of 64-bit values: `form` 0 varint, 1 zigzag varint, 2 fixed. */
+  packed64(t: number, v: unknown, f: FieldRef, signed: number, form: number): void {
+    const list = this.list(v, f), n = list.length;
+    if (n === 0) return;
+    if (form === 2) {
+      this.varint32(t);
+      this.varint32(n * 8);
+    } else {
+      this.openRun(t);
+    }
+    for (let i = 0; i < n; i++) {
+      try {
+        this.split64(list[i], "", signed === 1);
+      } catch (e) {
+        throw this.fail(e, f, i);
+      }
+      if (form === 0) this.varintHalves();
+      else if (form === 1) this.zigzagHalves();
+      else this.halves64();
+    }
+    if (form !== 2) this.joinBody();
+  }
+
+  /** The tag, and a length to patch when the run is done (varint runs: their size is known only then). */
+  private openRun(t: number): void {
+    this.varint32(t);
+    this.forkBody();
+  }
+
+  private element(x: unknown, want: string, f: FieldRef, i: number): unknown {
+    return this.fail(invalid(x, want, ""), f, i);
+  }
+
+  /** v as elements to read one by one: an array, or a typed array (not a detached one). */
+  private list(v: unknown, f: FieldRef): ArrayLike<unknown> {
+    if (Array.isArray(v)) return v;
+    if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
+      const typed = v as unknown as ArrayLike<unknown> & { buffer: ArrayBufferLike };
+      this.attached(typed, f);
+      return typed;
+    }
+    throw this.fail(invalid(v, "an array", ""), f);
+  }
+
+  /**
+   * An empty typed array may be an alias of memory that growth detached (memory grew since it was
+   * read from its view): its contents are lost, an error rather than an empty field (as fill.ts).
+   */
+  private attached(v: { length: number; buffer: ArrayBufferLike }, f: FieldRef): void {
+    if (this.mem.isDetached(v)) throw this.fail(new EncodeError("INVALID_VALUE", "", DETACHED_ALIAS), f);
+  }
+
+  /**
+   * A 64-bit value (bigint, integral number or decimal string) checked as fill.ts checks it, its
+   * two's complement left in `halves`; whether it is nonzero.
+   */
+  private split64(v: unknown, f: FieldRef, signed: boolean): boolean {
+    if (typeof v === "number" && Number.isSafeInteger(v) && (signed || v >= 0)) {
+      const lo = v >>> 0, hi = Math.floor(v / 4294967296) >>> 0;
+      halves[0] = lo;
+      halves[1] = hi;
+      return (lo | hi) !== 0;
+    }
+    let b: bigint;
+    try {
+      b = signed ? toInt64(v) : toUint64(v);
+    } catch (e) {
+      throw this.fail(e, f);
+    }
+    scratch64[0] = b;
+    return b !== 0n;
+  }
+}
+
+function tooLarge(max: number): EncodeError {
+  return new EncodeError("MESSAGE_TOO_LARGE", "", `encoded message is larger than the limit (${max} bytes)`);
+}

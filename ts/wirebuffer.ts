@@ -1,0 +1,231 @@
+// Wire bytes written into one growable buffer: the primitives (varints, fixed-width values, UTF-8,
+// messages opened and closed with their length back-patched) that the streaming Writer and the
+// generated encoders of plain objects (encoder.ts) are built on.
+import { EncodeError } from "./errors.js";
+import { isWellFormed } from "./utf16.js";
+
+const utf8 = new TextEncoder();
+
+// A 64-bit value goes through these to reach its two 32-bit halves: BigInt arithmetic would
+// allocate a BigInt per step. Storing wraps modulo 2^64, as BigInt.asUintN(64, v) does.
+export const scratch64 = new BigInt64Array(1);
+export const halves = new Uint32Array(scratch64.buffer); // [lo, hi] on little-endian hosts, which WASM needs anyway
+
+/** Strings up to this many UTF-16 units are encoded by a loop; longer ones by TextEncoder.encodeInto, which needs a subarray. */
+const SHORT_STRING = 64;
+
+/** The most bytes a buffer holds: lengths stay below 2^31, as the codec's. */
+const MAX_BUFFER = 0x7fffffff;
+
+export class WireBuffer {
+  protected buf: Uint8Array;
+  protected dv: DataView;
+  protected pos = 0;
+  /** Start of each open message's body (its one-byte length placeholder sits just before it), depth entries deep. */
+  protected open = new Int32Array(16);
+  protected depth = 0;
+
+  constructor(initialSize = 1024) {
+    this.buf = new Uint8Array(Math.max(16, initialSize));
+    this.dv = new DataView(this.buf.buffer);
+  }
+
+  /** Bytes written so far. */
+  get length(): number {
+    return this.pos;
+  }
+
+  /** Opens a length-prefixed message without a tag; everything written until join() is its body. */
+  protected forkBody(): void {
+    this.ensure(1);
+    this.pos += 1; // the length, assumed to fit one byte; join() moves the body when it does not
+    if (this.depth === this.open.length) {
+      const grown = new Int32Array(this.open.length * 2);
+      grown.set(this.open);
+      this.open = grown;
+    }
+    this.open[this.depth++] = this.pos;
+  }
+
+  /** Closes the innermost open message, writing its length in front of it; returns the length. */
+  protected joinBody(): number {
+    const start = this.open[--this.depth]!;
+    const n = this.pos - start;
+    const size = varintSize(n);
+    if (size > 1) {
+      this.ensure(size - 1);
+      this.buf.copyWithin(start + size - 1, start, this.pos);
+      this.pos += size - 1;
+    }
+    const end = this.pos;
+    this.pos = start - 1;
+    this.varint32(n);
+    this.pos = end;
+    return n;
+  }
+
+  protected byte(b: number): void {
+    this.ensure(1);
+    this.buf[this.pos++] = b;
+  }
+
+  protected varint32(v: number): void {
+    this.ensure(5);
+    const buf = this.buf;
+    while (v > 0x7f) {
+      buf[this.pos++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    buf[this.pos++] = v;
+  }
+
+  /** An int32 as protobuf writes it: a negative one as its 64-bit sign extension, ten bytes. */
+  protected int32Varint(v: number): void {
+    if (v >= 0) {
+      this.varint32(v);
+      return;
+    }
+    halves[0] = v;
+    halves[1] = 0xffffffff;
+    this.varintHalves();
+  }
+
+  // The 64-bit value in `halves`, read here rather than passed in: a half of 2^30 or more is no
+  // small integer, and passing it to a call V8 does not inline would allocate a HeapNumber.
+
+  /** The varint of the unsigned 64-bit value in halves. */
+  protected varintHalves(): void {
+    this.ensure(10);
+    const buf = this.buf;
+    let lo = halves[0]!;
+    let hi = halves[1]!;
+    while (hi !== 0 || lo > 0x7f) {
+      buf[this.pos++] = (lo & 0x7f) | 0x80;
+      lo = ((lo >>> 7) | (hi << 25)) >>> 0;
+      hi >>>= 7;
+    }
+    buf[this.pos++] = lo;
+  }
+
+  /** The varint of the zigzag encoding of the signed 64-bit value in halves. */
+  protected zigzagHalves(): void {
+    const lo = halves[0]!;
+    const hi = halves[1]!;
+    const sign = hi >> 31; // all ones for negative values
+    halves[0] = (lo << 1) ^ sign;
+    halves[1] = ((hi << 1) | (lo >>> 31)) ^ sign;
+    this.varintHalves();
+  }
+
+  /** The 8 bytes of halves (little-endian). */
+  protected halves64(): void {
+    this.ensure(8);
+    this.dv.setUint32(this.pos, halves[0]!, true);
+    this.dv.setUint32(this.pos + 4, halves[1]!, true);
+    this.pos += 8;
+  }
+
+  protected fixed32Bytes(v: number): void {
+    this.ensure(4);
+    this.dv.setUint32(this.pos, v, true);
+    this.pos += 4;
+  }
+
+  protected floatBytes(v: number): void {
+    this.ensure(4);
+    this.dv.setFloat32(this.pos, v, true);
+    this.pos += 4;
+  }
+
+  protected doubleBytes(v: number): void {
+    this.ensure(8);
+    this.dv.setFloat64(this.pos, v, true);
+    this.pos += 8;
+  }
+
+  /** A length-prefixed UTF-8 string; false (and nothing written) when it holds a lone surrogate, which has no UTF-8 form. */
+  protected utf8(s: string): boolean {
+    const most = s.length * 3;
+    const room = varintSize(most);
+    this.ensure(room + most);
+    const start = this.pos + room;
+    let n: number;
+    if (s.length <= SHORT_STRING) {
+      n = encodeShort(s, this.buf, start);
+      if (n < 0) return false;
+    } else {
+      if (!isWellFormed(s)) return false;
+      n = utf8.encodeInto(s, this.buf.subarray(start, start + most)).written;
+    }
+    const need = varintSize(n);
+    if (need < room) this.buf.copyWithin(this.pos + need, start, start + n);
+    this.varint32(n);
+    this.pos += n;
+    return true;
+  }
+
+  /** Length-prefixed bytes. */
+  protected lengthPrefixed(v: Uint8Array): void {
+    this.varint32(v.length);
+    this.raw(v);
+  }
+
+  /** Bytes as they are. */
+  protected raw(v: Uint8Array): void {
+    this.ensure(v.length);
+    this.buf.set(v, this.pos);
+    this.pos += v.length;
+  }
+
+  protected ensure(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    if (this.pos + n > MAX_BUFFER) {
+      throw new EncodeError("MESSAGE_TOO_LARGE", "", `encoded message is larger than the limit (${MAX_BUFFER} bytes)`);
+    }
+    const grown = new Uint8Array(Math.min(Math.max(this.buf.length * 2, this.pos + n), MAX_BUFFER));
+    grown.set(this.buf.subarray(0, this.pos));
+    this.buf = grown;
+    this.dv = new DataView(grown.buffer);
+  }
+}
+
+export function varintSize(n: number): number {
+  return n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5;
+}
+
+/** UTF-8 of a string into buf at pos (room for 3 bytes per unit is there): the bytes written, or -1 at a lone surrogate. */
+function encodeShort(s: string, buf: Uint8Array, pos: number): number {
+  const n = s.length;
+  let i = 0;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) break;
+    buf[pos + i] = c;
+  }
+  if (i === n) return n; // ASCII, most strings
+  const start = pos;
+  pos += i;
+  for (; i < n; i++) {
+    let c = s.charCodeAt(i);
+    if (c < 0x80) {
+      buf[pos++] = c;
+    } else if (c < 0x800) {
+      buf[pos++] = 0xc0 | (c >> 6);
+      buf[pos++] = 0x80 | (c & 0x3f);
+    } else if (c >= 0xd800 && c <= 0xdfff) {
+      const d = s.charCodeAt(i + 1); // NaN past the end
+      if (c > 0xdbff || !(d >= 0xdc00 && d <= 0xdfff)) return -1;
+      c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+      i++;
+      buf[pos++] = 0xf0 | (c >> 18);
+      buf[pos++] = 0x80 | ((c >> 12) & 0x3f);
+      buf[pos++] = 0x80 | ((c >> 6) & 0x3f);
+      buf[pos++] = 0x80 | (c & 0x3f);
+    } else {
+      buf[pos++] = 0xe0 | (c >> 12);
+      buf[pos++] = 0x80 | ((c >> 6) & 0x3f);
+      buf[pos++] = 0x80 | (c & 0x3f);
+    }
+  }
+  return pos - start;
+}
