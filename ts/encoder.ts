@@ -12,6 +12,8 @@ import { DETACHED_ALIAS, type Memory } from "./memory.js";
 import type { SchemaDef } from "./schema.js";
 import { halves, scratch64, WireBuffer } from "./wirebuffer.js";
 
+const I64_MIN = -(1n << 63n), I64_MAX = (1n << 63n) - 1n, U64_MAX = (1n << 64n) - 1n;
+
 /** A generated encoder: writes the fields of plain object o, then its unknown fields. */
 export type Encode<T> = (w: PlainEncoder, o: T) => void;
 
@@ -611,6 +613,10 @@ export class PlainEncoder extends WireBuffer {
       halves[0] = lo;
       halves[1] = hi;
       return (lo | hi) !== 0;
+    }
+    if (typeof v === "bigint" && (signed ? v >= I64_MIN && v <= I64_MAX : v >= 0n && v <= U64_MAX)) {
+      scratch64[0] = v; // (stored modulo 2^64: unsigned values past 2^63 wrap to their two's complement)
+      return v !== 0n;
     }
     let b: bigint;
     try {
