@@ -59,7 +59,7 @@ function nonZero(f: FieldModel, v: string): string {
   switch (f.type) {
     case FieldType.String: return ` && ${v} !== ""`;
     case FieldType.Bool: return ` && ${v} !== false`;
-    case FieldType.Double: return ` && (${v} !== 0 || Object.is(${v}, -0))`; // by bits, as the codec: -0 is written
+    case FieldType.Double: return ` && (${v} !== 0 || 1 / (${v}${ts(" as number")}) < 0)`; // by bits, as the codec: -0 is written
     case FieldType.Int32: case FieldType.Uint32: case FieldType.Sint32: case FieldType.Fixed32: case FieldType.Sfixed32: case FieldType.Enum:
       return ` && ${v} !== 0`;
     default: return ""; // float, 64-bit, bytes: the method tells, once it has the value's bits
