@@ -126,6 +126,12 @@ describe("generated encoders against the codec", () => {
     expect(outcome(() => TestRequiredForeign.encode(foreign))).toEqual(outcome(() => byCodec(TestRequiredForeign, foreign)));
   });
 
+  it("an absent required field a getter gives the second time is still absent: the encode fails", () => {
+    let reads = 0;
+    const o = { a: 1, b: 2, get c() { return reads++ === 0 ? undefined : 3; } };
+    expect(thrown(() => TestRequired.encode(o), EncodeError)[0]).toBe("MISSING_REQUIRED");
+  });
+
   it("a path through an extension names it as decode errors do, after a dot", () => {
     // (the brackets of "[pkg.name]" read as an element index put nothing between field and extension)
     const e = thrown(() => TestAllExtensions.encode({ optionalNestedMessageExtension: { bb: "x" } } as never), EncodeError);

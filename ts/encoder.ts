@@ -52,7 +52,7 @@ export class PlainEncoder extends WireBuffer {
 
   /**
    * Message `index` of def, plain object o, written by `encode` (and its unknown fields after it);
-   * returns the length. The bytes are in the buffer until the next encode: output() copies them.
+   * returns the length. The bytes are in `buffer` until the next run.
    */
   run<T>(def: SchemaDef, index: number, encode: Encode<T>, o: T, limits: EncodeLimits): number {
     this.limits = limits;
@@ -69,6 +69,7 @@ export class PlainEncoder extends WireBuffer {
       this.depth = 0;
       this.diagnosing = true;
       this.top(def, index, encode, o);
+      throw notFoundAgain(); // (getters that answered otherwise the second time)
     }
     if (this.pos > limits.maxMessageSize) throw tooLarge(limits.maxMessageSize);
     return this.pos;
@@ -95,6 +96,7 @@ export class PlainEncoder extends WireBuffer {
         if (n > limits.maxMessageSize) throw within(tooLarge(limits.maxMessageSize), `[#${i}]`);
       }
       if (!this.missed) break;
+      if (pass === 1) throw notFoundAgain();
       this.pos = 0;
       this.depth = 0;
     }
@@ -102,7 +104,7 @@ export class PlainEncoder extends WireBuffer {
     return this.pos;
   }
 
-  /** The bytes of the last run(), from `from`: [buffer, start] for the caller to copy n of. */
+  /** Where the last run() wrote its bytes, from 0: valid until the next run. */
   get buffer(): Uint8Array {
     return this.buf;
   }
@@ -398,15 +400,7 @@ export class PlainEncoder extends WireBuffer {
   // varint runs: room for the longest varints reserved once, each written inline (a call and a
   // bounds check per element were most of a map tile's encode: npm run bench -- map-tile)
   packedInt32(t: number, v: unknown, f: FieldRef): void {
-    const list = this.list(v, f), n = list.length;
-    if (n === 0) return;
-    this.openRun(t);
-    for (let i = 0; i < n; i++) {
-      const x = list[i];
-      if (typeof x !== "number" || (x | 0) !== x) throw this.element(x, "a 32-bit signed integer", f, i);
-      this.int32Varint(x);
-    }
-    this.joinBody();
+    this.int32Run(t, v, f, -1);
   }
   packedUint32(t: number, v: unknown, f: FieldRef): void {
     const list = this.list(v, f), n = list.length;
@@ -496,14 +490,47 @@ export class PlainEncoder extends WireBuffer {
     }
   }
   packedEnum(t: number, v: unknown, f: FieldRef, index: number): void {
+    this.int32Run(t, v, f, index);
+  }
+  /** A packed run of int32 varints, an enum's when `enumIndex` is one: negatives take ten bytes, as protobuf writes them. */
+  private int32Run(t: number, v: unknown, f: FieldRef, enumIndex: number): void {
     const list = this.list(v, f), n = list.length;
     if (n === 0) return;
     this.openRun(t);
+    this.ensure(n * 10);
+    const buf = this.buf;
+    let pos = this.pos;
     for (let i = 0; i < n; i++) {
-      const x = list[i];
-      if (typeof x !== "number" || (x | 0) !== x) throw this.badEnum(x, index, f, i);
-      this.int32Varint(x);
+      let x = list[i];
+      if (typeof x !== "number" || (x | 0) !== x) {
+        this.pos = pos;
+        throw enumIndex >= 0 ? this.badEnum(x, enumIndex, f, i) : this.element(x, "a 32-bit signed integer", f, i);
+      }
+      if (x < 0) {
+        // the 64-bit sign extension: 28 bits of x, then its top 4 under 3 of the ones, then ones
+        buf[pos] = (x & 0x7f) | 0x80;
+        buf[pos + 1] = ((x >>> 7) & 0x7f) | 0x80;
+        buf[pos + 2] = ((x >>> 14) & 0x7f) | 0x80;
+        buf[pos + 3] = ((x >>> 21) & 0x7f) | 0x80;
+        buf[pos + 4] = ((x >>> 28) & 0x0f) | 0xf0;
+        buf[pos + 5] = buf[pos + 6] = buf[pos + 7] = buf[pos + 8] = 0xff;
+        buf[pos + 9] = 0x01;
+        pos += 10;
+      } else if (x < 0x80) {
+        buf[pos++] = x;
+      } else if (x < 0x4000) {
+        buf[pos] = (x & 0x7f) | 0x80;
+        buf[pos + 1] = x >>> 7;
+        pos += 2;
+      } else {
+        while (x > 0x7f) {
+          buf[pos++] = (x & 0x7f) | 0x80;
+          x >>>= 7;
+        }
+        buf[pos++] = x;
+      }
     }
+    this.pos = pos;
     this.joinBody();
   }
   packedDouble(t: number, v: unknown, f: FieldRef): void {
@@ -517,11 +544,16 @@ export class PlainEncoder extends WireBuffer {
     if (n === 0) return;
     this.varint32(t);
     this.varint32(n * 8);
+    this.ensure(n * 8);
+    const dv = this.dv;
+    let pos = this.pos;
     for (let i = 0; i < n; i++) {
       const x = list[i];
       if (typeof x !== "number") throw this.element(x, "a number", f, i);
-      this.doubleBytes(x);
+      dv.setFloat64(pos, x, true);
+      pos += 8;
     }
+    this.pos = pos;
   }
   packedFloat(t: number, v: unknown, f: FieldRef): void {
     if (v instanceof Float32Array && v.length !== 0) {
@@ -534,22 +566,32 @@ export class PlainEncoder extends WireBuffer {
     if (n === 0) return;
     this.varint32(t);
     this.varint32(n * 4);
+    this.ensure(n * 4);
+    const dv = this.dv;
+    let pos = this.pos;
     for (let i = 0; i < n; i++) {
       const x = list[i];
       if (typeof x !== "number") throw this.element(x, "a number", f, i);
-      this.floatBytes(x);
+      dv.setFloat32(pos, x, true);
+      pos += 4;
     }
+    this.pos = pos;
   }
   packedFixed32(t: number, v: unknown, f: FieldRef, signed: number): void {
     const list = this.list(v, f), n = list.length;
     if (n === 0) return;
     this.varint32(t);
     this.varint32(n * 4);
+    this.ensure(n * 4);
+    const dv = this.dv;
+    let pos = this.pos;
     for (let i = 0; i < n; i++) {
       const x = list[i];
       if (typeof x !== "number" || (signed ? (x | 0) !== x : x >>> 0 !== x)) throw this.element(x, signed ? "a 32-bit signed integer" : "a 32-bit unsigned integer", f, i);
-      this.fixed32Bytes(x >>> 0);
+      dv.setUint32(pos, x >>> 0, true);
+      pos += 4;
     }
+    this.pos = pos;
   }
   /** A packed run of 64-bit values: `form` 0 varint, 1 zigzag varint, 2 fixed. */
   packed64(t: number, v: unknown, f: FieldRef, signed: number, form: number): void {
@@ -627,6 +669,11 @@ export class PlainEncoder extends WireBuffer {
     scratch64[0] = b;
     return b !== 0n;
   }
+}
+
+/** A required field absent in the first pass that the second did not find again. */
+function notFoundAgain(): EncodeError {
+  return new EncodeError("MISSING_REQUIRED", "", "required field is not set");
 }
 
 function tooLarge(max: number): EncodeError {
