@@ -600,19 +600,41 @@ export class PlainEncoder extends WireBuffer {
     if (form === 2) {
       this.varint32(t);
       this.varint32(n * 8);
+      this.ensure(n * 8);
     } else {
       this.openRun(t);
+      this.ensure(n * 10);
     }
+    const buf = this.buf, dv = this.dv;
+    let pos = this.pos;
     for (let i = 0; i < n; i++) {
       try {
         this.split64(list[i], "", signed === 1);
       } catch (e) {
+        this.pos = pos;
         throw this.fail(e, f, i);
       }
-      if (form === 0) this.varintHalves();
-      else if (form === 1) this.zigzagHalves();
-      else this.halves64();
+      let lo = halves[0]!, hi = halves[1]!;
+      if (form === 2) {
+        dv.setUint32(pos, lo, true);
+        dv.setUint32(pos + 4, hi, true);
+        pos += 8;
+        continue;
+      }
+      if (form === 1) {
+        const sign = hi >> 31; // all ones for negative values
+        const zl = ((lo << 1) ^ sign) >>> 0;
+        hi = (((hi << 1) | (lo >>> 31)) ^ sign) >>> 0;
+        lo = zl;
+      }
+      while (hi !== 0 || lo > 0x7f) {
+        buf[pos++] = (lo & 0x7f) | 0x80;
+        lo = ((lo >>> 7) | (hi << 25)) >>> 0;
+        hi >>>= 7;
+      }
+      buf[pos++] = lo;
     }
+    this.pos = pos;
     if (form !== 2) this.joinBody();
   }
 
