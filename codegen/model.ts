@@ -629,4 +629,18 @@ export const numberKinds: Partial<Record<FieldType, { read: NumberKind; shift: n
     .map((t) => [t, { read: numberKind(t)!, ...kinds[numberKind(t)!] }]),
 );
 
+/** Wire types. */
+export enum Wire { Varint = 0, Fixed64 = 1, Len = 2, Group = 3, EndGroup = 4, Fixed32 = 5 }
+
+/** The wire type a field type's values are written with (a group's: its start). */
+export function wireType(t: FieldType): Wire {
+  switch (t) {
+    case FieldType.Double: case FieldType.Fixed64: case FieldType.Sfixed64: return Wire.Fixed64;
+    case FieldType.Float: case FieldType.Fixed32: case FieldType.Sfixed32: return Wire.Fixed32;
+    case FieldType.String: case FieldType.Bytes: case FieldType.Message: return Wire.Len;
+    case FieldType.Group: return Wire.Group;
+    default: return Wire.Varint;
+  }
+}
+
 export const isMessage = (f: FieldModel) => f.type === FieldType.Message || f.type === FieldType.Group;

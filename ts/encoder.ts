@@ -10,7 +10,7 @@ import { EncodeError } from "./errors.js";
 import { quote } from "./excerpt.js";
 import { DETACHED_ALIAS, type Memory } from "./memory.js";
 import type { SchemaDef } from "./schema.js";
-import { halves, scratch64, WireBuffer } from "./wirebuffer.js";
+import { halves, putVarint32, scratch64, WireBuffer } from "./wirebuffer.js";
 
 const I64_MIN = -(1n << 63n), I64_MAX = (1n << 63n) - 1n, U64_MAX = (1n << 64n) - 1n;
 
@@ -409,39 +409,13 @@ export class PlainEncoder extends WireBuffer {
     this.ensure(n * 5);
     const buf = this.buf;
     let pos = this.pos;
-    if (list instanceof Uint32Array) {
-      // (what decode() gives: every element a uint32, nothing to check)
-      for (let i = 0; i < n; i++) {
-        let x = list[i]!;
-        while (x > 0x7f) {
-          buf[pos++] = (x & 0x7f) | 0x80;
-          x >>>= 7;
-        }
-        buf[pos++] = x;
-      }
-      this.pos = pos;
-      this.joinBody();
-      return;
-    }
     for (let i = 0; i < n; i++) {
-      let x = list[i];
+      const x = list[i];
       if (typeof x !== "number" || x >>> 0 !== x) {
         this.pos = pos;
         throw this.element(x, "a 32-bit unsigned integer", f, i);
       }
-      if (x < 0x80) {
-        buf[pos++] = x;
-      } else if (x < 0x4000) {
-        buf[pos] = (x & 0x7f) | 0x80;
-        buf[pos + 1] = x >>> 7;
-        pos += 2;
-      } else {
-        while (x > 0x7f) {
-          buf[pos++] = (x & 0x7f) | 0x80;
-          x >>>= 7;
-        }
-        buf[pos++] = x;
-      }
+      pos = putVarint32(buf, pos, x);
     }
     this.pos = pos;
     this.joinBody();
@@ -454,25 +428,12 @@ export class PlainEncoder extends WireBuffer {
     const buf = this.buf;
     let pos = this.pos;
     for (let i = 0; i < n; i++) {
-      const e = list[i];
-      if (typeof e !== "number" || (e | 0) !== e) {
+      const x = list[i];
+      if (typeof x !== "number" || (x | 0) !== x) {
         this.pos = pos;
-        throw this.element(e, "a 32-bit signed integer", f, i);
+        throw this.element(x, "a 32-bit signed integer", f, i);
       }
-      let x = ((e << 1) ^ (e >> 31)) >>> 0;
-      if (x < 0x80) {
-        buf[pos++] = x;
-      } else if (x < 0x4000) {
-        buf[pos] = (x & 0x7f) | 0x80;
-        buf[pos + 1] = x >>> 7;
-        pos += 2;
-      } else {
-        while (x > 0x7f) {
-          buf[pos++] = (x & 0x7f) | 0x80;
-          x >>>= 7;
-        }
-        buf[pos++] = x;
-      }
+      pos = putVarint32(buf, pos, ((x << 1) ^ (x >> 31)) >>> 0);
     }
     this.pos = pos;
     this.joinBody();
@@ -501,7 +462,7 @@ export class PlainEncoder extends WireBuffer {
     const buf = this.buf;
     let pos = this.pos;
     for (let i = 0; i < n; i++) {
-      let x = list[i];
+      const x = list[i];
       if (typeof x !== "number" || (x | 0) !== x) {
         this.pos = pos;
         throw enumIndex >= 0 ? this.badEnum(x, enumIndex, f, i) : this.element(x, "a 32-bit signed integer", f, i);
@@ -516,64 +477,41 @@ export class PlainEncoder extends WireBuffer {
         buf[pos + 5] = buf[pos + 6] = buf[pos + 7] = buf[pos + 8] = 0xff;
         buf[pos + 9] = 0x01;
         pos += 10;
-      } else if (x < 0x80) {
-        buf[pos++] = x;
-      } else if (x < 0x4000) {
-        buf[pos] = (x & 0x7f) | 0x80;
-        buf[pos + 1] = x >>> 7;
-        pos += 2;
       } else {
-        while (x > 0x7f) {
-          buf[pos++] = (x & 0x7f) | 0x80;
-          x >>>= 7;
-        }
-        buf[pos++] = x;
+        pos = putVarint32(buf, pos, x);
       }
     }
     this.pos = pos;
     this.joinBody();
   }
   packedDouble(t: number, v: unknown, f: FieldRef): void {
-    if (v instanceof Float64Array && v.length !== 0) {
-      this.varint32(t);
-      this.varint32(v.length * 8);
-      this.raw(new Uint8Array(v.buffer, v.byteOffset, v.length * 8)); // little-endian hosts
-      return;
-    }
-    const list = this.list(v, f), n = list.length;
-    if (n === 0) return;
-    this.varint32(t);
-    this.varint32(n * 8);
-    this.ensure(n * 8);
-    const dv = this.dv;
-    let pos = this.pos;
-    for (let i = 0; i < n; i++) {
-      const x = list[i];
-      if (typeof x !== "number") throw this.element(x, "a number", f, i);
-      dv.setFloat64(pos, x, true);
-      pos += 8;
-    }
-    this.pos = pos;
+    this.floatRun(t, v, f, 8);
   }
   packedFloat(t: number, v: unknown, f: FieldRef): void {
-    if (v instanceof Float32Array && v.length !== 0) {
+    this.floatRun(t, v, f, 4);
+  }
+  /** A packed run of doubles (`width` 8) or floats (4); a typed array of that type is copied whole. */
+  private floatRun(t: number, v: unknown, f: FieldRef, width: number): void {
+    if ((width === 8 ? v instanceof Float64Array : v instanceof Float32Array) && (v as ArrayLike<number>).length !== 0) {
+      const typed = v as Float64Array | Float32Array;
       this.varint32(t);
-      this.varint32(v.length * 4);
-      this.raw(new Uint8Array(v.buffer, v.byteOffset, v.length * 4)); // little-endian hosts
+      this.varint32(typed.byteLength);
+      this.raw(new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength)); // little-endian hosts
       return;
     }
     const list = this.list(v, f), n = list.length;
     if (n === 0) return;
     this.varint32(t);
-    this.varint32(n * 4);
-    this.ensure(n * 4);
+    this.varint32(n * width);
+    this.ensure(n * width);
     const dv = this.dv;
     let pos = this.pos;
     for (let i = 0; i < n; i++) {
       const x = list[i];
       if (typeof x !== "number") throw this.element(x, "a number", f, i);
-      dv.setFloat32(pos, x, true);
-      pos += 4;
+      if (width === 8) dv.setFloat64(pos, x, true);
+      else dv.setFloat32(pos, x, true);
+      pos += width;
     }
     this.pos = pos;
   }

@@ -461,17 +461,8 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
   encode(message: Init<T> | V): Uint8Array {
     const encode = this.parts.encode;
     if (encode !== undefined && !isView(message)) {
-      const rt = runtime();
-      const s = scratchArenas(rt);
-      const e = this.enterPlain(rt, s, message);
-      try {
-        const n = e.run(this.schemaDef, this.index, encode, message as Init<T>, rt.encodeLimits());
-        return ownedCopy(e.buffer, 0, n);
-      } catch (err) {
-        throw this.named(err);
-      } finally {
-        s.encoding--;
-      }
+      const e = this.runPlain(encode, message);
+      return ownedCopy(e.buffer, 0, e.length);
     }
     // written out rather than through withRecord(): no closure on the hottest path
     const rt = fullRuntime();
@@ -488,18 +479,7 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
   /** How many bytes encode() would return. */
   encodedSize(message: Init<T> | V): number {
     const encode = this.parts.encode;
-    if (encode !== undefined && !isView(message)) {
-      const rt = runtime();
-      const s = scratchArenas(rt);
-      const e = this.enterPlain(rt, s, message);
-      try {
-        return e.run(this.schemaDef, this.index, encode, message as Init<T>, rt.encodeLimits());
-      } catch (err) {
-        throw this.named(err);
-      } finally {
-        s.encoding--;
-      }
-    }
+    if (encode !== undefined && !isView(message)) return this.runPlain(encode, message).length;
     return this.withRecord(message, (rt, handle, rec) => rt.encodedSize(handle, this.index, rec, this.schemaDef));
   }
 
@@ -536,17 +516,8 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
     const into = bytesOf(target, this.typeName, "encodeInto");
     const encode = this.parts.encode;
     if (encode !== undefined && !isView(message)) {
-      const rt = runtime();
-      const s = scratchArenas(rt);
-      const e = this.enterPlain(rt, s, message);
-      try {
-        const n = e.run(this.schemaDef, this.index, encode, message as Init<T>, rt.encodeLimits());
-        return this.copyInto(e.buffer, 0, n, into, offset);
-      } catch (err) {
-        throw this.named(err);
-      } finally {
-        s.encoding--;
-      }
+      const e = this.runPlain(encode, message);
+      return this.copyInto(e.buffer, 0, e.length, into, offset);
     }
     const rt = fullRuntime();
     const handle = rt.schema(this.schemaDef);
@@ -599,6 +570,24 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
       }
       const n = rt.encodeDelimited(handle, this.index, recs, list.length, this.schemaDef);
       return rt.takeOutput(n);
+    } finally {
+      s.encoding--;
+    }
+  }
+
+  /**
+   * The plain object encoded by generated code: the encoder of this nesting level, its bytes in its
+   * buffer up to its length (for the caller to copy at once: the next encode at this level reuses it).
+   */
+  private runPlain(encode: Encode<Init<T>>, message: unknown): PlainEncoder {
+    const rt = runtime();
+    const s = scratchArenas(rt);
+    const e = this.enterPlain(rt, s, message);
+    try {
+      e.run(this.schemaDef, this.index, encode, message as Init<T>, rt.encodeLimits());
+      return e;
+    } catch (err) {
+      throw this.named(err);
     } finally {
       s.encoding--;
     }

@@ -189,6 +189,28 @@ export class WireBuffer {
   }
 }
 
+/**
+ * The varint of uint32 x into buf at pos (room checked by the caller); returns the position after
+ * it. One or two bytes, most values, without the loop's unpredictable branch.
+ */
+export function putVarint32(buf: Uint8Array, pos: number, x: number): number {
+  if (x < 0x80) {
+    buf[pos] = x;
+    return pos + 1;
+  }
+  if (x < 0x4000) {
+    buf[pos] = (x & 0x7f) | 0x80;
+    buf[pos + 1] = x >>> 7;
+    return pos + 2;
+  }
+  while (x > 0x7f) {
+    buf[pos++] = (x & 0x7f) | 0x80;
+    x >>>= 7;
+  }
+  buf[pos] = x;
+  return pos + 1;
+}
+
 export function varintSize(n: number): number {
   return n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5;
 }

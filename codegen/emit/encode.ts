@@ -1,24 +1,12 @@
 // Encoding plain objects: the encode function that writes a plain object's fields straight to wire
 // bytes (ts/encoder.ts), in field-number order with each tag a constant.
 import { FieldFlag, FieldType, Label } from "../../ts/schema.js";
-import { isMessage, numberKinds, type FieldModel, type MessageModel } from "../model.js";
+import { numberKinds, Wire, wireType, type FieldModel, type MessageModel } from "../model.js";
 import { literal } from "../names.js";
 import { ts } from "../syntax.js";
 import { exportedFunction, propertyAccess } from "./code.js";
 import type { FileContext } from "./context.js";
 import { hasDefault } from "./plain.js";
-
-const enum Wire { Varint = 0, Fixed64 = 1, Len = 2, StartGroup = 3, EndGroup = 4, Fixed32 = 5 }
-
-function wireType(type: FieldType): Wire {
-  switch (type) {
-    case FieldType.Double: case FieldType.Fixed64: case FieldType.Sfixed64: return Wire.Fixed64;
-    case FieldType.Float: case FieldType.Fixed32: case FieldType.Sfixed32: return Wire.Fixed32;
-    case FieldType.String: case FieldType.Bytes: case FieldType.Message: return Wire.Len;
-    case FieldType.Group: return Wire.StartGroup;
-    default: return Wire.Varint;
-  }
-}
 
 const tag = (number: number, wire: Wire) => String(((number << 3) | wire) >>> 0);
 
@@ -48,7 +36,7 @@ function scalarMethod(c: FileContext, f: FieldModel, implicit: boolean): [string
 
 /** Statement writing one value `v` of f (its tag first); `field` names it in errors ("" for a map key or value). */
 function writeValue(c: FileContext, f: FieldModel, v: string, field: string, implicit = false): string {
-  if (f.type === FieldType.Group) return `w.group(${tag(f.number, Wire.StartGroup)}, ${tag(f.number, Wire.EndGroup)}, ${v}, ${c.value(f.message!, "encode")}, ${c.schemaOf(f.message!)}, ${field})`;
+  if (f.type === FieldType.Group) return `w.group(${tag(f.number, Wire.Group)}, ${tag(f.number, Wire.EndGroup)}, ${v}, ${c.value(f.message!, "encode")}, ${c.schemaOf(f.message!)}, ${field})`;
   if (f.type === FieldType.Message) return `w.message(${tag(f.number, Wire.Len)}, ${v}, ${c.value(f.message!, "encode")}, ${c.schemaOf(f.message!)}, ${field})`;
   const [method, extra] = scalarMethod(c, f, implicit);
   return `w.${method}(${tag(f.number, wireType(f.type))}, ${v}, ${field}${extra === "" ? "" : `, ${extra}`})`;
@@ -106,7 +94,7 @@ function fieldStatement(c: FileContext, m: MessageModel, f: FieldModel, index: n
       return `w.map(${tag(f.number, Wire.Len)}, ${v}, ${name}, ${entry});`;
     }
     case Label.Repeated: {
-      if (f.type === FieldType.Group) return `w.groups(${tag(f.number, Wire.StartGroup)}, ${tag(f.number, Wire.EndGroup)}, ${v}, ${c.value(f.message!, "encode")}, ${c.schemaOf(f.message!)}, ${name});`;
+      if (f.type === FieldType.Group) return `w.groups(${tag(f.number, Wire.Group)}, ${tag(f.number, Wire.EndGroup)}, ${v}, ${c.value(f.message!, "encode")}, ${c.schemaOf(f.message!)}, ${name});`;
       if (f.type === FieldType.Message) return `w.messages(${tag(f.number, Wire.Len)}, ${v}, ${c.value(f.message!, "encode")}, ${c.schemaOf(f.message!)}, ${name});`;
       if (f.type === FieldType.String) return `w.strings(${tag(f.number, Wire.Len)}, ${v}, ${name});`;
       if (f.flags & FieldFlag.Packed && f.type !== FieldType.Bytes) return packed(c, f, v, name);

@@ -22,7 +22,7 @@ import {
 import { COMPILED_IMPORTS, CORE_IMPORT, DECODER_STATE, DELIMITED_EXPORT, FRAME_MODULE_SHIFT, LAYOUT_EXPORT, LINK_PREFIX, layoutHash, PARSE_EXPORT } from "../../ts/compiledabi.js";
 import { valueSize } from "../../ts/layout.js";
 import { FieldFlag, FieldType, Label } from "../../ts/schema.js";
-import type { FieldModel, MessageModel } from "../model.js";
+import { Wire, wireType, type FieldModel, type MessageModel } from "../model.js";
 import { presenceBit } from "../emit/code.js";
 import { Code, type Label as Target, Module, Type } from "./writer.js";
 import { validUtf8 } from "./utf8.js";
@@ -50,17 +50,6 @@ const parseLocals = [I32, I64, I32, I32, I32, I32, I32, I32, I32, I32];
 /** Field numbers up to this dispatch through one br_table entry each; sparser messages compare. */
 const DENSE_LIMIT = 512;
 
-const enum Wire { Varint = 0, Fixed64 = 1, Len = 2, Group = 3, EndGroup = 4, Fixed32 = 5 }
-
-function wireType(t: FieldType): Wire {
-  switch (t) {
-    case FieldType.Double: case FieldType.Fixed64: case FieldType.Sfixed64: return Wire.Fixed64;
-    case FieldType.Float: case FieldType.Fixed32: case FieldType.Sfixed32: return Wire.Fixed32;
-    case FieldType.String: case FieldType.Bytes: case FieldType.Message: return Wire.Len;
-    case FieldType.Group: return Wire.Group;
-    default: return Wire.Varint;
-  }
-}
 
 const isArray = (f: FieldModel) => f.label === Label.Repeated || f.label === Label.Map;
 const isClosedEnum = (f: FieldModel) => (f.flags & FieldFlag.ClosedEnum) !== 0;
