@@ -8,7 +8,7 @@ export * as jsonWrite from "./json/write.js";
 export type { JsonWriteOptions } from "./json/print.js";
 export { RecordWriter, type Fill } from "./fill.js";
 export { mapKey } from "./checks.js";
-export type { PlainEncoder, Encode } from "./encoder.js";
+export { PlainEncoder, type Encode } from "./encoder.js";
 export { MessageView, ListView, MessageList, MapView, type ViewClass, type SlotReader } from "./view.js";
 export { defineFileSchema, type SchemaDef, type SchemaSource } from "./schema.js";
 export { COMPILED_CORE as compiledCore } from "./compiledcore.js";

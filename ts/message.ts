@@ -18,7 +18,7 @@ import type { MessageView, ViewClass } from "./view.js";
 import { isView } from "./viewmark.js";
 import { bytesOf, describe, isBinaryInput, type BinaryInput } from "./input.js";
 import { copyBytes, ownedCopy } from "./copy.js";
-import { PlainEncoder, type Encode } from "./encoder.js";
+import type { Encode, PlainEncoder } from "./encoder.js";
 
 /**
  * What encode() accepts: the plain object with every field optional, at every level. Absent
@@ -597,7 +597,8 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
   private enterPlain(rt: Runtime, s: Scratch, message: unknown): PlainEncoder {
     this.checkObject(message);
     checkNesting(s, this.typeName);
-    const e = (s.plainEncoders[s.encoding] ??= new PlainEncoder(rt.mem));
+    // (the class comes with the generated module: programs without encode functions carry no encoder)
+    const e = (s.plainEncoders[s.encoding] ??= new this.schemaDef.encoder!(rt.mem));
     s.encoding++;
     return e;
   }

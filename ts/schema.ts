@@ -3,6 +3,8 @@
 // record layout (ts/layout.ts decides it), and the binary table the codec reads
 // (cpp/include/hppproto/schema.hpp documents its format).
 import { layoutRecord, wasm32, type SlotSizes } from "./layout.js";
+import type { Memory } from "./memory.js";
+import type { PlainEncoder } from "./encoder.js";
 
 /** Schemas with a compiled module (compiled.ts), defined before the runtime started: init() instantiates them. */
 export const awaitingInstantiation = new Set<SchemaDef>();
@@ -143,6 +145,8 @@ export interface SchemaDef {
   readonly compiled?: string;
   /** @internal the core module compiled decoders import their helpers from (ts/compiledcore.js), base64 */
   readonly core?: string;
+  /** @internal the class the file's generated encode functions write with (ts/encoder.ts), for its message types to make */
+  readonly encoder?: new (mem: Memory) => PlainEncoder;
   /** @internal the schemas of the files this one's messages refer to (the generated modules it imports) */
   readonly links: readonly SchemaDef[];
   /** @internal where each linked message came from, by index (undefined for the file's own) */
@@ -178,10 +182,12 @@ export function findMessage(def: SchemaDef, name: string): readonly [SchemaDef, 
 /**
  * Called by generated code: its file's schema (defineSchema's), its messages then found by name
  * (findMessage); `core` comes with a compiled module (the runtime's COMPILED_CORE, which the code
- * imports only then).
+ * imports only then), `encoder` with encode functions (so that programs without them carry no encoder).
  */
-export function defineFileSchema(source: SchemaSource, compiled: string | undefined, links?: readonly SchemaDef[], core?: string): SchemaDef {
-  const def: SchemaDef = Object.assign(defineSchema(source, compiled, links), { core }); // (the object init() will instantiate)
+export function defineFileSchema(
+  source: SchemaSource, compiled: string | undefined, links?: readonly SchemaDef[], core?: string, encoder?: new (mem: Memory) => PlainEncoder,
+): SchemaDef {
+  const def: SchemaDef = Object.assign(defineSchema(source, compiled, links), { core, encoder }); // (the object init() will instantiate)
   generatedSchemas.add(def);
   def.messages.forEach((m, i) => {
     if (def.origins[i] === undefined && !m.extensionHolder && !m.mapEntry && !generated.has(m.name)) generated.set(m.name, [def, i]);

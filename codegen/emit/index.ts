@@ -118,10 +118,12 @@ function schemaDecl(c: FileContext): string {
   // another file's message is decoded by its own file's module, unless that file is CODE_SIZE (it has none)
   const linkOf = (m: MessageModel) => (m.file === c.file || c.interpreted(m.file) ? undefined : [links.indexOf(m.file), c.scope.local.get(m)!] as const);
   const compiled = !c.interpreted(c.file) && messages.some(exported) ? Buffer.from(compileDecoders(messages, exported, linkOf)).toString("base64") : undefined;
-  // (source, module, links, the core module: trailing ones left out where there are none)
+  // (source, module, links, the core module, the encoder: trailing ones left out where there are none)
+  const encodes = c.parts.plain && messages.some((m) => exported(m) && !c.interpreted(c.file) && encodable(c, m));
   const args = [`[\n${lines.join("\n")}\n]`, compiled === undefined ? "undefined" : literal(compiled)];
-  if (compiled !== undefined || links.length > 0) args.push(`[${links.map((f) => `${c.module(f)}.$schema`).join(", ")}]`);
-  if (compiled !== undefined) args.push("$compiledCore");
+  if (compiled !== undefined || links.length > 0 || encodes) args.push(`[${links.map((f) => `${c.module(f)}.$schema`).join(", ")}]`);
+  if (compiled !== undefined || encodes) args.push(compiled === undefined ? "undefined" : "$compiledCore");
+  if (encodes) args.push("$PlainEncoder");
   return docComment(`${c.file}'s schema (generated code's, not an API).`, false) +
     `export ${decl("declare ")}const $schema${ts(": $SchemaDef")}${impl(` = /* @__PURE__ */ $defineFileSchema(${args.join(", ")})`)};\n`;
 }
@@ -176,7 +178,7 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
       `${typeClass.slice(1)} as ${typeClass}`, "interpretedParts as $interpretedParts", "MessageView as $MessageView", "ListView as $ListView",
       "MessageList as $MessageList", "MapView as $MapView", "plain as $plain", "interpretedBuilder as $interpretedBuilder", "mapKey as $mapKey",
       "jsonWrite as $jsonWrite", "type Memory as $Memory", "type Runtime as $Runtime", "type JsonWriteOptions as $JsonWriteOptions",
-      "type RecordWriter as $RecordWriter", "type PlainEncoder as $PlainEncoder", "type Init as $Init", "type ViewClass as $ViewClass",
+      "type RecordWriter as $RecordWriter", "PlainEncoder as $PlainEncoder", "type Init as $Init", "type ViewClass as $ViewClass",
     ]),
     "type Int64 as $Int64", "type Int64Forms as $Int64Forms", "extension as $extension", "type Extension as $Extension",
     "service as $service", "type ServiceType as $ServiceType", "type Method as $Method", "file as $file", "type FileReflection as $FileReflection",
