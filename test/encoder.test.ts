@@ -4,7 +4,7 @@
 // encode to the same bytes, or fail with the same error (code, path, reason), as when filled into a
 // record (a builder) and encoded by the codec.
 import { beforeAll, describe, expect, it } from "vitest";
-import { EncodeError, init, type AnyMessageType } from "hppproto";
+import { EncodeError, init, setLimits, type AnyMessageType } from "hppproto";
 import { runtime } from "../dist/ts/runtime.js";
 import type { SchemaDef } from "../dist/ts/schema.js";
 import { randomSource } from "../fuzz/random.mjs";
@@ -144,6 +144,41 @@ describe("generated encoders against the codec", () => {
     const e = thrown(() => NestedTestAllTypes.encode(cycle), EncodeError);
     expect(e[0]).toBe("DEPTH_LIMIT");
     expect(e[1]).toBe("proto3_unittest.NestedTestAllTypes" + ".child".repeat(101));
+  });
+
+  it("an encode that runs out of JS stack is DEPTH_LIMIT, as in the codec, and the next encode works", () => {
+    setLimits({ maxDepth: 1000 });
+    try {
+      const cycle: Record<string, unknown> = { payload: { optionalInt32: 1 } };
+      cycle.child = cycle;
+      const seen = new Set<string>();
+      for (const frames of [0, 2000, 4000, 6000, 8000]) {
+        let reached = false, outcome: unknown;
+        const recurse = (n: number): void => {
+          if (n > 0) return recurse(n - 1);
+          reached = true;
+          try {
+            NestedTestAllTypes.encode(cycle);
+          } catch (e) {
+            outcome = e;
+          }
+        };
+        try {
+          recurse(frames);
+        } catch {
+          // the recursion itself ran out before it reached the encode
+        }
+        if (!reached) continue;
+        expect(outcome).toBeInstanceOf(EncodeError);
+        expect((outcome as EncodeError).code).toBe("DEPTH_LIMIT");
+        seen.add((outcome as EncodeError).reason);
+      }
+      // both ends: the limit, and the stack
+      expect([...seen].sort()).toEqual(["messages nested deeper than the limit (1000)", "messages nested too deep for the stack left to this call"]);
+      expect(NestedTestAllTypes.decode(NestedTestAllTypes.encode({ child: { payload: { optionalInt32: 7 } } })).child?.payload?.optionalInt32).toBe(7);
+    } finally {
+      setLimits({ maxDepth: 100 });
+    }
   });
 
   it("an encode inside a getter of the object being encoded writes into its own buffer", () => {

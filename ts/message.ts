@@ -72,6 +72,11 @@ interface Scratch {
   plainEncoders: PlainEncoder[];
 }
 
+/** Whether e is the engine's stack running out (V8 and JavaScriptCore: RangeError; SpiderMonkey: InternalError). */
+function stackOverflow(e: unknown): boolean {
+  return e instanceof Error && (e instanceof RangeError || e.name === "InternalError") && /stack|recursion/i.test(e.message);
+}
+
 /** Encodes nested deeper than this (a getter that encodes its own object, say) are an error. */
 const MAX_NESTED_ENCODES = 32;
 /** forEachDelimited() calls nested deeper than this (each holds an arena) are an error. */
@@ -610,9 +615,10 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
     }
   }
 
-  /** An error of an encode, its path starting with this type's name. */
+  /** An error of an encode, its path starting with this type's name; the JS stack running out is DEPTH_LIMIT, as in the codec. */
   private named(e: unknown): unknown {
     if (e instanceof EncodeError) e.prefix(this.typeName);
+    else if (stackOverflow(e)) return new EncodeError("DEPTH_LIMIT", this.typeName, "messages nested too deep for the stack left to this call");
     return e;
   }
 

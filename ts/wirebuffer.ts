@@ -182,7 +182,12 @@ export class WireBuffer {
     if (this.pos + n > MAX_BUFFER) {
       throw new EncodeError("MESSAGE_TOO_LARGE", "", `encoded message is larger than the limit (${MAX_BUFFER} bytes)`);
     }
-    const grown = new Uint8Array(Math.min(Math.max(this.buf.length * 2, this.pos + n), MAX_BUFFER));
+    let grown: Uint8Array;
+    try {
+      grown = new Uint8Array(Math.min(Math.max(this.buf.length * 2, this.pos + n), MAX_BUFFER));
+    } catch {
+      throw new EncodeError("OUT_OF_MEMORY", "", "the encoded message's buffer could not grow");
+    }
     grown.set(this.buf.subarray(0, this.pos));
     this.buf = grown;
     this.dv = new DataView(grown.buffer);
