@@ -79,6 +79,9 @@ export type EncodeErrorCode =
   | "BUFFER_TOO_SMALL" // encodeInto(): the target has no room; nothing was written
   | "UNBALANCED"; // a writer's fork()/join() do not pair up
 
+/** @internal The reason of a DEPTH_LIMIT an encode gets when the stack left to it ran out (in JS or in WASM). */
+export const STACK_EXHAUSTED = "messages nested too deep for the stack left to this call";
+
 /** A value that cannot be encoded. Nothing was written to the caller's buffer. */
 export class EncodeError extends Error {
   override readonly name = "EncodeError";

@@ -1,7 +1,7 @@
 // The runtime of the whole codec: the decode runtime (runtime.ts) with encoding, record writers and
 // the codec's ProtoJSON reader and writer. The entries that load hppproto.wasm start this class; the
 // decode-only entries start Runtime, and their programs carry none of this.
-import { codeName, DecodeError, EncodeError, SchemaError, type EncodeErrorCode } from "./errors.js";
+import { codeName, DecodeError, EncodeError, SchemaError, STACK_EXHAUSTED, type EncodeErrorCode } from "./errors.js";
 import { ownedCopy } from "./copy.js";
 import { RecordWriter } from "./fill.js";
 import { decodeOnly, MAX_INPUT, Runtime } from "./runtime.js";
@@ -181,7 +181,7 @@ export class FullRuntime extends Runtime {
   }
 
   private stackError(def: SchemaDef, message: number): EncodeError {
-    return new EncodeError("DEPTH_LIMIT", def.messages[message]?.name ?? "", "messages nested too deep for the stack left to this call");
+    return new EncodeError("DEPTH_LIMIT", def.messages[message]?.name ?? "", STACK_EXHAUSTED);
   }
 
   /** A copy of the last encode's n bytes (see ownedCopy). */

@@ -2,7 +2,7 @@
 // length-delimited batch, each one call into WASM.
 import { alignmentShift } from "./align.js";
 import { Arena } from "./arena.js";
-import { DecodeError, EncodeError } from "./errors.js";
+import { DecodeError, EncodeError, STACK_EXHAUSTED } from "./errors.js";
 import { create as createBuilder } from "./builder.js";
 import type { Fill, RecordWriter } from "./fill.js";
 import type { Memory } from "./memory.js";
@@ -618,7 +618,7 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
   /** An error of an encode, its path starting with this type's name; the JS stack running out is DEPTH_LIMIT, as in the codec. */
   private named(e: unknown): unknown {
     if (e instanceof EncodeError) e.prefix(this.typeName);
-    else if (stackOverflow(e)) return new EncodeError("DEPTH_LIMIT", this.typeName, "messages nested too deep for the stack left to this call");
+    else if (stackOverflow(e)) return new EncodeError("DEPTH_LIMIT", this.typeName, STACK_EXHAUSTED);
     return e;
   }
 
