@@ -55,19 +55,11 @@ export class PlainEncoder extends WireBuffer {
    * returns the length. The bytes are in `buffer` until the next run.
    */
   run<T>(def: SchemaDef, index: number, encode: Encode<T>, o: T, limits: EncodeLimits): number {
-    this.limits = limits;
-    this.pos = 0;
-    this.depth = 0;
-    this.missed = false;
-    this.diagnosing = false;
-    this.pendingField = undefined;
-    this.pendingEnum = -1;
+    this.begin(limits, false);
     this.top(def, index, encode, o);
     if (this.missed) {
       // the first pass checked every value: again, to name the first absent required field
-      this.pos = 0;
-      this.depth = 0;
-      this.diagnosing = true;
+      this.begin(limits, true);
       this.top(def, index, encode, o);
       throw notFoundAgain(); // (getters that answered otherwise the second time)
     }
@@ -77,14 +69,8 @@ export class PlainEncoder extends WireBuffer {
 
   /** A length-delimited run: each message of the list after its length; errors name the element. */
   runDelimited<T>(def: SchemaDef, index: number, encode: Encode<T>, list: ArrayLike<T>, limits: EncodeLimits): number {
-    this.limits = limits;
-    this.pos = 0;
-    this.depth = 0;
-    this.pendingField = undefined;
-    this.pendingEnum = -1;
     for (let pass = 0; pass < 2; pass++) {
-      this.missed = false;
-      this.diagnosing = pass === 1;
+      this.begin(limits, pass === 1); // (the second pass names the first absent required field)
       for (let i = 0; i < list.length; i++) {
         this.forkBody();
         try {
@@ -97,11 +83,20 @@ export class PlainEncoder extends WireBuffer {
       }
       if (!this.missed) break;
       if (pass === 1) throw notFoundAgain();
-      this.pos = 0;
-      this.depth = 0;
     }
     if (this.pos > limits.maxMessageSize) throw tooLarge(limits.maxMessageSize);
     return this.pos;
+  }
+
+  /** An empty buffer and a fresh pass. */
+  private begin(limits: EncodeLimits, diagnosing: boolean): void {
+    this.limits = limits;
+    this.pos = 0;
+    this.depth = 0;
+    this.missed = false;
+    this.diagnosing = diagnosing;
+    this.pendingField = undefined;
+    this.pendingEnum = -1;
   }
 
   /** Where the last run() wrote its bytes, from 0: valid until the next run. */
@@ -109,8 +104,8 @@ export class PlainEncoder extends WireBuffer {
     return this.buf;
   }
 
+  /** The top-level message, an object (its caller checked). */
   private top<T>(def: SchemaDef, index: number, encode: Encode<T>, o: T): void {
-    if (typeof o !== "object" || o === null) throw invalid(o, "an object", "");
     this.level = 0;
     try {
       encode(this, o);
@@ -279,19 +274,14 @@ export class PlainEncoder extends WireBuffer {
 
   // ---- messages ----
 
-  /** A message field: the object written by `encode`, the code of message `index` of def (its module's schema). */
-  message<T>(t: number, v: unknown, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef): void {
+  /**
+   * A message field: the object written by `encode`, the code of message `index` of def (its
+   * module's schema); a group's when `end` is its end tag.
+   */
+  message<T>(t: number, v: unknown, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef, end = 0): void {
     if (typeof v !== "object" || v === null) throw this.fail(invalid(v, "an object", ""), f);
     this.varint32(t);
-    this.nested(v as T, encode, def, index, f, -1, true);
-  }
-
-  /** A group field: start tag, the message, end tag. */
-  group<T>(t: number, end: number, v: unknown, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef): void {
-    if (typeof v !== "object" || v === null) throw this.fail(invalid(v, "an object", ""), f);
-    this.varint32(t);
-    this.nested(v as T, encode, def, index, f, -1, false);
-    this.varint32(end);
+    this.nested(v as T, encode, def, index, f, -1, end);
   }
 
   /** A field of a message set: an item group holding the field's number and its message. */
@@ -301,20 +291,21 @@ export class PlainEncoder extends WireBuffer {
     this.byte(0x10); // type_id, field 2
     this.varint32(number);
     this.byte(0x1a); // message, field 3
-    this.nested(v as T, encode, def, index, f, -1, true);
+    this.nested(v as T, encode, def, index, f, -1, 0);
     this.byte(0x0c);
   }
 
   /**
-   * A message one level down (message `index` of def), its length in front of it unless a group;
-   * errors inside get field f (its element, if one) of the message around it in front of their path.
+   * A message one level down (message `index` of def), its length in front of it, or for a group
+   * (`end` its end tag) the end tag after it; errors inside get field f (its element, if one) of the
+   * message around it in front of their path.
    */
-  private nested<T>(v: T, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef, element: number, delimited: boolean): void {
+  private nested<T>(v: T, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef, element: number, end: number): void {
     const level = this.level;
     if (level + 1 > this.limits.maxDepth) {
       throw this.fail(new EncodeError("DEPTH_LIMIT", "", `messages nested deeper than the limit (${this.limits.maxDepth})`), f, element);
     }
-    if (delimited) this.forkBody();
+    if (end === 0) this.forkBody();
     this.level = level + 1;
     try {
       encode(this, v);
@@ -323,31 +314,20 @@ export class PlainEncoder extends WireBuffer {
       throw this.fail(this.settle(e, def, index), f, element);
     }
     this.level = level;
-    if (delimited && this.joinBody() > this.limits.maxMessageSize) throw this.fail(tooLarge(this.limits.maxMessageSize), f, element);
+    if (end !== 0) this.varint32(end);
+    else if (this.joinBody() > this.limits.maxMessageSize) throw this.fail(tooLarge(this.limits.maxMessageSize), f, element);
   }
 
   // ---- repeated fields ----
 
-  /** Repeated messages: each element after the tag t. */
-  messages<T>(t: number, v: unknown, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef): void {
+  /** Repeated messages (groups when `end` is their end tag): each element after the tag t. */
+  messages<T>(t: number, v: unknown, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef, end = 0): void {
     const list = this.list(v, f);
     for (let i = 0; i < list.length; i++) {
       const e = list[i];
-      if (typeof e !== "object" || e === null) throw this.fail(invalid(e, "an object", ""), f, i);
+      if (typeof e !== "object" || e === null) throw this.element(e, "an object", f, i);
       this.varint32(t);
-      this.nested(e as T, encode, def, index, f, i, true);
-    }
-  }
-
-  /** Repeated groups. */
-  groups<T>(t: number, end: number, v: unknown, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef): void {
-    const list = this.list(v, f);
-    for (let i = 0; i < list.length; i++) {
-      const e = list[i];
-      if (typeof e !== "object" || e === null) throw this.fail(invalid(e, "an object", ""), f, i);
-      this.varint32(t);
-      this.nested(e as T, encode, def, index, f, i, false);
-      this.varint32(end);
+      this.nested(e as T, encode, def, index, f, i, end);
     }
   }
 
@@ -356,7 +336,7 @@ export class PlainEncoder extends WireBuffer {
     const list = this.list(v, f);
     for (let i = 0; i < list.length; i++) {
       const e = list[i];
-      if (typeof e !== "string") throw this.fail(invalid(e, "a string", ""), f, i);
+      if (typeof e !== "string") throw this.element(e, "a string", f, i);
       this.varint32(t);
       if (!this.utf8(e)) throw this.fail(new EncodeError("INVALID_UTF16", "", "string holds a lone surrogate"), f, i);
     }

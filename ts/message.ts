@@ -541,18 +541,8 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
     const list = Array.isArray(messages) ? (messages as (Init<T> | V)[]) : [...messages];
     const encode = this.parts.encode;
     if (encode !== undefined && !list.some(isView)) {
-      for (const m of list) this.checkObject(m);
-      const rt = runtime();
-      const s = scratchArenas(rt);
-      const e = this.enterPlain(rt, s, {});
-      try {
-        const n = e.runDelimited(this.schemaDef, this.index, encode, list as Init<T>[], rt.encodeLimits());
-        return ownedCopy(e.buffer, 0, n);
-      } catch (err) {
-        throw this.named(err);
-      } finally {
-        s.encoding--;
-      }
+      const e = this.runPlain(encode, undefined, list as Init<T>[]);
+      return ownedCopy(e.buffer, 0, e.length);
     }
     const rt = fullRuntime();
     const handle = rt.schema(this.schemaDef);
@@ -581,31 +571,28 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
   }
 
   /**
-   * The plain object encoded by generated code: the encoder of this nesting level, its bytes in its
-   * buffer up to its length (for the caller to copy at once: the next encode at this level reuses it).
+   * The plain object (or, given `list`, a length-delimited run of them) encoded by generated code:
+   * the encoder of this nesting level, its bytes in its buffer up to its length (for the caller to
+   * copy at once: the next encode at this level reuses it).
    */
-  private runPlain(encode: Encode<Init<T>>, message: unknown): PlainEncoder {
+  private runPlain(encode: Encode<Init<T>>, message: unknown, list?: readonly Init<T>[]): PlainEncoder {
+    if (list === undefined) this.checkObject(message);
+    else for (const m of list) this.checkObject(m);
     const rt = runtime();
     const s = scratchArenas(rt);
-    const e = this.enterPlain(rt, s, message);
+    checkNesting(s, this.typeName);
+    // (the class comes with the generated module: programs without encode functions carry no encoder)
+    const e = (s.plainEncoders[s.encoding] ??= new this.schemaDef.encoder!(rt.mem));
+    s.encoding++;
     try {
-      e.run(this.schemaDef, this.index, encode, message as Init<T>, rt.encodeLimits());
+      if (list === undefined) e.run(this.schemaDef, this.index, encode, message as Init<T>, rt.encodeLimits());
+      else e.runDelimited(this.schemaDef, this.index, encode, list, rt.encodeLimits());
       return e;
     } catch (err) {
       throw this.named(err);
     } finally {
       s.encoding--;
     }
-  }
-
-  /** Starts an encode of a plain object: the encoder of its nesting level. The caller ends it with `s.encoding--`. */
-  private enterPlain(rt: Runtime, s: Scratch, message: unknown): PlainEncoder {
-    this.checkObject(message);
-    checkNesting(s, this.typeName);
-    // (the class comes with the generated module: programs without encode functions carry no encoder)
-    const e = (s.plainEncoders[s.encoding] ??= new this.schemaDef.encoder!(rt.mem));
-    s.encoding++;
-    return e;
   }
 
   /** A TypeError for what is no message object. */

@@ -3,7 +3,6 @@
 // messages are opened with fork() and closed with join(), which back-patches their length.
 import { EncodeError } from "./errors.js";
 import { bytesOf, type BinaryInput } from "./input.js";
-import { isWellFormed } from "./utf16.js";
 import { copyBytes } from "./copy.js";
 import { halves, scratch64, WireBuffer } from "./wirebuffer.js";
 
@@ -137,9 +136,12 @@ export class Writer extends WireBuffer {
   /** A string field, UTF-8. A lone surrogate is an error (it has no UTF-8 form). */
   string(field: number, s: string): this {
     if (typeof s !== "string") throw range(field, s, "a string");
-    if (!isWellFormed(s)) throw new EncodeError("INVALID_UTF16", `field ${field}`, "string holds a lone surrogate");
+    const at = this.pos;
     this.tag(field, Wire.Len);
-    this.utf8(s);
+    if (!this.utf8(s)) {
+      this.pos = at; // nothing of the field stays written
+      throw new EncodeError("INVALID_UTF16", `field ${field}`, "string holds a lone surrogate");
+    }
     return this;
   }
 

@@ -36,7 +36,7 @@ function scalarMethod(c: FileContext, f: FieldModel, implicit: boolean): [string
 
 /** Statement writing one value `v` of f (its tag first); `field` names it in errors ("" for a map key or value). */
 function writeValue(c: FileContext, f: FieldModel, v: string, field: string, implicit = false): string {
-  if (f.type === FieldType.Group) return `w.group(${tag(f.number, Wire.Group)}, ${tag(f.number, Wire.EndGroup)}, ${v}, ${c.value(f.message!, "encode")}, ${c.schemaOf(f.message!)}, ${field})`;
+  if (f.type === FieldType.Group) return `w.message(${tag(f.number, Wire.Group)}, ${v}, ${c.value(f.message!, "encode")}, ${c.schemaOf(f.message!)}, ${field}, ${tag(f.number, Wire.EndGroup)})`;
   if (f.type === FieldType.Message) return `w.message(${tag(f.number, Wire.Len)}, ${v}, ${c.value(f.message!, "encode")}, ${c.schemaOf(f.message!)}, ${field})`;
   const [method, extra] = scalarMethod(c, f, implicit);
   return `w.${method}(${tag(f.number, wireType(f.type))}, ${v}, ${field}${extra === "" ? "" : `, ${extra}`})`;
@@ -94,7 +94,7 @@ function fieldStatement(c: FileContext, m: MessageModel, f: FieldModel, index: n
       return `w.map(${tag(f.number, Wire.Len)}, ${v}, ${name}, ${entry});`;
     }
     case Label.Repeated: {
-      if (f.type === FieldType.Group) return `w.groups(${tag(f.number, Wire.Group)}, ${tag(f.number, Wire.EndGroup)}, ${v}, ${c.value(f.message!, "encode")}, ${c.schemaOf(f.message!)}, ${name});`;
+      if (f.type === FieldType.Group) return `w.messages(${tag(f.number, Wire.Group)}, ${v}, ${c.value(f.message!, "encode")}, ${c.schemaOf(f.message!)}, ${name}, ${tag(f.number, Wire.EndGroup)});`;
       if (f.type === FieldType.Message) return `w.messages(${tag(f.number, Wire.Len)}, ${v}, ${c.value(f.message!, "encode")}, ${c.schemaOf(f.message!)}, ${name});`;
       if (f.type === FieldType.String) return `w.strings(${tag(f.number, Wire.Len)}, ${v}, ${name});`;
       if (f.flags & FieldFlag.Packed && f.type !== FieldType.Bytes) return packed(c, f, v, name);

@@ -108,9 +108,10 @@ function extensionDecl(c: FileContext, x: ExtensionModel): string {
  * The file's schema: its enums and messages (names, field numbers, types and presence, from which
  * the runtime lays out records and builds the codec's table; see SchemaSource in hppproto's
  * schema.ts), linked to the schemas of the files holding the others its fields refer to, and for a
- * file generated for speed, the decoders compiled for its messages (compiled.ts).
+ * file generated for speed, the decoders compiled for its messages (compiled.ts), and when it has
+ * encode functions (`encodes`), the encoder they write with.
  */
-function schemaDecl(c: FileContext): string {
+function schemaDecl(c: FileContext, encodes: boolean): string {
   const value = (v: string | number | boolean) => (typeof v === "string" ? literal(v) : Number.isNaN(v) ? "NaN" : Object.is(v, -0) ? "-0" : v === Infinity ? "Infinity" : v === -Infinity ? "-Infinity" : String(v));
   const lines = schemaSource(c.model, c.options.int64, c.scope).map((part) => `  ${part.map(value).join(", ")},`);
   const { messages, links } = c.scope;
@@ -119,7 +120,6 @@ function schemaDecl(c: FileContext): string {
   const linkOf = (m: MessageModel) => (m.file === c.file || c.interpreted(m.file) ? undefined : [links.indexOf(m.file), c.scope.local.get(m)!] as const);
   const compiled = !c.interpreted(c.file) && messages.some(exported) ? Buffer.from(compileDecoders(messages, exported, linkOf)).toString("base64") : undefined;
   // (source, module, links, the core module, the encoder: trailing ones left out where there are none)
-  const encodes = c.parts.plain && messages.some((m) => exported(m) && !c.interpreted(c.file) && encodable(c, m));
   const args = [`[\n${lines.join("\n")}\n]`, compiled === undefined ? "undefined" : literal(compiled)];
   if (compiled !== undefined || links.length > 0 || encodes) args.push(`[${links.map((f) => `${c.module(f)}.$schema`).join(", ")}]`);
   if (compiled !== undefined || encodes) args.push(compiled === undefined ? "undefined" : "$compiledCore");
@@ -133,13 +133,15 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
   const { views, plain, builders, json } = c.parts;
   const body: string[] = [];
   const { enums: scopeEnums, messages: scopeMessages } = c.scope;
-  if (scopeEnums.length > 0 || scopeMessages.length > 0) body.push(schemaDecl(c));
+  const interpreted = c.interpreted(c.file);
+  // the messages whose plain objects generated code encodes (the others go through records and the codec)
+  const encoded = new Set(plain && !interpreted ? messages.filter((m) => encodable(c, m)) : []);
+  if (scopeEnums.length > 0 || scopeMessages.length > 0) body.push(schemaDecl(c, encoded.size > 0));
   const fileOptions = c.model.fileOptions.get(c.file);
   if (fileOptions) body.push(fileDecl(c, fileOptions));
   for (const e of enums) body.push(enumDecl(c, e));
   const typeClass = json ? "$JsonMessageType" : "$MessageType";
   const does = [views && "views", plain && "plain objects", builders && "builders", json && "ProtoJSON"].filter(Boolean).join(", ");
-  const interpreted = c.interpreted(c.file);
   // each message's code together, its message type last: that evaluates the classes it names
   for (const m of messages) {
     if (interpreted) {
@@ -150,7 +152,7 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
     if (views) body.push(viewDecl(c, m));
     if (plain) body.push(readerDecl(c, m));
     if (plain || builders) body.push(fillDecl(c, m));
-    const encodes = plain && encodable(c, m);
+    const encodes = encoded.has(m);
     if (encodes) body.push(encodeDecl(c, m));
     if (builders) body.push(builderDecl(c, m));
     if (json) body.push(toJsonDecl(c, m));
