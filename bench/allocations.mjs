@@ -20,7 +20,7 @@ if (!process.argv.includes("--child")) {
 }
 
 const { generate } = await import(pathToFileURL(join(root, "dist/codegen/cli.js")).href);
-const { init, Writer } = await import(pathToFileURL(join(root, "dist/ts/index.js")).href);
+const { init, Writer, builder } = await import(pathToFileURL(join(root, "dist/ts/index.js")).href);
 const out = mkdtempSync(join(tmpdir(), "hppproto-alloc-"));
 generate({ files: [join(root, "bench/protos/tick.proto")], out, protoPaths: [join(root, "bench/protos")], target: "js", runtimeImport: pathToFileURL(join(root, "dist/ts/generated.js")).href });
 const { Tick } = await import(pathToFileURL(join(out, "tick_pb.js")).href);
@@ -34,14 +34,14 @@ const tick = {
 const sizes = [1, 2, 3];
 const target = new Uint8Array(4096);
 const writer = new Writer();
-const builder = Tick.builder();
-builder.symbol = tick.symbol;
-builder.price = tick.price;
-builder.quantity = tick.quantity;
-builder.side = tick.side;
-builder.timestampNs = tick.timestampNs;
-for (const l of tick.bids) Object.assign(builder.addBids(), l);
-for (const l of tick.asks) Object.assign(builder.addAsks(), l);
+const tickBuilder = builder(Tick);
+tickBuilder.symbol = tick.symbol;
+tickBuilder.price = tick.price;
+tickBuilder.quantity = tick.quantity;
+tickBuilder.side = tick.side;
+tickBuilder.timestampNs = tick.timestampNs;
+for (const l of tick.bids) Object.assign(tickBuilder.addBids(), l);
+for (const l of tick.asks) Object.assign(tickBuilder.addAsks(), l);
 
 // The caller's own allocations are kept out of the writer's rows: V8 passes a non-integral double
 // to a call it does not inline as a fresh HeapNumber (16 bytes), and for-of makes an iterator. So
@@ -84,12 +84,12 @@ function fillBuilder(b) {
 const paths = [
   ["Writer: reset, fields, fork/join, finishInto", () => writeTick(writer).finishInto(target), true],
   ["Writer: ... finish() (returns a view)", () => writeTick(writer).finish(), false],
-  ["encodeInto(builder) (a reused builder)", () => Tick.encodeInto(builder, target), true],
-  ["builder: $clear, set every field, add levels, encodeInto", () => fillBuilder(builder).encodeInto(builder, target), true],
+  ["encodeInto(builder) (a reused builder)", () => Tick.encodeInto(tickBuilder, target), true],
+  ["builder: $clear, set every field, add levels, encodeInto", () => fillBuilder(tickBuilder).encodeInto(tickBuilder, target), true],
   // V8 may box each double it reads from the object to pass it to a call it did not inline (16 bytes
   // each; the tick has 7): whether it inlines varies from process to process
   ["encodeInto(plain object)", () => Tick.encodeInto(tick, target), false],
-  ["encode(builder) (returns a new Uint8Array)", () => Tick.encode(builder), false],
+  ["encode(builder) (returns a new Uint8Array)", () => Tick.encode(tickBuilder), false],
   ["encode(plain object) (returns a new Uint8Array)", () => Tick.encode(tick), false],
 ];
 

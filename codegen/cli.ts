@@ -4,6 +4,8 @@ import * as path from "node:path";
 import { init } from "../ts/loader.js";
 import type { JsonWriteOptions } from "../ts/json/print.js";
 import { fromText, toText } from "../ts/text/index.js";
+import { decodeToJsonString } from "../ts/json/tojson.js";
+import { encodeFromJsonString } from "../ts/json/fromjson.js";
 import { loadSchema } from "./dynamic.js";
 import { defaultEmitOptions, emit, facades, type EmitOptions, type OutputFile } from "./emit/index.js";
 import { loadProtos } from "./load.js";
@@ -35,7 +37,8 @@ Options:
   --proto_path DIR, -I DIR    where imports are looked up; repeatable (default: the working
                               directory, as with protoc). Files named on the command
                               line are found through the include path that contains them.
-  --runtime_import SPEC       the module generated code imports (default: hppproto/generated)
+  --runtime_import SPEC       the module generated code imports (default: hppproto/generated;
+                              files that need the codec import its codec beside it)
 
 Output options:
   --target ts|js              ts: TypeScript modules (default); js: JavaScript modules with .d.ts
@@ -60,9 +63,10 @@ Output options:
                                 views     view classes, Type.view() / viewDelimited()
                                 plain     interfaces, Type.decode() / decodeDelimited(), encode()
                                           of plain objects, view.$toObject()
-                                builders  builder classes, Type.builder() (brings view classes)
-                                json      Type.toJson() / fromJson() and the strings variants
-                                          (needs plain)
+                                builders  builder classes, builder(Type) (brings view classes)
+                                json      ProtoJSON writers of plain objects, for toJson() and
+                                          toJsonString() (needs plain; without them those
+                                          functions write from the schema)
                               What is left out is not in your bundle.
   --type NAME                 decode/encode: the message's full name, e.g. pkg.Message
   --raw                       decode: no schema, print field numbers and wire values
@@ -348,10 +352,10 @@ async function convert(command: "decode" | "encode", argv: string[]): Promise<nu
   await init();
   if (command === "decode") {
     // ProtoJSON straight from the decoded record (no JS object in between)
-    process.stdout.write(opts.text ? toText(type, type.decode(input)) : type.decodeToJsonString(input, opts.json) + "\n");
+    process.stdout.write(opts.text ? toText(type, type.decode(input)) : decodeToJsonString(type, input, opts.json) + "\n");
   } else {
     const text = input.toString("utf8");
-    process.stdout.write(opts.text ? type.encode(fromText(type, text)) : type.encodeFromJsonString(text, { ignoreUnknownFields: opts.ignoreUnknownFields }));
+    process.stdout.write(opts.text ? type.encode(fromText(type, text)) : encodeFromJsonString(type, text, { ignoreUnknownFields: opts.ignoreUnknownFields }));
   }
   return 0;
 }

@@ -5,8 +5,9 @@
 import protobuf from "protobufjs";
 import descriptorModule from "protobufjs/ext/descriptor.js";
 import { Extension } from "../ts/extension.js";
-import { interpretedJsonType } from "../ts/interpreted/json.js";
-import type { JsonMessageType } from "../ts/json/type.js";
+import "../ts/codec.js"; // messages of runtime schemas are decoded and encoded by the codec
+import { interpretedType } from "../ts/interpreted/index.js";
+import type { MessageType } from "../ts/message.js";
 import { SchemaError } from "../ts/errors.js";
 import { excerpt } from "../ts/excerpt.js";
 import { defineSchema, type SchemaDef } from "../ts/schema.js";
@@ -22,7 +23,7 @@ const descriptor = descriptorModule as unknown as typeof import("protobufjs/ext/
 
 type Plain = Record<string, unknown>;
 /** A message type of a runtime schema: plain objects, views and builders typed loosely. */
-export type DynamicType = JsonMessageType<Plain, MessageView & Plain, MessageView & Plain>;
+export type DynamicType = MessageType<Plain, MessageView & Plain, MessageView & Plain>;
 
 export interface DynamicSchema {
   readonly schema: SchemaDef;
@@ -46,7 +47,7 @@ export function schemaFromDescriptors(files: readonly FileDescriptorProto[]): Dy
   const model = buildModel(files);
   const schema = defineSchema(schemaSource(model).flat());
   const types = new Map<string, DynamicType>();
-  for (const m of model.messages) if (!m.isMapEntry) types.set(m.fullName, interpretedJsonType(schema, m.index));
+  for (const m of model.messages) if (!m.isMapEntry) types.set(m.fullName, interpretedType(schema, m.index));
   const extensions = new Map<string, Extension<Plain, unknown>>();
   for (const x of model.extensions) extensions.set(x.fullName, new Extension<Plain, unknown>(types.get(x.extendee.fullName)!, x.field.number));
   const reflected = new Map<string, FileReflection>();

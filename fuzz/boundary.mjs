@@ -9,7 +9,7 @@
 // what maps of random keys cost, on every JSON path.
 // Usage: node --expose-gc fuzz/boundary.mjs [SECONDS] [SEED]   (after npm run build)
 import { createRequire } from "node:module";
-import { Arena, DecodeError, DelimitedReader, EncodeError, init, JsonError, SchemaError, StaleViewError } from "hppproto";
+import { Arena, DecodeError, DelimitedReader, EncodeError, init, JsonError, SchemaError, StaleViewError, toJsonString, fromJsonString, encodeFromJsonString, decodeToJsonString, builder, fieldsOf } from "hppproto";
 import { runtime } from "../dist/ts/runtime.js";
 import { describeFiles } from "../dist/codegen/describe.js";
 import { schemaFromDescriptorSet } from "../dist/codegen/dynamic.js";
@@ -125,13 +125,13 @@ function descriptorSetStep() {
         if (!(e instanceof DecodeError || e instanceof EncodeError || e instanceof JsonError)) throw new Error(`${T.typeName} of a mutated set threw ${e?.name}: ${String(e?.message).slice(0, 300)}`);
       }
     };
-    attempt(() => T.toJsonString(T.decode(T.encode({}))));
+    attempt(() => toJsonString(T, T.decode(T.encode({}))));
     attempt(() => {
       const v = T.view(new Uint8Array(0));
-      for (const f of T.fields) v[f.property];
+      for (const f of fieldsOf(T)) v[f.property];
     });
     attempt(() => T.decode(Uint8Array.from({ length: int(30) }, () => int(256))));
-    attempt(() => T.fromJsonString("{}"));
+    attempt(() => fromJsonString(T, "{}"));
   }
 }
 
@@ -193,7 +193,7 @@ const steps = [
   },
   // builders dropped without release
   () => {
-    for (let i = 0; i < 50; i++) T.builder().optionalString = "dropped";
+    for (let i = 0; i < 50; i++) builder(T).optionalString = "dropped";
     if (random() < 0.1) globalThis.gc?.();
   },
   // out of stack inside WASM: near the top of the JS stack, a deep message
@@ -226,10 +226,10 @@ const steps = [
     let any = { typeUrl: `type.googleapis.com/${T.typeName}`, value: T.encode({ optionalInt32: int(1000), optionalString: "inner" }) };
     for (let i = 1; i < levels; i++) any = { typeUrl: "type.googleapis.com/google.protobuf.Any", value: Any.encode(any) };
     const bytes = T.encode({ optionalAny: any });
-    for (const write of [() => T.decodeToJsonString(bytes), () => T.toJsonString(T.view(bytes)), () => T.toJsonString(T.decode(bytes))]) {
+    for (const write of [() => decodeToJsonString(T, bytes), () => toJsonString(T, T.view(bytes)), () => toJsonString(T, T.decode(bytes))]) {
       try {
         const text = write();
-        if (levels >= 200 || T.encode(T.fromJsonString(text)).length !== bytes.length) throw new Error(`Any nested ${levels} deep written as text that does not read back`);
+        if (levels >= 200 || T.encode(fromJsonString(T, text)).length !== bytes.length) throw new Error(`Any nested ${levels} deep written as text that does not read back`);
       } catch (e) {
         if (!(e instanceof JsonError && levels >= 200)) throw e;
         stats.tooDeep++;
@@ -248,9 +248,9 @@ const steps = [
  */
 function mapKeyScaling() {
   const paths = {
-    fromJsonString: (text) => T.fromJsonString(text),
-    encodeFromJsonString: (text) => T.encodeFromJsonString(text),
-    decodeToJsonString: (_text, bytes) => T.decodeToJsonString(bytes),
+    fromJsonString: (text) => fromJsonString(T, text),
+    encodeFromJsonString: (text) => encodeFromJsonString(T, text),
+    decodeToJsonString: (_text, bytes) => decodeToJsonString(T, bytes),
   };
   const problems = [];
   const times = {}; // by path: [colliding, random] per size

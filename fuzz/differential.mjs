@@ -11,9 +11,9 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createFileRegistry, fromBinary, toJson } from "@bufbuild/protobuf";
+import { createFileRegistry, fromBinary, toJson as esToJson } from "@bufbuild/protobuf";
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
-import { DecodeError, init } from "hppproto";
+import { DecodeError, init, toJson, fromJson, fromJsonString, decodeToJsonString } from "hppproto";
 import { prepare, genDir } from "../test/conformance/prepare.mjs";
 import { randomSource } from "./random.mjs";
 import { collidingKeys } from "../test/support/collisions.mjs";
@@ -351,8 +351,8 @@ function check(typeName, bytes) {
     // bufbuild's JSON is read back through hppproto, so that formatting choices (the digits of a
     // float) do not count, only values
     const type = ours.get(typeName);
-    const a = json(() => type.toJson(mine.value));
-    const b = json(() => type.toJson(type.fromJson(toJson(registry.getMessage(typeName), theirs.value, { registry }))));
+    const a = json(() => toJson(type, mine.value));
+    const b = json(() => toJson(type, fromJson(type, esToJson(registry.getMessage(typeName), theirs.value, { registry }))));
     const same = a.ok === b.ok && (!a.ok || a.value === b.value);
     if (!same && (holdsOddWireType(registry.getMessage(typeName), bytes) || anyChainHoldsOddWireType(typeName, bytes))) {
       stats[oddRule]++;
@@ -367,7 +367,7 @@ function check(typeName, bytes) {
       return `accepted by both, but the JSON differs:\n  hppproto: ${a.value ?? a.error}\n  bufbuild: ${b.value ?? b.error}`;
     }
     // the codec's writer and reader (map keys: its duplicate-key check) give the same message
-    const c = json(() => type.toJson(type.fromJsonString(type.decodeToJsonString(bytes))));
+    const c = json(() => toJson(type, fromJsonString(type, decodeToJsonString(type, bytes))));
     if (a.ok && (!c.ok || c.value !== a.value)) return `decodeToJsonString read back by fromJsonString differs:\n  toJson: ${a.value}\n  codec:  ${c.value ?? c.error}`;
     return undefined;
   }

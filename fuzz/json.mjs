@@ -10,7 +10,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { init, JsonError } from "hppproto";
+import { init, JsonError, toJsonString, fromJson, fromJsonString, encodeFromJsonString } from "hppproto";
 import { JsonNumber, parseFast, parseJson } from "../dist/ts/json/parse.js";
 import { prepare, genDir } from "../test/conformance/prepare.mjs";
 import { randomSource } from "./random.mjs";
@@ -102,12 +102,12 @@ function checkText(text) {
 
 /** A message's text with one of its keys given again: refused on every path. */
 function checkMessage() {
-  const m = T.fromJson({
+  const m = fromJson(T, {
     optionalInt32: below(1000), optionalString: pick(["a:b", "::", "x", ""]),
     optionalNestedMessage: { a: below(9) }, repeatedString: [pick(["", ":"]), "y"], mapStringString: { "k:": "v" },
     optionalValue: { a: [1, ":"] },
   });
-  const text = T.toJsonString(m);
+  const text = toJsonString(T, m);
   // the key to give again, and escaped colons (in a string) to balance a count that ignores escapes
   const keys = [...text.matchAll(/"(\w+)":/g)];
   const key = pick(keys);
@@ -124,7 +124,7 @@ function checkMessage() {
   const escapes = "\\u003a".repeat(1 + below(3));
   const twice = `${text.slice(0, end)},${member}${text.slice(end, -1)},"optionalBytes":"",  "optionalCord":"${escapes}"}`;
   stats.messages++;
-  for (const read of [() => T.fromJsonString(twice), () => T.encodeFromJsonString(twice)]) {
+  for (const read of [() => fromJsonString(T, twice), () => encodeFromJsonString(T, twice)]) {
     const got = attempt(read);
     if (got.ok) return `a key given twice is taken: ${twice}`;
     if (!(got.error instanceof JsonError)) return `a key given twice fails with ${got.error}`;

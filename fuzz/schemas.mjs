@@ -3,7 +3,7 @@
 // are collected: schemas built, used and dropped leave neither JS heap nor their WASM tables behind.
 // Exits 1 on the first failure. Timing checks live here, not in unit tests: they need a quiet machine.
 // Usage: node --expose-gc fuzz/schemas.mjs [N]   (after npm run build; N: the smallest source's units, default 500)
-import { init } from "hppproto";
+import { init, toJsonString } from "hppproto";
 import { runtime } from "../dist/ts/runtime.js";
 import { schemaFromDescriptorSet, schemaFromSources } from "../dist/codegen/dynamic.js";
 
@@ -90,7 +90,7 @@ const heapAfter = async (count) => {
     const { types } = build(`${shapes["int64 defaults"](2000)}// schema ${i}\n`);
     const M0 = types.get("M0");
     if (M0.decode(M0.encode({ f1: 5n })).f1 !== 5n || M0.view(new Uint8Array(0)).f0 !== 9007199254740993n) throw new Error("a schema does not work");
-    M0.toJsonString(M0.decode(new Uint8Array(0)));
+    toJsonString(M0, M0.decode(new Uint8Array(0)));
     tracked.register(M0, i);
     if (i % 10 === 9) await settle();
   }

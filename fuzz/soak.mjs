@@ -7,7 +7,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
-import { Arena, DelimitedReader, init } from "hppproto";
+import { Arena, DelimitedReader, init, builder } from "hppproto";
 import { runtime } from "../dist/ts/runtime.js";
 import { generate } from "../dist/codegen/cli.js";
 
@@ -42,7 +42,7 @@ const fail = (what) => {
 };
 
 const arena = new Arena();
-const builder = Tick.builder();
+const tickBuilder = builder(Tick);
 const reader = new DelimitedReader(Tick);
 
 /** One round: every path over the whole stream, every result checked against the source ticks. */
@@ -70,14 +70,14 @@ function round(r) {
   if (seen !== COUNT) fail(`the stream reader gave ${seen} messages`);
   // a builder, cleared and refilled
   const i = r % COUNT;
-  builder.$clear();
-  builder.symbol = ticks[i].symbol;
-  builder.price = ticks[i].price;
-  builder.quantity = ticks[i].quantity;
-  builder.side = ticks[i].side;
-  builder.timestampNs = ticks[i].timestampNs;
-  for (const b of ticks[i].bids) builder.addBids().price = b.price;
-  if (Tick.decode(Tick.encode(builder)).bids.length !== 3) fail("builder output");
+  tickBuilder.$clear();
+  tickBuilder.symbol = ticks[i].symbol;
+  tickBuilder.price = ticks[i].price;
+  tickBuilder.quantity = ticks[i].quantity;
+  tickBuilder.side = ticks[i].side;
+  tickBuilder.timestampNs = ticks[i].timestampNs;
+  for (const b of ticks[i].bids) tickBuilder.addBids().price = b.price;
+  if (Tick.decode(Tick.encode(tickBuilder)).bids.length !== 3) fail("builder output");
   return sum;
 }
 
@@ -113,4 +113,4 @@ const heapGrowth = Math.max(end.heap, peakHeap) - baseline.heap;
 if (heapGrowth > 8 * 1048576) fail(`the JS heap grew by ${mb(heapGrowth)}`);
 console.log(`soak: flat (linear memory ${mb(end.memory)}, arena ${mb(end.arena)}, JS heap ${mb(baseline.heap)} -> ${mb(end.heap)})`);
 arena.release();
-builder.$release();
+tickBuilder.$release();

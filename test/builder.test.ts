@@ -3,7 +3,7 @@
 // protobufjs's decoding of them.
 import { spawnSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DecodeError, EncodeError, init, StaleViewError } from "hppproto";
+import { DecodeError, EncodeError, init, StaleViewError, builder } from "hppproto";
 import { runtime } from "../dist/ts/runtime.js";
 import { crossCheck, loadSet } from "./support/protos.js";
 import * as p3 from "./gen/unittest/google/protobuf/unittest_proto3_pb.js";
@@ -22,7 +22,7 @@ const All3 = p3.TestAllTypes;
 
 describe("builders", () => {
   it("set every kind of field, read it back through the view getters, and encode as encode(plain) does", () => {
-    const b = All3.builder();
+    const b = builder(All3);
     b.optionalInt32 = -7;
     b.optionalInt64 = 1n << 40n;
     b.optionalUint64 = 18446744073709551615n;
@@ -58,7 +58,7 @@ describe("builders", () => {
   });
 
   it("are the generated classes: a builder is an instance of its class and its view class, sub-builders of theirs (across files too)", () => {
-    const b = All3.builder();
+    const b = builder(All3);
     expect(b).toBeInstanceOf(p3.TestAllTypesBuilder);
     expect(b).toBeInstanceOf(p3.TestAllTypesView);
     expect(b.mutableOptionalNestedMessage()).toBeInstanceOf(p3.TestAllTypes_NestedMessageBuilder);
@@ -75,7 +75,7 @@ describe("builders", () => {
     const registered = def.types[index];
     def.types[index] = undefined;
     try {
-      const b = p2.TestAllTypes.builder();
+      const b = builder(p2.TestAllTypes);
       const sub = b.mutableOptionalForeignMessage();
       expect(sub).not.toBeInstanceOf(p2.ForeignMessageBuilder);
       sub.c = 7;
@@ -99,7 +99,7 @@ describe("builders", () => {
     const expected = { ...All3.decode(bytes), optionalInt32: 6, repeatedInt32: [1, 2, 3], repeatedString: ["a", "b"], optionalNestedMessage: { bb: 10 } };
     expected.repeatedNestedMessage = [{ bb: 2 }, { bb: 3 }];
     for (const from of [() => bytes, () => bytes.buffer, () => All3.view(bytes), () => All3.decode(bytes)]) {
-      const b = All3.builder(from());
+      const b = builder(All3, from());
       expect(b.optionalString).toBe("héllo");
       expect(All3.encode(b)).toEqual(bytes); // unchanged, with the unknown field
       b.optionalInt32 = 6;
@@ -117,7 +117,7 @@ describe("builders", () => {
     }
     // the source can change or go away: the builder has its own copy
     const copy = bytes.slice();
-    const b = All3.builder(copy);
+    const b = builder(All3, copy);
     copy.fill(0);
     expect(b.optionalString).toBe("héllo");
     b.$release();
@@ -125,29 +125,29 @@ describe("builders", () => {
 
   it("from bad bytes or a bad object: the error, and nothing held", () => {
     const before = runtime().mem.buffer.byteLength;
-    expect(() => All3.builder(new Uint8Array([0x0a, 0x05, 0x61]))).toThrow(DecodeError); // a string past the end
-    expect(() => All3.builder({ optionalInt32: "x" } as never)).toThrow(/optional_int32/);
-    expect(() => All3.builder(5 as never)).toThrow(TypeError);
-    for (let i = 0; i < 2000; i++) expect(() => All3.builder(new Uint8Array([0x0a, 0x05, 0x61]))).toThrow(DecodeError);
+    expect(() => builder(All3, new Uint8Array([0x0a, 0x05, 0x61]))).toThrow(DecodeError); // a string past the end
+    expect(() => builder(All3, { optionalInt32: "x" } as never)).toThrow(/optional_int32/);
+    expect(() => builder(All3, 5 as never)).toThrow(TypeError);
+    for (let i = 0; i < 2000; i++) expect(() => builder(All3, new Uint8Array([0x0a, 0x05, 0x61]))).toThrow(DecodeError);
     expect(runtime().mem.buffer.byteLength).toBe(before); // each failed builder's arena was freed
-    expect(All3.encode(All3.builder({ optionalInt32: 1 }))).toEqual(All3.encode({ optionalInt32: 1 }));
+    expect(All3.encode(builder(All3, { optionalInt32: 1 }))).toEqual(All3.encode({ optionalInt32: 1 }));
   });
 
   it("maps and groups from plain values", () => {
-    const b = maps.TestMap.builder();
+    const b = builder(maps.TestMap);
     b.mapInt32Int32 = { "1": 2, "-3": 4 };
     b.mapStringForeignMessage = { k: { c: 5 } };
     const bytes = maps.TestMap.encode(b);
     expect(maps.TestMap.decode(bytes).mapStringForeignMessage).toEqual({ k: { c: 5, $unknown: undefined } });
     crossCheck(loaded, "protobuf_unittest.TestMap", bytes);
-    const g = p2.TestAllTypes.builder();
+    const g = builder(p2.TestAllTypes);
     g.mutableOptionalgroup().a = 3;
     g.addRepeatedgroup().a = 4;
     expect(p2.TestAllTypes.decode(p2.TestAllTypes.encode(g)).repeatedgroup.map((x) => x.a)).toEqual([4]);
   });
 
   it("explicit presence: setting undefined clears the field; implicit fields go back to zero", () => {
-    const b = p2.TestAllTypes.builder();
+    const b = builder(p2.TestAllTypes);
     b.optionalInt32 = 0;
     expect(b.$has("optionalInt32")).toBe(true);
     expect(p2.TestAllTypes.encode(b)).toEqual(new Uint8Array([0x08, 0x00]));
@@ -156,7 +156,7 @@ describe("builders", () => {
     b.optionalNestedMessage = { bb: 1 };
     b.optionalNestedMessage = undefined;
     expect(p2.TestAllTypes.encode(b)).toHaveLength(0);
-    const c = All3.builder();
+    const c = builder(All3);
     c.optionalString = "x";
     c.optionalString = null;
     c.oneofField = { case: "oneofUint32", value: 5 };
@@ -165,7 +165,7 @@ describe("builders", () => {
   });
 
   it("setting a oneof clears only its own value slot", () => {
-    const b = SmallOneofs.builder();
+    const b = builder(SmallOneofs);
     b.second = { case: "c", value: 7 };
     b.first = { case: "a", value: 1 };
     b.first = { case: "b", value: true };
@@ -174,7 +174,7 @@ describe("builders", () => {
   });
 
   it("$clear() empties the builder and reuses its sub-builders, so a loop allocates no new builders", () => {
-    const b = All3.builder();
+    const b = builder(All3);
     const seen = new Set<object>();
     let first: Uint8Array | undefined;
     for (let round = 0; round < 100; round++) {
@@ -195,7 +195,7 @@ describe("builders", () => {
   });
 
   it("a builder used after $release(), or a sub-builder after $clear(), throws a clear error", () => {
-    const b = All3.builder();
+    const b = builder(All3);
     const n = b.mutableOptionalNestedMessage();
     b.$clear();
     expect(() => (n.bb = 1)).toThrow(StaleViewError);
@@ -206,7 +206,7 @@ describe("builders", () => {
   });
 
   it("bad values throw EncodeError with the field path and leave the builder usable", () => {
-    const b = All3.builder();
+    const b = builder(All3);
     b.optionalInt32 = 5;
     expect(() => (b.optionalInt32 = 2 ** 32)).toThrow(EncodeError);
     expect(() => (b.optionalString = "\udfff")).toThrow(/lone surrogate.*optional_string/);
@@ -220,7 +220,7 @@ describe("builders", () => {
   });
 
   it("a packed field set from a typed array is read back without a copy through the view", () => {
-    const b = p2.TestPackedTypes.builder();
+    const b = builder(p2.TestPackedTypes);
     const values = Float64Array.from({ length: 10_000 }, (_, i) => Math.sin(i));
     b.packedDouble = values;
     expect(b.packedDouble).toEqual(values);
@@ -234,11 +234,11 @@ describe("memory of builders and arenas that are dropped", () => {
   it("small first blocks: 100,000 builders never released fit; dropped ones come back at garbage collection", () => {
     // a fresh process with gc() exposed, so that collection and finalization can be awaited
     const program = `
-      import { init, Arena } from "hppproto";
+      import { init, Arena, builder } from "hppproto";
       import { runtime } from "./dist/ts/runtime.js";
       import { Wide } from "./test/gen/wide_js/wide_pb.js";
       await init();
-      const grow = (n) => { for (let i = 0; i < n; i++) { const b = Wide.builder(); b.asString = String(i); b.subs = [{ id: BigInt(i) }]; } };
+      const grow = (n) => { for (let i = 0; i < n; i++) { const b = builder(Wide); b.asString = String(i); b.subs = [{ id: BigInt(i) }]; } };
       const settle = async () => { for (let i = 0; i < 5; i++) { globalThis.gc(); await new Promise((r) => setTimeout(r, 10)); } };
       grow(100_000);
       const afterMany = runtime().mem.buffer.byteLength;

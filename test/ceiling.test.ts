@@ -1,9 +1,9 @@
 // The WASM memory ceiling (4 GiB of linear memory on wasm32). In a file of its own: the memory the
 // test grows stays with this worker, not with the other suites.
 import { beforeAll, expect, it } from "vitest";
-import { Arena, DecodeError, fromText, init, getLimits, setLimits } from "hppproto";
+import { Arena, DecodeError, fromText, init, getLimits, setLimits, fromJson, fromJsonString, encodeFromJsonString } from "hppproto";
 import { runtime } from "../dist/ts/runtime.js";
-import { interpretedJsonType } from "../dist/ts/interpreted/json.js";
+import { interpretedType } from "../dist/ts/interpreted/index.js";
 import { Node, Wide200List } from "./gen/names/limits_pb.js";
 import { Wire } from "./support/wire.js";
 
@@ -94,30 +94,30 @@ it("amplification of JSON and text: 100,000 empty 200-field messages are MEMORY_
   expect(() => Gen.decode(binary)).toThrow(budgetError);
   const before = runtime().mem.buffer.byteLength;
   const readers = {
-    "fromJsonString (the codec's reader)": () => Gen.fromJsonString(json),
-    "encodeFromJsonString (the codec's reader)": () => Gen.encodeFromJsonString(json),
+    "fromJsonString (the codec's reader)": () => fromJsonString(Gen, json),
+    "encodeFromJsonString (the codec's reader)": () => encodeFromJsonString(Gen, json),
     // an unknown key, which only the JS reader skips: the JS reader reads the rest
-    "fromJsonString (the JS reader)": () => Gen.fromJsonString(`{"unknown":0,${json.slice(1)}`, { ignoreUnknownFields: true }),
-    "encodeFromJsonString (the JS reader)": () => Gen.encodeFromJsonString(`{"unknown":0,${json.slice(1)}`, { ignoreUnknownFields: true }),
-    "fromJson (a JSON value)": () => Gen.fromJson(JSON.parse(json)),
-    "fromJson of a runtime schema's type": () => interpretedJsonType(Gen.schemaDef, Gen.index).fromJson(JSON.parse(json)),
+    "fromJsonString (the JS reader)": () => fromJsonString(Gen, `{"unknown":0,${json.slice(1)}`, { ignoreUnknownFields: true }),
+    "encodeFromJsonString (the JS reader)": () => encodeFromJsonString(Gen, `{"unknown":0,${json.slice(1)}`, { ignoreUnknownFields: true }),
+    "fromJson (a JSON value)": () => fromJson(Gen, JSON.parse(json)),
+    "fromJson of a runtime schema's type": () => fromJson(interpretedType(Gen.schemaDef, Gen.index), JSON.parse(json)),
     "fromText": () => fromText(Gen, text),
   };
   for (const [name, read] of Object.entries(readers)) expect(read, name).toThrow(budgetError);
   // where: the codec's reader gives the offset in the text, the JS readers the field, the text reader line:column
-  expect(() => Gen.fromJsonString(json)).toThrow(/refused at offset \d+ of the text \(limits\.Wide200List\)/);
-  expect(() => Gen.fromJson(JSON.parse(json))).toThrow(/\(limits\.Wide200List\.items\[\d+\]\)/);
+  expect(() => fromJsonString(Gen, json)).toThrow(/refused at offset \d+ of the text \(limits\.Wide200List\)/);
+  expect(() => fromJson(Gen, JSON.parse(json))).toThrow(/\(limits\.Wide200List\.items\[\d+\]\)/);
   expect(() => fromText(Gen, text)).toThrow(/^1:\d+: .*\(limits\.Wide200List\.items\[\d+\]\) \[MEMORY_BUDGET\]$/);
   // linear memory did not grow to hold them (400,000 grew it to 916 MB), and reads go on
   expect(runtime().mem.buffer.byteLength - before).toBeLessThan(100 * 2 ** 20);
   const few = `{"items":[{},{}]}`;
-  expect(Gen.fromJsonString(few).items).toHaveLength(2);
-  expect(Gen.fromJson(JSON.parse(few)).items).toHaveLength(2);
+  expect(fromJsonString(Gen, few).items).toHaveLength(2);
+  expect(fromJson(Gen, JSON.parse(few)).items).toHaveLength(2);
   expect(fromText(Gen, "items {} items {}").items).toHaveLength(2);
   // a raised budget lets them through, as for binary input
   try {
     setLimits({ maxAmplification: 2000 });
-    expect(Gen.fromJsonString(`{"items":[${"{},".repeat(9_999)}{}]}`).items).toHaveLength(10_000);
+    expect(fromJsonString(Gen, `{"items":[${"{},".repeat(9_999)}{}]}`).items).toHaveLength(10_000);
   } finally {
     setLimits({ maxAmplification: 256 });
   }

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkS
 import { tmpdir } from "node:os";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
-import { Extension, fromText, getOption, init, toText } from "hppproto";
+import { Extension, fromText, getOption, init, toText, toJsonString, fromJsonString, builder, findField } from "hppproto";
 import { loadSchema } from "../dist/codegen/dynamic.js";
 import { EDITION_2024 } from "./support/edition2024.js";
 import { OPTIONS_ONLY, OPTIONS_USED } from "./support/optionsonly.js";
@@ -74,7 +74,7 @@ describe("generated code", () => {
         const plain = type.decode(bytes);
         expect(type.decode(type.encode(plain))).toEqual(plain);
         expect(type.encode(type.view(bytes))).toEqual(type.encode(plain));
-        if (!jsonCollides(typeName)) expect(type.fromJsonString(type.toJsonString(plain))).toEqual(plain);
+        if (!jsonCollides(typeName)) expect(fromJsonString(type, toJsonString(type, plain))).toEqual(plain);
       }
     }
     const obj = loaded.types.get("names.constructor.constructor")!.decode(
@@ -90,8 +90,8 @@ describe("generated code", () => {
     const proto = loaded.types.get("__proto__.then.prototype.__proto__")!;
     const bytes = new Uint8Array([0x08, 0x05, 0x1a, 0x03, 0xf0, 0x01, 0x01]); // __proto__ = 5, then { enum = __proto__ }
     expect(proto.decode(bytes)).toEqual({ Proto: 5, then$: { Enum: 1 } });
-    expect(proto.toJsonString(proto.decode(bytes))).toBe('{"Proto":5,"then":{"Enum":"__proto__"}}');
-    expect(proto.fromJsonString('{"__proto__":6,"then":{"Enum":"__proto__"}}')).toEqual({ Proto: 6, then$: { Enum: 1 } });
+    expect(toJsonString(proto, proto.decode(bytes))).toBe('{"Proto":5,"then":{"Enum":"__proto__"}}');
+    expect(fromJsonString(proto, '{"__proto__":6,"then":{"Enum":"__proto__"}}')).toEqual({ Proto: 6, then$: { Enum: 1 } });
     expect(({} as Record<string, unknown>).Enum).toBeUndefined();
   });
 
@@ -108,8 +108,8 @@ describe("generated code", () => {
     const word = { text: "w", kind: Coercion.toString$, kinds: [Coercion.valueOf$, Coercion.hasOwnProperty$], byName: { a: Coercion.then$, b: Coercion.__proto__$ } };
     expect(Word.decode(Word.encode(word))).toEqual(word);
     const json = '{"text":"w","kind":"toString","kinds":["valueOf","hasOwnProperty"],"byName":{"a":"then","b":"__proto__"}}';
-    expect(Word.toJsonString(word)).toBe(json);
-    expect(Word.fromJsonString(json)).toEqual(word);
+    expect(toJsonString(Word, word)).toBe(json);
+    expect(fromJsonString(Word, json)).toEqual(word);
   });
 });
 
@@ -129,11 +129,12 @@ describe("hppproto-gen", () => {
       const dir = scratch();
       expect(run(["--out", `${dir}/gen`, "--target", target, "-I", `${repoRoot}test/protos`, `${repoRoot}test/protos/deprecated.proto`]).status).toBe(0);
       const consumer = [
+        'import { builder } from "hppproto";',
         `import { Current, Old, Mode, Gone, type CurrentView } from "./gen/deprecated_pb${target === "ts" ? ".ts" : ".js"}";`,
         "declare const v: CurrentView;",
         "const c = Current.decode(new Uint8Array(0));",
         "export const uses = [c.kept, c.legacy, c.olds, c.old, v.legacy, v.old, Old, Mode.MODE_LEGACY, Mode.MODE_UNSPECIFIED, Gone];",
-        "const b = Current.builder(); b.legacy = \"x\"; b.addOlds(); b.mutableOld();",
+        "const b = builder(Current); b.legacy = \"x\"; b.addOlds(); b.mutableOld();",
       ].join("\n");
       writeFileSync(`${dir}/main.ts`, consumer);
       const files = [`${dir}/main.ts`];
@@ -160,10 +161,11 @@ describe("hppproto-gen", () => {
       const dir = scratch();
       expect(run(["--out", `${dir}/gen`, "--target", target, "-I", `${repoRoot}test/protos`, `${repoRoot}test/protos/comments.proto`]).status).toBe(0);
       const consumer = [
+        'import { builder } from "hppproto";',
         `import { Person, Person_Kind, type PersonView } from "./gen/comments_pb${target === "ts" ? ".ts" : ".js"}";`,
         "declare const v: PersonView;",
         "const p = Person.decode(new Uint8Array(0));",
-        "export const uses = [p.name, v.id, p.emails, Person_Kind.KIND_FRIEND, v.manager, Person.builder().scores];",
+        "export const uses = [p.name, v.id, p.emails, Person_Kind.KIND_FRIEND, v.manager, builder(Person).scores];",
       ].join("\n");
       writeFileSync(`${dir}/main.ts`, consumer);
       const options: ts.CompilerOptions = {
@@ -319,7 +321,7 @@ describe("hppproto-gen", () => {
     expect(run(["--out", `${dir}/out`, "e.proto"], dir).status).toBe(0);
     const { types } = loadSchema([`${dir}/e.proto`], [dir]);
     const T = types.get("e24.Outer")!;
-    expect([T.field("s")!.presence, T.field("nums")!.packed, T.field("kind")!.enum!.closed, T.field("inner")!.message]).toEqual(["explicit", true, false, "e24.Outer.Inner"]);
+    expect([findField(T, "s")!.presence, findField(T, "nums")!.packed, findField(T, "kind")!.enum!.closed, findField(T, "inner")!.message]).toEqual(["explicit", true, false, "e24.Outer.Inner"]);
     const bytes = T.encode({ s: "x", nums: [1, 2], kind: 1, inner: { x: 3 } });
     expect(T.decode(bytes)).toEqual({ s: "x", nums: [1, 2], kind: 1, inner: { x: 3 } });
   });
@@ -434,7 +436,7 @@ describe("hppproto-gen decode / encode", () => {
       const plain = type.decode(bytes);
       let json: string;
       try {
-        json = type.toJsonString(plain);
+        json = toJsonString(type, plain);
       } catch {
         continue; // a value ProtoJSON cannot hold: covered in json.test.ts
       }
@@ -443,7 +445,7 @@ describe("hppproto-gen decode / encode", () => {
       expect(JSON.parse(new TextDecoder().decode(decoded.stdout))).toEqual(JSON.parse(json));
       const encoded = pipe(["encode", ...protoArgs], json);
       expect(encoded.status).toBe(0);
-      expect(encoded.stdout).toEqual(type.encode(type.fromJsonString(json)));
+      expect(encoded.stdout).toEqual(type.encode(fromJsonString(type, json)));
     }
   });
 

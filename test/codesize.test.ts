@@ -3,7 +3,7 @@
 // speed, and files of both kinds refer to each other's messages (the plugin: test/package).
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { init, MessageView } from "hppproto";
+import { init, MessageView, toJsonString, fromJsonString, builder } from "hppproto";
 import { loadSet, randomObject, requiresItself, rng, type Loaded } from "./support/protos.js";
 import { genDir, type SchemaSet } from "./support/paths.js";
 import { expectSameBehaviour, readView } from "./support/same.js";
@@ -48,7 +48,7 @@ describe("a CODE_SIZE module", () => {
 
   it("holds types and one message type per message, no code per field; the files it serves reach its parts through the schema", () => {
     // (Shape holds 64-bit integers: its plain objects in each form, for decode()'s int64 option)
-    expect(slow).toContain('export const Shape: $JsonMessageType<Shape, ShapeView, ShapeBuilder, $Int64Forms<Shape<"string">, Shape<"number">, Shape<"bigint">>> = /* @__PURE__ */ $interpretedJsonType($schema,');
+    expect(slow).toContain('export const Shape: $MessageType<Shape, ShapeView, ShapeBuilder, $Int64Forms<Shape<"string">, Shape<"number">, Shape<"bigint">>> = /* @__PURE__ */ $interpretedType($schema,');
     expect(slow).not.toMatch(/function |class /);
     expect(slow).toContain("export interface ShapeBuilder extends ShapeView {");
     expect(top).toMatch(/\(\$interpretedParts<\$dep0\.Shape, \$dep0\.ShapeView, \$dep0\.ShapeBuilder>\(\$dep0\.\$schema, \d+\)\.read\)/);
@@ -61,7 +61,7 @@ describe("a CODE_SIZE module", () => {
 
   it("gives views and builders of the classes it declares, across files", async () => {
     const { Drawing } = await import(`${genDir}/code_size_mixed/codesize_top_pb.ts`);
-    const b = Drawing.builder();
+    const b = builder(Drawing);
     const shape = b.mutableMain();
     shape.kind = 1;
     shape.addPoints().x = -3;
@@ -83,10 +83,10 @@ describe("a CODE_SIZE module", () => {
     expect(v.layers.get(4).kind).toBe(1);
     expect([...v.extra.value.blob]).toEqual([1, 2]);
     expect(readView(v)).toMatchObject({ main: { kind: 1, id: 7n } });
-    const json = Drawing.toJsonString(v);
+    const json = toJsonString(Drawing, v);
     expect(json).toBe('{"main":{"kind":"KIND_LINE","points":[{"x":-3}],"named":{"a":{"x":1,"y":2}},"id":"7","anchor":{"x":5}},' +
       '"shapes":[{"weights":["1","2"]}],"layers":{"4":{"kind":"KIND_LINE"}},"overlay":{"blob":"AQI="}}');
-    expect(Drawing.encode(Drawing.fromJsonString(json))).toEqual(bytes);
+    expect(Drawing.encode(fromJsonString(Drawing, json))).toEqual(bytes);
     b.$release();
   });
 

@@ -3,7 +3,7 @@
 // fail with the same Status (code, offset, detail, path), or return 0, the fallback to the
 // table-driven decoder, leaving the arena as it was.
 import { beforeAll, describe, expect, it } from "vitest";
-import { init } from "hppproto";
+import { init, builder } from "hppproto";
 import { runtime, type Runtime } from "../dist/ts/runtime.js";
 import { loadProtos, parsedName } from "../dist/codegen/load.js";
 import { describeFiles } from "../dist/codegen/describe.js";
@@ -395,7 +395,7 @@ describe("the modules hppproto-gen writes (every schema set the tests generate)"
       expect(r.status, r.stderr).toBe(0);
     };
     const run = (out: string, body: string) => {
-      const program = `import { init } from "hppproto"; import { runtime } from "${repoRoot}dist/ts/runtime.js"; import { X } from "./${out}/a_pb.js"; await init();\n` +
+      const program = `import { init, builder } from "hppproto"; import { runtime } from "${repoRoot}dist/ts/runtime.js"; import { X } from "./${out}/a_pb.js"; await init();\n` +
         "const both = (f) => { const rt = runtime(); const a = JSON.stringify(f(), (k, v) => (typeof v === 'bigint' ? String(v) : v instanceof Uint8Array ? Array.from(v) : v)); " +
         "rt.useCompiled = false; const b = JSON.stringify(f(), (k, v) => (typeof v === 'bigint' ? String(v) : v instanceof Uint8Array ? Array.from(v) : v)); rt.useCompiled = true; return a === b ? a : `compiled ${a}, codec ${b}`; };\n" + body;
       const r = spawnSync(process.execPath, ["--input-type=module", "-e", program], { cwd: dir, encoding: "utf8" });
@@ -421,7 +421,7 @@ describe("the modules hppproto-gen writes (every schema set the tests generate)"
     cpSync(`${dir}/gen`, `${dir}/gen3`, { recursive: true });
     proto("p3", "enum E { A = 0; B = 1; }\nmessage M { optional int32 x = 1; optional E e = 2; optional int64 y = 3; optional int64 z = 4; optional string s = 5; optional int64 w = 6; }\n");
     gen("p3", "gen3", "b.proto");
-    expect(run("gen3", "const m = { x: 1, y: 2n, z: 3n, s: 'hello', w: 4n }; console.log(both(() => X.decode(X.encode({ m, es: [1, 0] }))), both(() => X.builder({ m }).m.$toObject()));"))
+    expect(run("gen3", "const m = { x: 1, y: 2n, z: 3n, s: 'hello', w: 4n }; console.log(both(() => X.decode(X.encode({ m, es: [1, 0] }))), both(() => builder(X, { m }).m.$toObject()));"))
       .toBe('{"m":{"x":1,"y":"2","z":"3","s":"hello","w":"4"},"es":[1,0]} {"x":1,"y":"2","z":"3","s":"hello","w":"4"}');
   });
 

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import * as es from "@bufbuild/protobuf";
 import * as wkt from "@bufbuild/protobuf/wkt";
 import { beforeAll, describe, expect, it } from "vitest";
-import { Extension, getOption, hasOption, init, Registry, setExtension, type AnyMessageType, type FileReflection, type OptionsHolder } from "hppproto";
+import { Extension, getOption, hasOption, init, Registry, setExtension, type AnyMessageType, type FileReflection, type OptionsHolder, toJson, create, findField, oneofsOf } from "hppproto";
 import { loadSchema, schemaFromDescriptorSet } from "hppproto/codegen";
 // (the options extend descriptor.proto's messages from another file: they are in their unknown
 // fields, read through the extensions, and printed with a registry of them, as @bufbuild does)
@@ -30,11 +30,11 @@ const extensions = Object.values(o).filter((x): x is Extension<unknown, unknown>
 
 /** The custom options reflection reads on a declaration, as ProtoJSON of its XxxOptions. */
 function ours(holder: OptionsHolder, Options: AnyMessageType): Record<string, unknown> {
-  const options = Options.create() as Record<string, unknown>;
+  const options = create(Options) as Record<string, unknown>;
   for (const ext of extensions.filter((x) => x.extendee === Options)) {
     if (hasOption(holder, ext)) setExtension(options, ext, getOption(holder, ext));
   }
-  return Options.toJson(options as never, { registry: new Registry(...extensions) }) as Record<string, unknown>;
+  return toJson(Options, options as never, { registry: new Registry(...extensions) }) as Record<string, unknown>;
 }
 
 /** The custom options @bufbuild reads on a declaration, as ProtoJSON (extensions only). */
@@ -73,13 +73,13 @@ describe.each([
       const T = types[name === "Aggregates.Nested" ? "Nested" : name] as AnyMessageType;
       const desc = bufMessage(name);
       check(name, T, desc, descriptor.MessageOptions, wkt.MessageOptionsSchema);
-      for (const d of desc.fields) check(`${name}.${d.name}`, T.field(d.number)!, d, descriptor.FieldOptions, wkt.FieldOptionsSchema);
-      desc.oneofs.forEach((d, i) => check(`${name}.${d.name}`, T.oneofs[i]!, d, descriptor.OneofOptions, wkt.OneofOptionsSchema));
+      for (const d of desc.fields) check(`${name}.${d.name}`, findField(T, d.number)!, d, descriptor.FieldOptions, wkt.FieldOptionsSchema);
+      desc.oneofs.forEach((d, i) => check(`${name}.${d.name}`, oneofsOf(T)[i]!, d, descriptor.OneofOptions, wkt.OneofOptionsSchema));
     }
     // files: each its own (protobufjs keeps a package's file options merged)
     check("custom_options.proto", types.file!, registry.getFile("custom_options.proto")!, descriptor.FileOptions, wkt.FileOptionsSchema);
     check("custom_options_other.proto", types.otherFile!, registry.getFile("custom_options_other.proto")!, descriptor.FileOptions, wkt.FileOptionsSchema);
-    const colour = (types.Scalars as AnyMessageType).field("colour")!.enum!;
+    const colour = findField(types.Scalars as AnyMessageType, "colour")!.enum!;
     const bufColour = registry.getEnum("options_test.Colour")!;
     check("Colour", colour, bufColour, descriptor.EnumOptions, wkt.EnumOptionsSchema);
     bufColour.values.forEach((d) => check(`Colour.${d.name}`, colour.value(d.number)!, d, descriptor.EnumValueOptions, wkt.EnumValueOptionsSchema));
@@ -104,8 +104,8 @@ describe.each([
     const limits = getOption(Aggregates!, o.limits)!;
     expect([limits.min, limits.max, limits.tags, limits.inner?.min, limits.level, limits.weights]).toEqual([1, 9, ["a", "b"], 2, o.Level.LEVEL_HIGH, { w: 3 }]);
     // set field by field
-    expect(getOption(Aggregates!.field("age")!, o.field_limits)).toMatchObject({ min: 18, max: 130 });
-    expect(getOption(Aggregates!.field("name")!, o.label)).toBe("Name");
+    expect(getOption(findField(Aggregates!, "age")!, o.field_limits)).toMatchObject({ min: 18, max: 130 });
+    expect(getOption(findField(Aggregates!, "name")!, o.label)).toBe("Name");
     // a file's, set whole and then field by field
     expect(getOption(file!, o.file_owner)).toBe("options-team");
     expect(getOption(file!, o.file_limits)).toMatchObject({ min: 3, max: 8, tags: ["x"] });
@@ -116,12 +116,12 @@ describe.each([
 
   it("unset: hasOption is false and getOption reads what an unset extension reads", () => {
     const { Scalars, Aggregates } = typesOf() as Record<string, AnyMessageType>;
-    expect(hasOption(Scalars!.field("plain")!, o.label)).toBe(false);
-    expect(getOption(Scalars!.field("plain")!, o.label)).toBeUndefined();
+    expect(hasOption(findField(Scalars!, "plain")!, o.label)).toBe(false);
+    expect(getOption(findField(Scalars!, "plain")!, o.label)).toBeUndefined();
     expect(hasOption(Aggregates!, o.limits)).toBe(true);
     expect(hasOption(Aggregates!, o.bool_opt)).toBe(false);
     expect(getOption(Aggregates!, o.numbers)).toEqual([]);
-    expect(Scalars!.field("plain")!.customOptions).toBeUndefined();
+    expect(findField(Scalars!, "plain")!.customOptions).toBeUndefined();
   });
 });
 
@@ -176,9 +176,9 @@ describe("edition 2024's import option", () => {
   );
   /** The same declarations in our reflection, with the options' extensions. */
   const ours = (file: FileReflection, T: AnyMessageType, extensions: (name: string) => Extension<unknown, unknown>) => {
-    const kind = T.field("kind")!.enum!;
+    const kind = findField(T, "kind")!.enum!;
     return setOptions(
-      { file, M: T, "M.name": T.field("name"), "M.plain": T.field("plain"), E: kind, E_UNSPECIFIED: kind.value(0), E_OTHER: kind.value(1) },
+      { file, M: T, "M.name": findField(T, "name"), "M.plain": findField(T, "plain"), E: kind, E_UNSPECIFIED: kind.value(0), E_OTHER: kind.value(1) },
       (h, x) => hasOption(h, extensions(x)), (h, x) => getOption(h, extensions(x)),
     );
   };

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import * as esbuild from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
-import { init, type FieldReflection } from "hppproto";
+import { init, type FieldReflection, toJsonString, builder, toJson, fieldsOf } from "hppproto";
 import type { MessageModel } from "../dist/codegen/model.js";
 import { loadSchema, schemaFromDescriptorSet, schemaFromSources } from "../dist/codegen/dynamic.js";
 import { loadProtos, ProtoLoadError } from "../dist/codegen/load.js";
@@ -83,7 +83,7 @@ describe("runtime schemas from .proto sources: bad input", () => {
     expect(message({ "a.proto": 'syntax = "proto3";' }, ["z.proto"])).toBe("z.proto: not among the sources");
     // built-in well-known types need no source
     const { types } = schemaFromSources({ "w.proto": 'syntax = "proto3";\nimport "google/protobuf/timestamp.proto";\nmessage W { google.protobuf.Timestamp at = 1; }\n' });
-    expect(types.get("W")!.toJson(types.get("W")!.decode(types.get("W")!.encode({ at: { seconds: 1n, nanos: 0 } })))).toEqual({ at: "1970-01-01T00:00:01Z" });
+    expect(toJson(types.get("W")!, types.get("W")!.decode(types.get("W")!.encode({ at: { seconds: 1n, nanos: 0 } })))).toEqual({ at: "1970-01-01T00:00:01Z" });
   });
 });
 
@@ -125,7 +125,7 @@ describe.each(setsUnderTest)("runtime schemas from buf's FileDescriptorSet of th
 
   it("has every generated message type, with the same fields", () => {
     for (const n of loaded.types.keys()) expect(fromSet.types.has(n), n).toBe(true);
-    for (const n of names) expect(shape(fromSet.types.get(n)!.fields), n).toEqual(shape(loaded.types.get(n)!.fields));
+    for (const n of names) expect(shape(fieldsOf(fromSet.types.get(n)!)), n).toEqual(shape(fieldsOf(loaded.types.get(n)!)));
   });
 
   it("decodes, encodes and writes JSON as the generated types do", () => {
@@ -155,9 +155,9 @@ describe("hppproto/codegen in a browser bundle", () => {
     const { types } = bundle.schemaFromDescriptorSet(descriptorSetOf("conformance"));
     const T = types.get("protobuf_test_messages.proto3.TestAllTypesProto3");
     const bytes = T.encode({ optionalString: "hé", repeatedInt64: [1n, -2n], mapStringForeignMessage: { k: { c: 3 } } });
-    expect(T.toJsonString(T.view(bytes))).toBe('{"optionalString":"hé","repeatedInt64":["1","-2"],"mapStringForeignMessage":{"k":{"c":3}}}');
+    expect(toJsonString(T, T.view(bytes))).toBe('{"optionalString":"hé","repeatedInt64":["1","-2"],"mapStringForeignMessage":{"k":{"c":3}}}');
     const fromSources = bundle.schemaFromSources({ "p.proto": 'syntax = "proto3";\npackage p;\nmessage M { repeated int64 v = 1; }\n' }).types.get("p.M");
-    expect(fromSources.toJsonString(fromSources.decode(fromSources.encode({ v: [5n] })))).toBe('{"v":["5"]}');
+    expect(toJsonString(fromSources, fromSources.decode(fromSources.encode({ v: [5n] })))).toBe('{"v":["5"]}');
   });
 });
 
@@ -177,7 +177,7 @@ describe("runtime views", () => {
   });
 
   it("builders set, append, clear and encode as generated builders do", () => {
-    const b = T.builder() as unknown as Record<string, (...a: unknown[]) => Record<string, unknown>> & Record<string, unknown>;
+    const b = builder(T) as unknown as Record<string, (...a: unknown[]) => Record<string, unknown>> & Record<string, unknown>;
     b["optionalInt32"] = 5;
     b["addRepeatedString"]!("a");
     b["addRepeatedString"]!("b");

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import protobuf from "protobufjs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { Arena, EncodeError, init, MessageType, Writer } from "hppproto";
+import { Arena, EncodeError, init, MessageType, Writer, toJsonString, builder } from "hppproto";
 import { runtime } from "../dist/ts/runtime.js";
 import { FieldType, Label } from "../dist/ts/schema.js";
 import type { FieldModel, MessageModel } from "../dist/codegen/model.js";
@@ -190,12 +190,12 @@ describe("wire details", () => {
     expect(Buffer.from(Node.encode({ id: 1, samples: v.samples, big: v.big, blob: v.blob })).equals(own)).toBe(true);
     // a builder copies them into its arena: the copy needs 40 MiB of memory, whose growth detaches the alias being copied
     const before = runtime().mem.buffer.byteLength;
-    const b = Node.builder({ id: 1, samples: v.samples });
+    const b = builder(Node, { id: 1, samples: v.samples });
     expect(runtime().mem.buffer.byteLength).toBeGreaterThan(before);
     // the same bytes as from an array of its own (compared as Buffers: 40 MiB)
     expect(Buffer.from(Node.encode(b)).equals(Node.encode({ id: 1, samples }))).toBe(true);
     b.$release();
-    const withBlob = Node.builder({ id: 1, big: v.big, blob: v.blob }); // (aliases taken again from the view: memory grew)
+    const withBlob = builder(Node, { id: 1, big: v.big, blob: v.blob }); // (aliases taken again from the view: memory grew)
     expect(Buffer.from(Node.encode(withBlob)).equals(Node.encode({ id: 1, big: [5n, -6n], blob }))).toBe(true);
     withBlob.$release();
     arena.release();
@@ -358,7 +358,7 @@ describe("re-entrant calls: an encode started inside another (a getter, toJSON) 
         T.encodeDelimited([inner, inner]);
         T.decode(innerBytes); // and decodes, views and JSON in between
         T.view(innerBytes).repeatedString.get(0);
-        T.toJsonString(inner);
+        toJsonString(T, inner);
         return [5, 6];
       },
     });

@@ -4,7 +4,7 @@
 // encode to the same bytes, or fail with the same error (code, path, reason), as when filled into a
 // record (a builder) and encoded by the codec.
 import { beforeAll, describe, expect, it } from "vitest";
-import { EncodeError, init, setLimits, type AnyMessageType } from "hppproto";
+import { EncodeError, init, setLimits, type AnyMessageType, builder } from "hppproto";
 import { runtime } from "../dist/ts/runtime.js";
 import type { SchemaDef } from "../dist/ts/schema.js";
 import { randomSource } from "../fuzz/random.mjs";
@@ -33,7 +33,7 @@ function outcome(fn: () => Uint8Array): Outcome {
 
 /** The codec's way: the object filled into a builder's record, the record encoded. */
 function byCodec(T: AnyMessageType, o: unknown): Uint8Array {
-  const b = T.builder(o);
+  const b = builder(T, o);
   try {
     return T.encode(b);
   } finally {

@@ -3,7 +3,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Arena, DecodeError, EncodeError, init, MessageType, MessageView, SchemaError } from "hppproto";
+import { Arena, DecodeError, EncodeError, init, MessageType, MessageView, SchemaError, fromJsonString, builder } from "hppproto";
 import { runtime } from "../dist/ts/runtime.js";
 import { defineSchema, type SchemaDef } from "../dist/ts/schema.js";
 import { Node } from "./gen/names/limits_pb.js";
@@ -305,18 +305,19 @@ describe("before init()", () => {
 
   it("every call that needs the codec is a NotInitializedError with a code", () => {
     const out = run(`
-      import { NotInitializedError, getLimits, setLimits } from "hppproto";
+      import { NotInitializedError, getLimits, setLimits, builder } from "hppproto";
       import { Wide } from "./test/gen/wide_js/wide_pb.js";
       for (const call of [() => Wide.decode(new Uint8Array(0)), () => Wide.view(new Uint8Array(0)), () => Wide.encode({}),
-        () => Wide.builder(), () => Wide.encodeDelimited([{}]), () => getLimits(), () => setLimits({ maxDepth: 5 })]) {
+        () => builder(Wide), () => Wide.encodeDelimited([{}]), () => getLimits(), () => setLimits({ maxDepth: 5 })]) {
         try { call(); console.log("no error"); } catch (e) { console.log(e instanceof NotInitializedError, e.code, e.message.includes("await init()")); }
       }`);
     expect(out.split("\n")).toEqual(Array(7).fill("true NOT_INITIALIZED true"));
   });
 
-  it("the browser entry's initSync() needs no arguments: its module is inlined", () => {
+  it("initSync() with the codec for browsers needs no arguments: it is inlined", () => {
     const out = run(`
-      import { initSync } from "./dist/ts/index.browser.js";
+      import "./dist/ts/codec.browser.js";
+      import { initSync } from "./dist/ts/index.js";
       import { Wide } from "./test/gen/wide_js/wide_pb.js";
       initSync();
       console.log(String(Wide.decode(Wide.encode({ i64: 7n })).i64));`);
@@ -339,10 +340,10 @@ describe("enum-typed values out of range name their enum", () => {
     for (const o of [{ optionalNestedEnum: 2 ** 40 }, { repeatedNestedEnum: [1, 2.5] }]) {
       expect(() => TestAllTypes.encode(o)).toThrow(`is not a value of enum ${nested} (a 32-bit signed integer)`);
     }
-    expect(() => (TestAllTypes.builder().optionalNestedEnum = -(2 ** 31) - 1)).toThrow(`enum ${nested}`);
+    expect(() => (builder(TestAllTypes).optionalNestedEnum = -(2 ** 31) - 1)).toThrow(`enum ${nested}`);
   });
   it("ProtoJSON in", () => {
-    const e = thrownError(() => TestAllTypes.fromJsonString('{"optionalNestedEnum": 99999999999}'));
+    const e = thrownError(() => fromJsonString(TestAllTypes, '{"optionalNestedEnum": 99999999999}'));
     expect(e.message).toBe(`99999999999 is not a value of enum ${nested} (a name, or a 32-bit signed integer) (proto3_unittest.TestAllTypes.optionalNestedEnum) [VALUE_OUT_OF_RANGE]`);
   });
 });

@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as es from "@bufbuild/protobuf";
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
-import { clearExtension, DecodeError, Extension, fromText, getExtension, hasExtension, init, Registry, setExtension, toText } from "hppproto";
+import { clearExtension, DecodeError, Extension, fromText, getExtension, hasExtension, init, Registry, setExtension, toText, toJson, toJsonString, fromJsonString, decodeToJsonString, create, isFieldSet, builder } from "hppproto";
 import { loadSchema } from "../dist/codegen/dynamic.js";
 import * as conf2 from "./gen/conformance/google/protobuf/test_messages_proto2_pb.js";
 import { repoRoot } from "./support/paths.js";
@@ -25,7 +25,7 @@ describe("extensions", () => {
     const ext = conf2.extension_int32;
     expect(ext).toBeInstanceOf(Extension);
     expect([ext.typeName, ext.number, ext.extendee]).toEqual(["protobuf_test_messages.proto2.extension_int32", 120, T]);
-    const m = T.create();
+    const m = create(T);
     expect([getExtension(m, ext), hasExtension(m, ext)]).toEqual([undefined, false]);
     setExtension(m, ext, 5);
     expect(m.extensionInt32).toBe(5); // the field's own property
@@ -35,7 +35,7 @@ describe("extensions", () => {
     expect(getExtension(T.decode(T.encode(m)), conf2.groupfield)).toEqual({ groupInt32: 1 });
     clearExtension(m, ext);
     expect([getExtension(m, ext), hasExtension(m, ext)]).toEqual([undefined, false]);
-    const b = T.builder();
+    const b = builder(T);
     setExtension(b as never, ext, 6); // a builder of the run: its setter
     expect(T.decode(T.encode(b)).extensionInt32).toBe(6);
     expect(() => setExtension(T.view(bytes) as never, ext, 1)).toThrow(/a view is read-only/); // but not a view: read-only (it has no setter)
@@ -47,8 +47,8 @@ describe("extensions", () => {
     setExtension(literal, ext, 42);
     expect(literal.extensionInt32).toBe(42);
     expect(literal.$unknown).toBeUndefined();
-    expect([getExtension(literal, ext), hasExtension(literal, ext), T.isSet(literal, "extensionInt32")]).toEqual([42, true, true]);
-    expect(T.toJsonString(literal)).toBe('{"optionalInt32":1,"[protobuf_test_messages.proto2.extension_int32]":42}');
+    expect([getExtension(literal, ext), hasExtension(literal, ext), isFieldSet(T, literal, "extensionInt32")]).toEqual([42, true, true]);
+    expect(toJsonString(T, literal)).toBe('{"optionalInt32":1,"[protobuf_test_messages.proto2.extension_int32]":42}');
     literal.extensionInt32 = 5; // one value, not a field and a copy in $unknown
     expect(T.decode(T.encode(literal)).extensionInt32).toBe(5);
     clearExtension(literal, ext);
@@ -83,15 +83,15 @@ describe("extensions", () => {
     expect(getExtension({}, tags)).toEqual([]); // absent: what an absent field reads as
     // other unknown fields stay as they were, groups whole; malformed bytes are a RangeError
     const group = [0xb3, 0x09, 0x08, 0x01, 0xb4, 0x09]; // field 150: a group holding field 1 = 1
-    const g = { ...alone.create(), id: 2, $unknown: new Uint8Array(group) } as Record<string, unknown> & { $unknown?: Uint8Array };
+    const g = { ...create(alone), id: 2, $unknown: new Uint8Array(group) } as Record<string, unknown> & { $unknown?: Uint8Array };
     setExtension(g, level, 3);
     expect(Array.from(g.$unknown)).toEqual([...group, 0xa0, 0x06, 0x03]);
     clearExtension(g, level);
     expect(Array.from(g.$unknown!)).toEqual(group);
-    expect(() => setExtension({ ...alone.create(), $unknown: new Uint8Array([0x0a, 0x05, 0x61]) }, level, 1)).toThrow(RangeError);
-    expect(() => setExtension({ ...alone.create(), $unknown: new Uint8Array([0xb3, 0x09, 0xbc, 0x09]) }, level, 1)).toThrow(/group end/);
+    expect(() => setExtension({ ...create(alone), $unknown: new Uint8Array([0x0a, 0x05, 0x61]) }, level, 1)).toThrow(RangeError);
+    expect(() => setExtension({ ...create(alone), $unknown: new Uint8Array([0xb3, 0x09, 0xbc, 0x09]) }, level, 1)).toThrow(/group end/);
     // a builder of the run without them: its record's unknown fields
-    const b = alone.builder() as never as Record<string, unknown>;
+    const b = builder(alone) as never as Record<string, unknown>;
     b.id = 4;
     setExtension(b, level, 11);
     setExtension(b, tags, ["t"]);
@@ -114,10 +114,10 @@ describe("extensions", () => {
     // on the run's plain objects, builders and views, and in the unknown fields of the other run's
     const view = Base.view(new Uint8Array(0)) as never as Record<string, unknown>;
     expect([getExtension(view, level), hasExtension(view, level)]).toEqual([5, false]);
-    for (const [m, encode] of [[Base.create(), Base], [alone.create(), alone], [Base.builder(), Base]] as [Record<string, unknown>, typeof Base][]) {
+    for (const [m, encode] of [[create(Base), Base], [create(alone), alone], [builder(Base), Base]] as [Record<string, unknown>, typeof Base][]) {
       expect([getExtension(m, level), hasExtension(m, level)]).toEqual([5, false]);
       setExtension(m, level, 5); // the default, set
-      expect([getExtension(m, level), hasExtension(m, level), Base.isSet(Base.decode(encode.encode(m)), "level")]).toEqual([5, true, true]);
+      expect([getExtension(m, level), hasExtension(m, level), isFieldSet(Base, Base.decode(encode.encode(m)), "level")]).toEqual([5, true, true]);
       clearExtension(m, level);
       expect([getExtension(m, level), hasExtension(m, level), encode.encode(m).length]).toEqual([5, false, 0]);
     }
@@ -173,18 +173,18 @@ describe("extensions a run does not know, resolved through a registry", () => {
     const schema = reg.getMessage("x.Holder")!;
     const theirs = es.toJson(schema, es.fromBinary(schema, bytes), { registry: reg });
     const m = Holder.decode(bytes);
-    expect(Holder.toJson(m, { registry })).toEqual(theirs);
-    expect(JSON.parse(Holder.toJsonString(Holder.view(bytes), { registry }))).toEqual(theirs);
-    expect(JSON.parse(Holder.decodeToJsonString(bytes, { registry }))).toEqual(theirs);
+    expect(toJson(Holder, m, { registry })).toEqual(theirs);
+    expect(JSON.parse(toJsonString(Holder, Holder.view(bytes), { registry }))).toEqual(theirs);
+    expect(JSON.parse(decodeToJsonString(Holder, bytes, { registry }))).toEqual(theirs);
     // a runtime schema's extensions (from descriptors) in a registry do the same
     expect([...more.extensions.keys()]).toEqual(["x.level", "x.tags", "x.note", "x.mood", "x.nums"]);
-    expect(Holder.toJson(m, { registry: new Registry(more.extensions.values()) })).toEqual(theirs);
-    expect(Holder.toJson(m, { registry: new Registry(registry) })).toEqual(theirs); // a registry's extensions come along
-    expect(Holder.toJson(m, { registry, useProtoNames: true, enumsAsInts: true })).toEqual(es.toJson(schema, es.fromBinary(schema, bytes), { registry: reg, useProtoFieldName: true, enumAsInteger: true }));
-    expect(Holder.toJson(m, { registry, emitDefaults: true })).toEqual(es.toJson(schema, es.fromBinary(schema, bytes), { registry: reg, alwaysEmitImplicit: true }));
+    expect(toJson(Holder, m, { registry: new Registry(more.extensions.values()) })).toEqual(theirs);
+    expect(toJson(Holder, m, { registry: new Registry(registry) })).toEqual(theirs); // a registry's extensions come along
+    expect(toJson(Holder, m, { registry, useProtoNames: true, enumsAsInts: true })).toEqual(es.toJson(schema, es.fromBinary(schema, bytes), { registry: reg, useProtoFieldName: true, enumAsInteger: true }));
+    expect(toJson(Holder, m, { registry, emitDefaults: true })).toEqual(es.toJson(schema, es.fromBinary(schema, bytes), { registry: reg, alwaysEmitImplicit: true }));
     // without the registry (or with one of message types only) they stay unknown fields, left out
-    expect(Holder.toJson(m)).toEqual(Holder.toJson(m, { registry: new Registry(Holder) }));
-    expect(JSON.stringify(Holder.toJson(m))).not.toContain("[x.");
+    expect(toJson(Holder, m)).toEqual(toJson(Holder, m, { registry: new Registry(Holder) }));
+    expect(JSON.stringify(toJson(Holder, m))).not.toContain("[x.");
   });
 
   it("ProtoJSON reads them into $unknown, as decode() keeps them; unknown without the registry", () => {
@@ -192,17 +192,17 @@ describe("extensions a run does not know, resolved through a registry", () => {
     const reg = bufRegistry();
     const schema = reg.getMessage("x.Holder")!;
     const text = es.toJsonString(schema, es.fromBinary(schema, bytes), { registry: reg });
-    const m = Holder.fromJsonString(text, { registry });
-    expect(Holder.toJson(m, { registry })).toEqual(JSON.parse(text));
+    const m = fromJsonString(Holder, text, { registry });
+    expect(toJson(Holder, m, { registry })).toEqual(JSON.parse(text));
     // the same wire fields as @bufbuild reads from the same JSON
     expect(es.equals(schema, es.fromBinary(schema, Holder.encode(m)), es.fromJsonString(schema, text, { registry: reg }), { registry: reg, extensions: true })).toBe(true);
     expect(getExtension((m as { base: Record<string, unknown> }).base, note)).toEqual({ text: "t", big: 2n ** 60n });
-    expect(() => Holder.fromJsonString(text)).toThrow(/has no field "\[x\.level\]"/);
-    expect(Holder.fromJsonString(text, { ignoreUnknownFields: true })).toEqual(Holder.decode(Holder.encode(Holder.fromJsonString(text, { registry: new Registry(), ignoreUnknownFields: true }))));
+    expect(() => fromJsonString(Holder, text)).toThrow(/has no field "\[x\.level\]"/);
+    expect(fromJsonString(Holder, text, { ignoreUnknownFields: true })).toEqual(Holder.decode(Holder.encode(fromJsonString(Holder, text, { registry: new Registry(), ignoreUnknownFields: true }))));
     // errors name the extension's path; an extension of another message is unknown here
-    expect(() => Holder.fromJsonString('{"base":{"id":1,"[x.level]":"x"}}', { registry })).toThrow(/x\.Holder\.base\.\[x\.level\]/);
-    expect(() => Holder.fromJsonString('{"base":{"id":1,"[x.note]":{}}}', { registry })).toThrow(/\[x\.note\]/); // Note's required text
-    expect(() => Holder.fromJsonString('{"[x.level]":1}', { registry })).toThrow(/UNKNOWN_FIELD/);
+    expect(() => fromJsonString(Holder, '{"base":{"id":1,"[x.level]":"x"}}', { registry })).toThrow(/x\.Holder\.base\.\[x\.level\]/);
+    expect(() => fromJsonString(Holder, '{"base":{"id":1,"[x.note]":{}}}', { registry })).toThrow(/\[x\.note\]/); // Note's required text
+    expect(() => fromJsonString(Holder, '{"[x.level]":1}', { registry })).toThrow(/UNKNOWN_FIELD/);
   });
 
   it("the text format prints them as protoc does and reads them back", () => {

@@ -100,7 +100,7 @@ const hostileJsonName = 'a"*/\u2028\\b\u0005';
 /** Imports a generated module in a Node process of its own; what `check` (a function of the module, run there) returns. */
 function importAndRun(module: string, check: string): { injected: unknown; result: unknown } {
   const script = [
-    `const { init } = await import(${JSON.stringify(`${repoRoot}dist/ts/index.js`)});`,
+    `const { init, findField, toJsonString } = await import(${JSON.stringify(`${repoRoot}dist/ts/index.js`)});`,
     "await init();",
     `const m = await import(${JSON.stringify(module)});`,
     `const result = (${check})(m);`,
@@ -115,8 +115,8 @@ function importAndRun(module: string, check: string): { injected: unknown; resul
 const readBack = `(m) => {
   const v = m.Hostile.view(new Uint8Array(0));
   return {
-    text: v.text, raw: Array.from(v.raw), jsonName: m.Hostile.field(3).jsonName,
-    json: Object.keys(JSON.parse(m.Hostile.toJsonString({ named: 1 }))),
+    text: v.text, raw: Array.from(v.raw), jsonName: findField(m.Hostile, 3).jsonName,
+    json: Object.keys(JSON.parse(toJsonString(m.Hostile, { named: 1 }))),
   };
 }`;
 const expected = { text: hostileString, raw: [0, 0x22, 0x2a, 0x2f, 0x0a, 0x5c], jsonName: hostileJsonName, json: [hostileJsonName] };

@@ -3,7 +3,7 @@
 // JS reader. What it reads must be what the JS reader (fromJson() of JSON.parse's value) makes of
 // the same text, and it must read most texts itself, or it is dead weight.
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { init, JsonError } from "hppproto";
+import { init, JsonError, toJsonString, fromJson, fromJsonString, encodeFromJsonString, decodeToJsonString } from "hppproto";
 import { runtime } from "../dist/ts/runtime.js";
 import { encodeWithProtobufjs, loadSet, randomObject, requiresItself, rng } from "./support/protos.js";
 import { thrown } from "./support/thrown.js";
@@ -49,15 +49,15 @@ describe.each(Object.entries(sets))("every message of the %s schemas", (_name, l
         const plain = type.decode(encodeWithProtobufjs(loaded, typeName, randomObject(loaded, model, r)));
         let text: string;
         try {
-          text = type.toJsonString(plain, { useProtoNames: i % 2 === 1 });
+          text = toJsonString(type, plain, { useProtoNames: i % 2 === 1 });
         } catch (e) {
           if (e instanceof JsonError) continue; // a value ProtoJSON cannot hold (a Timestamp out of range, say)
           throw e;
         }
         texts++;
-        const reference = type.fromJson(JSON.parse(text));
-        expect(type.fromJsonString(text), text).toEqual(reference);
-        expect(type.encodeFromJsonString(text), text).toEqual(type.encode(reference));
+        const reference = fromJson(type, JSON.parse(text));
+        expect(fromJsonString(type, text), text).toEqual(reference);
+        expect(encodeFromJsonString(type, text), text).toEqual(type.encode(reference));
       }
     }
     // two reads a text; the schemas are full of well-known types and closed enums, which stay the
@@ -75,7 +75,7 @@ describe("values", () => {
       const texts = values.map((d) => String(d));
       for (let i = 0; i < texts.length; i += 500) {
         const chunk = texts.slice(i, i + 500);
-        expect(T.fromJsonString(`{"repeatedDouble": [${chunk.join(",")}]}`).repeatedDouble).toEqual(chunk.map(Number));
+        expect(fromJsonString(T, `{"repeatedDouble": [${chunk.join(",")}]}`).repeatedDouble).toEqual(chunk.map(Number));
       }
     };
     // any double: most have exponents the codec leaves to the JS reader
@@ -107,18 +107,18 @@ describe("values", () => {
       "1.2345678901234567e-19", "4.9406564584124654e-19", "1.7976931348623157e19", "0.1", "-0.0", "0", "2.5e-7",
       "123456789012345.67", "1e19", "1e-19", "8.98846567431158e17",
     ];
-    const got = T.fromJsonString(`{"repeatedDouble": [${cases.join(",")}], "repeatedFloat": [${cases.join(",")}]}`);
+    const got = fromJsonString(T, `{"repeatedDouble": [${cases.join(",")}], "repeatedFloat": [${cases.join(",")}]}`);
     expect(got.repeatedDouble).toEqual(cases.map(Number));
     expect(got.repeatedFloat).toEqual(cases.map((c) => Math.fround(Number(c))));
     // 16-19 digits times a power of ten (a 128-bit product), read by the codec itself
     const counts = countCodecReads();
     const products = ["1.2345678901234567e+21", "9.999999999999999e+22", "1.7976931348623157e+26", "4.503599627370497e+30", "0.30000000000000004"];
-    expect(T.fromJsonString(`{"repeatedDouble": [${products.join(",")}]}`).repeatedDouble).toEqual(products.map(Number));
+    expect(fromJsonString(T, `{"repeatedDouble": [${products.join(",")}]}`).repeatedDouble).toEqual(products.map(Number));
     expect(counts).toEqual({ read: 1, handed: 0 });
   });
 
   it("strings: escapes, pairs of surrogate escapes, UTF-8 as given", () => {
-    const got = T.fromJsonString('{"optionalString": "a\\"b\\\\c\\/\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude00 caf\u00e9 \ud83d\ude00 \ufffd"}');
+    const got = fromJsonString(T, '{"optionalString": "a\\"b\\\\c\\/\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude00 caf\u00e9 \ud83d\ude00 \ufffd"}');
     expect(got.optionalString).toBe('a"b\\c/\b\f\n\r\t\u00e9\u{1f600} caf\u00e9 \u{1f600} \ufffd');
   });
 
@@ -135,8 +135,8 @@ describe("values", () => {
     const text = JSON.stringify({ repeatedString: strings });
     const measured = JSON.stringify({ repeatedString: strings, optionalBytes: "AAAA".repeat(1 << 20) });
     for (const t of [text, measured]) {
-      expect(T.fromJsonString(t).repeatedString).toEqual(JSON.parse(t).repeatedString);
-      expect(T.decode(T.encodeFromJsonString(t)).repeatedString).toEqual(strings);
+      expect(fromJsonString(T, t).repeatedString).toEqual(JSON.parse(t).repeatedString);
+      expect(T.decode(encodeFromJsonString(T, t)).repeatedString).toEqual(strings);
     }
     expect(counts).toEqual({ read: 4, handed: 0 });
   });
@@ -146,71 +146,71 @@ describe("values", () => {
     for (let cut = 0; cut < value.length; cut++) {
       for (const rest of ["", "\"", "\\"]) {
         const text = `{"optionalString": "${value.slice(0, cut)}${rest}`;
-        expect(thrown(() => T.fromJsonString(text), JsonError)[0]).toBe("INVALID_JSON");
+        expect(thrown(() => fromJsonString(T, text), JsonError)[0]).toBe("INVALID_JSON");
       }
     }
-    expect(T.fromJsonString(`{"optionalString": "${value}"}`).optionalString).toBe(JSON.parse(`"${value}"`));
+    expect(fromJsonString(T, `{"optionalString": "${value}"}`).optionalString).toBe(JSON.parse(`"${value}"`));
   });
 
   it("strings of ASCII text are slices of it; the next binary decode in the same buffer reads its own bytes", () => {
-    const got = T.fromJsonString('{"optionalString": "plain ascii, longer than twelve", "repeatedString": ["a\\nb", "bcdefghijklmnop", "x"]}');
+    const got = fromJsonString(T, '{"optionalString": "plain ascii, longer than twelve", "repeatedString": ["a\\nb", "bcdefghijklmnop", "x"]}');
     expect(got.optionalString).toBe("plain ascii, longer than twelve");
     expect(got.repeatedString).toEqual(["a\nb", "bcdefghijklmnop", "x"]);
     // the same bytes, the same staging buffer: what decode() reads must not come from the old text
     const bytes = T.encode({ optionalString: "ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ" });
     expect(T.decode(bytes).optionalString).toBe("ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ");
-    expect(T.encodeFromJsonString('{"optionalString": "plain ascii, longer than twelve"}')).toEqual(T.encode({ optionalString: "plain ascii, longer than twelve" }));
+    expect(encodeFromJsonString(T, '{"optionalString": "plain ascii, longer than twelve"}')).toEqual(T.encode({ optionalString: "plain ascii, longer than twelve" }));
     expect(T.decode(bytes).optionalString).toBe("ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ");
   });
 
   it("a lone surrogate, escaped or in the text itself, is an error, not U+FFFD", () => {
-    expect(thrown(() => T.fromJsonString('{"optionalString": "\\ud800"}'), JsonError)[0]).toBe("INVALID_VALUE");
-    expect(thrown(() => T.fromJsonString('{"optionalString": "x\ud800y"}'), JsonError)[0]).toBe("INVALID_VALUE");
-    expect(thrown(() => T.fromJsonString('{"mapStringString": {"\udc00": "v"}}'), JsonError)[0]).toBe("INVALID_VALUE");
+    expect(thrown(() => fromJsonString(T, '{"optionalString": "\\ud800"}'), JsonError)[0]).toBe("INVALID_VALUE");
+    expect(thrown(() => fromJsonString(T, '{"optionalString": "x\ud800y"}'), JsonError)[0]).toBe("INVALID_VALUE");
+    expect(thrown(() => fromJsonString(T, '{"mapStringString": {"\udc00": "v"}}'), JsonError)[0]).toBe("INVALID_VALUE");
   });
 
   it("integers at their bounds, as numbers and strings; one past is out of range", () => {
-    const got = T.fromJsonString('{"optionalInt32": -2147483648, "optionalUint32": "4294967295", "optionalInt64": "-9223372036854775808", "optionalUint64": 18446744073709551615, "optionalSint64": 9223372036854775807, "optionalFixed32": 0}');
+    const got = fromJsonString(T, '{"optionalInt32": -2147483648, "optionalUint32": "4294967295", "optionalInt64": "-9223372036854775808", "optionalUint64": 18446744073709551615, "optionalSint64": 9223372036854775807, "optionalFixed32": 0}');
     expect(got).toMatchObject({ optionalInt32: -2147483648, optionalUint32: 4294967295, optionalInt64: -9223372036854775808n, optionalUint64: 18446744073709551615n, optionalSint64: 9223372036854775807n, optionalFixed32: 0 });
-    expect(thrown(() => T.fromJsonString('{"optionalUint64": 18446744073709551616}'), JsonError)[0]).toBe("VALUE_OUT_OF_RANGE");
-    expect(thrown(() => T.fromJsonString('{"optionalInt32": "-2147483649"}'), JsonError)[0]).toBe("VALUE_OUT_OF_RANGE");
+    expect(thrown(() => fromJsonString(T, '{"optionalUint64": 18446744073709551616}'), JsonError)[0]).toBe("VALUE_OUT_OF_RANGE");
+    expect(thrown(() => fromJsonString(T, '{"optionalInt32": "-2147483649"}'), JsonError)[0]).toBe("VALUE_OUT_OF_RANGE");
   });
 
   it("bytes: standard and URL-safe base64, padded or not", () => {
-    const got = T.fromJsonString('{"repeatedBytes": ["AP8K", "AP8=", "AP8", "-_-_", ""]}');
+    const got = fromJsonString(T, '{"repeatedBytes": ["AP8K", "AP8=", "AP8", "-_-_", ""]}');
     expect(got.repeatedBytes).toEqual([new Uint8Array([0, 255, 10]), new Uint8Array([0, 255]), new Uint8Array([0, 255]), new Uint8Array([251, 255, 191]), new Uint8Array([])]);
-    expect(thrown(() => T.fromJsonString('{"optionalBytes": "A"}'), JsonError)[0]).toBe("INVALID_VALUE");
+    expect(thrown(() => fromJsonString(T, '{"optionalBytes": "A"}'), JsonError)[0]).toBe("INVALID_VALUE");
   });
 
   it("maps: keys of every kind; a key written twice, even differently, is a duplicate key", () => {
-    const got = T.fromJsonString('{"mapInt64Int64": {"-5": "7", "9223372036854775807": 1}, "mapBoolBool": {"true": false}, "mapStringNestedMessage": {"k": {"a": 1}, "\\u006b2": {}}}');
+    const got = fromJsonString(T, '{"mapInt64Int64": {"-5": "7", "9223372036854775807": 1}, "mapBoolBool": {"true": false}, "mapStringNestedMessage": {"k": {"a": 1}, "\\u006b2": {}}}');
     expect(got.mapInt64Int64).toEqual({ "-5": 7n, "9223372036854775807": 1n });
     expect(got.mapBoolBool).toEqual({ true: false });
     expect(got.mapStringNestedMessage).toEqual({ k: { a: 1, corecursive: undefined }, k2: { a: 0, corecursive: undefined } });
-    expect(thrown(() => T.fromJsonString('{"mapStringString": {"k": "1", "\\u006b": "2"}}'), JsonError)[0]).toBe("INVALID_JSON");
+    expect(thrown(() => fromJsonString(T, '{"mapStringString": {"k": "1", "\\u006b": "2"}}'), JsonError)[0]).toBe("INVALID_JSON");
     const many = Array.from({ length: 40 }, (_, i) => `"${i}": ${i}`);
-    expect(Object.keys(T.fromJsonString(`{"mapInt32Int32": {${many.join(",")}}}`).mapInt32Int32)).toHaveLength(40);
-    expect(thrown(() => T.fromJsonString(`{"mapInt32Int32": {${many.join(",")}, "17": 0}}`), JsonError)[0]).toBe("INVALID_JSON");
+    expect(Object.keys(fromJsonString(T, `{"mapInt32Int32": {${many.join(",")}}}`).mapInt32Int32)).toHaveLength(40);
+    expect(thrown(() => fromJsonString(T, `{"mapInt32Int32": {${many.join(",")}, "17": 0}}`), JsonError)[0]).toBe("INVALID_JSON");
   });
 
   it("fields by either name, oneofs, null as absent; duplicates and second oneof members are errors", () => {
-    expect(T.fromJsonString('{"optional_int32": 1, "oneofUint32": 5, "optionalNestedMessage": null}')).toMatchObject({ optionalInt32: 1, oneofField: { case: "oneofUint32", value: 5 } });
-    expect(thrown(() => T.fromJsonString('{"optionalInt32": 1, "optional_int32": 2}'), JsonError)[0]).toBe("DUPLICATE_FIELD");
-    expect(thrown(() => T.fromJsonString('{"oneofUint32": 1, "oneofString": "x"}'), JsonError)[0]).toBe("DUPLICATE_FIELD");
+    expect(fromJsonString(T, '{"optional_int32": 1, "oneofUint32": 5, "optionalNestedMessage": null}')).toMatchObject({ optionalInt32: 1, oneofField: { case: "oneofUint32", value: 5 } });
+    expect(thrown(() => fromJsonString(T, '{"optionalInt32": 1, "optional_int32": 2}'), JsonError)[0]).toBe("DUPLICATE_FIELD");
+    expect(thrown(() => fromJsonString(T, '{"oneofUint32": 1, "oneofString": "x"}'), JsonError)[0]).toBe("DUPLICATE_FIELD");
   });
 
   it("proto2: explicit presence, defaults and closed enums as the JS reader keeps them", () => {
     const P = conf2.TestAllTypesProto2;
     const text = '{"optionalInt32": 0, "optionalNestedEnum": "BAZ", "repeatedNestedEnum": [1, 2], "defaultInt32": -123456789}';
-    expect(P.fromJsonString(text)).toEqual(P.fromJson(JSON.parse(text)));
+    expect(fromJsonString(P, text)).toEqual(fromJson(P, JSON.parse(text)));
     const unknownNumber = '{"optionalNestedEnum": 7}'; // not a value of the closed enum: kept as an unknown field
-    expect(P.fromJsonString(unknownNumber)).toEqual(P.fromJson(JSON.parse(unknownNumber)));
+    expect(fromJsonString(P, unknownNumber)).toEqual(fromJson(P, JSON.parse(unknownNumber)));
   });
 
   it("after text the codec hands over, the runtime reads the next text itself", () => {
     const counts = countCodecReads();
-    expect(thrown(() => T.fromJsonString('{"optionalInt32": 1, "optionalInt32": 2}'), JsonError)[0]).toBe("INVALID_JSON");
-    expect(T.fromJsonString('{"optionalInt32": 3}').optionalInt32).toBe(3);
+    expect(thrown(() => fromJsonString(T, '{"optionalInt32": 1, "optionalInt32": 2}'), JsonError)[0]).toBe("INVALID_JSON");
+    expect(fromJsonString(T, '{"optionalInt32": 3}').optionalInt32).toBe(3);
     expect(counts).toEqual({ read: 1, handed: 1 });
   });
 });
@@ -223,21 +223,21 @@ describe("map keys crafted to collide in the codec's duplicate-key check (test/s
 
   it("are distinct keys to the codec's reader and writer; one of them given twice is a duplicate", () => {
     const counts = countCodecReads();
-    expect(T.fromJsonString(text).mapStringString).toEqual(map);
-    expect(T.decode(T.encodeFromJsonString(text)).mapStringString).toEqual(map);
+    expect(fromJsonString(T, text).mapStringString).toEqual(map);
+    expect(T.decode(encodeFromJsonString(T, text)).mapStringString).toEqual(map);
     expect(counts).toEqual({ read: 2, handed: 0 }); // no duplicate seen where there is none
     const bytes = T.encode({ mapStringString: map });
     const written = vi.spyOn(runtime().full!, "jsonEncode");
-    expect(JSON.parse(T.decodeToJsonString(bytes))).toEqual({ mapStringString: map });
+    expect(JSON.parse(decodeToJsonString(T, bytes))).toEqual({ mapStringString: map });
     expect(typeof written.mock.results[0]!.value).toBe("string"); // the codec wrote it
 
     for (const [from, to] of [[3, 1000], [1023, 0], [500, 501]] as const) {
       const twice = text.replace(`"${keys[to]!}"`, `"${keys[from]!}"`);
-      expect(thrown(() => T.fromJsonString(twice), JsonError)[0]).toBe("INVALID_JSON");
-      expect(thrown(() => T.encodeFromJsonString(twice), JsonError)[0]).toBe("INVALID_JSON");
+      expect(thrown(() => fromJsonString(T, twice), JsonError)[0]).toBe("INVALID_JSON");
+      expect(thrown(() => encodeFromJsonString(T, twice), JsonError)[0]).toBe("INVALID_JSON");
     }
     // a key repeated on the wire: the later value, as for any map (the codec leaves it to the JS writer)
     const again = new Uint8Array([...bytes, ...T.encode({ mapStringString: { [keys[3]!]: "again" } })]);
-    expect(JSON.parse(T.decodeToJsonString(again)).mapStringString).toEqual({ ...map, [keys[3]!]: "again" });
+    expect(JSON.parse(decodeToJsonString(T, again)).mapStringString).toEqual({ ...map, [keys[3]!]: "again" });
   });
 });

@@ -6,10 +6,10 @@
 // switched off); and the codec must write most messages itself, or it is dead weight.
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import * as es from "@bufbuild/protobuf";
-import { DecodeError, init, JsonError, toText } from "hppproto";
+import { DecodeError, init, JsonError, toText, toJson, toJsonString, fromJson, fromJsonString, decodeToJsonString, create } from "hppproto";
 import { loadSchema } from "../dist/codegen/dynamic.js";
 import { runtime } from "../dist/ts/runtime.js";
-import { interpretedJsonType } from "../dist/ts/interpreted/json.js";
+import { interpretedType } from "../dist/ts/interpreted/index.js";
 import { encodeWithProtobufjs, loadSet, randomObject, requiresItself, rng } from "./support/protos.js";
 import { thrown } from "./support/thrown.js";
 import { registryOf } from "./support/buf.js";
@@ -65,7 +65,7 @@ describe.each(Object.entries(sets))("every message of the %s schemas", (_name, l
       const model = loaded.models.get(typeName)!;
       if (requiresItself(model) || model.messageSet) continue;
       const type = loaded.types.get(typeName)!;
-      const interpreted = interpretedJsonType((type as any).schemaDef, (type as any).index); // no generated writer
+      const interpreted = interpretedType((type as any).schemaDef, (type as any).index); // no generated writer
       const r = rng(typeName.length * 6007 + 3);
       for (let i = 0; i < 10; i++) {
         const bytes = encodeWithProtobufjs(loaded, typeName, randomObject(loaded, model, r));
@@ -73,17 +73,17 @@ describe.each(Object.entries(sets))("every message of the %s schemas", (_name, l
         const options = optionSets[i % optionSets.length]!;
         let reference: string;
         try {
-          reference = type.toJsonString(plain, options); // the generated writer
+          reference = toJsonString(type, plain, options); // the generated writer
         } catch (e) {
           if (e instanceof JsonError) continue; // a value ProtoJSON cannot hold (a Timestamp out of range, say)
           throw e;
         }
         messages++;
         const expected = JSON.parse(reference);
-        expect(JSON.parse(type.toJsonString(type.view(bytes), options)), reference).toEqual(expected);
-        expect(JSON.parse(type.decodeToJsonString(bytes, options)), reference).toEqual(expected);
-        expect(JSON.parse(interpreted.toJsonString(plain as never, options)), reference).toEqual(expected);
-        expect(JSON.parse(inJs(() => type.toJsonString(type.view(bytes), options))), reference).toEqual(expected);
+        expect(JSON.parse(toJsonString(type, type.view(bytes), options)), reference).toEqual(expected);
+        expect(JSON.parse(decodeToJsonString(type, bytes, options)), reference).toEqual(expected);
+        expect(JSON.parse(toJsonString(interpreted, plain as never, options)), reference).toEqual(expected);
+        expect(JSON.parse(inJs(() => toJsonString(type, type.view(bytes), options))), reference).toEqual(expected);
       }
     }
     // three writes a message; the schemas are full of well-known types, which stay the JS writer's
@@ -102,7 +102,7 @@ describe("plain objects of generated types", () => {
     };
     const counts = countCodecWrites();
     const quotes = vi.spyOn(runtime(), "jsonQuote");
-    const text = T.toJsonString(message);
+    const text = toJsonString(T, message);
     expect(counts).toEqual({ written: 0, handed: 0 });
     expect(quotes).toHaveBeenCalledTimes(4);
     expect(text).toBe(JSON.stringify(JSON.parse(text))); // escaped exactly as JSON.stringify escapes
@@ -116,7 +116,7 @@ describe("plain objects of generated types", () => {
       for (const special of specials) {
         for (const at of [0, 7, 8, 31, length - 1]) {
           const s = "y".repeat(at) + special + "z".repeat(length - at);
-          expect(T.toJsonString({ optionalString: s })).toBe(`{"optionalString":${JSON.stringify(s)}}`);
+          expect(toJsonString(T, { optionalString: s })).toBe(`{"optionalString":${JSON.stringify(s)}}`);
         }
       }
     }
@@ -124,19 +124,19 @@ describe("plain objects of generated types", () => {
 
   it("writing long strings inside a forEachDelimited() callback leaves the batch's other messages whole", () => {
     const messages = [0, 1, 2].map((i) => ({ optionalString: `${i}"`.repeat(300 + i), repeatedString: ["é\n".repeat(200 + i)] }));
-    const texts = messages.map((m) => T.toJsonString(m));
+    const texts = messages.map((m) => toJsonString(T, m));
     const seen: unknown[] = [];
     const written: string[] = [];
     T.forEachDelimited(T.encodeDelimited(messages), (m) => {
       seen.push(m);
-      written.push(T.toJsonString(m));
+      written.push(toJsonString(T, m));
     });
     expect(seen).toEqual(messages.map((m) => T.decode(T.encode(m))));
     expect(written).toEqual(texts);
     expect(JSON.parse(texts[2]!).optionalString).toBe(messages[2]!.optionalString);
     // the JS writer after a decode whose input is staged where long strings go (a wrapper is JS's to write)
     const wrapped = { optionalString: 'x"'.repeat(300), optionalStringWrapper: { value: "y\\".repeat(300) } };
-    expect(T.decodeToJsonString(T.encode(wrapped))).toBe(T.toJsonString(wrapped));
+    expect(decodeToJsonString(T, T.encode(wrapped))).toBe(toJsonString(T, wrapped));
   });
 
   it("a string past the codec's size limit is JSON.stringify's; the runtime stays usable", () => {
@@ -146,7 +146,7 @@ describe("plain objects of generated types", () => {
     rt.setLimits({ maxMessageSize: 1000 });
     try {
       expect(rt.jsonQuote(long)).toBeUndefined();
-      expect(T.toJsonString({ optionalString: long })).toBe(`{"optionalString":${JSON.stringify(long)}}`);
+      expect(toJsonString(T, { optionalString: long })).toBe(`{"optionalString":${JSON.stringify(long)}}`);
     } finally {
       rt.setLimits(limits);
     }
@@ -157,14 +157,14 @@ describe("plain objects of generated types", () => {
 describe("values", () => {
   const T = conf3.TestAllTypesProto3;
   // plain objects without a generated writer go through the codec too
-  const I = interpretedJsonType((T as any).schemaDef, (T as any).index) as unknown as typeof T;
+  const I = interpretedType((T as any).schemaDef, (T as any).index) as unknown as typeof T;
   const both = (message: Parameters<typeof T.encode>[0]) => {
     const counts = countCodecWrites();
-    const text = I.toJsonString(message as never);
-    expect(T.toJsonString(T.view(T.encode(message)))).toBe(text);
+    const text = toJsonString(I, message as never);
+    expect(toJsonString(T, T.view(T.encode(message)))).toBe(text);
     expect(counts).toEqual({ written: 2, handed: 0 });
-    expect(text).toBe(inJs(() => I.toJsonString(message as never)));
-    expect(JSON.parse(text)).toEqual(JSON.parse(T.toJsonString(message as never))); // the generated writer
+    expect(text).toBe(inJs(() => toJsonString(I, message as never)));
+    expect(JSON.parse(text)).toEqual(JSON.parse(toJsonString(T, message as never))); // the generated writer
     return text;
   };
 
@@ -190,8 +190,8 @@ describe("values", () => {
   it("an integer field's -0 is its zero and left out, as encode() leaves it out; a double's or float's -0 is written", () => {
     const text = both({ optionalInt32: -0, optionalUint32: -0, optionalSfixed32: -0, optionalFloat: -0, optionalDouble: -0 });
     expect(text).toBe('{"optionalFloat":-0,"optionalDouble":-0}');
-    expect(T.toJsonString({ optionalInt32: -0 })).toBe("{}");
-    expect(I.toJsonString({ optionalInt32: -0, optionalInt64: -0 } as never)).toBe("{}");
+    expect(toJsonString(T, { optionalInt32: -0 })).toBe("{}");
+    expect(toJsonString(I, { optionalInt32: -0, optionalInt64: -0 } as never)).toBe("{}");
     expect(toText(T, { optionalInt32: -0, optionalDouble: -0 })).toBe("optional_double: -0\n");
   });
 
@@ -203,7 +203,7 @@ describe("values", () => {
     // every UTF-16 code unit, alone and between letters (lone surrogates escaped), and pairs; as map keys too
     const units = Array.from({ length: 0x10000 }, (_, i) => String.fromCharCode(i));
     const each = [...units, ...units.map((u) => `ab${u}cd`), "\ud83d\ude00", "x\udbff\udfffy"];
-    const plain = conf3.TestAllTypesProto3.toJsonString({ repeatedString: each, mapStringString: { 'k"\\\u0001\ud800': "v\udc00" } });
+    const plain = toJsonString(conf3.TestAllTypesProto3, { repeatedString: each, mapStringString: { 'k"\\\u0001\ud800': "v\udc00" } });
     expect(plain).toBe(JSON.stringify({ repeatedString: each, mapStringString: { 'k"\\\u0001\ud800': "v\udc00" } }));
   });
 
@@ -228,8 +228,8 @@ describe("values", () => {
     // map_string_nested_message: an entry with only a key, then one with neither
     const tag = [...T.encode({ mapStringNestedMessage: { k: {} } }).subarray(0, 2)];
     const wire = new Uint8Array([...tag, 0x03, 0x0a, 0x01, 0x6b, ...tag, 0x00]);
-    expect(JSON.parse(T.decodeToJsonString(wire))).toEqual({ mapStringNestedMessage: { k: {}, "": {} } });
-    expect(JSON.parse(T.toJsonString(T.view(wire)))).toEqual({ mapStringNestedMessage: { k: {}, "": {} } });
+    expect(JSON.parse(decodeToJsonString(T, wire))).toEqual({ mapStringNestedMessage: { k: {}, "": {} } });
+    expect(JSON.parse(toJsonString(T, T.view(wire)))).toEqual({ mapStringNestedMessage: { k: {}, "": {} } });
   });
 
   it("a map key the wire data gives twice: the JS writer writes the last value, as decode() keeps it", () => {
@@ -238,7 +238,7 @@ describe("values", () => {
     const two = T.encode({ mapInt32Int32: { 1: 20 } });
     const wire = new Uint8Array([...one, ...two]);
     const counts = countCodecWrites();
-    expect(T.decodeToJsonString(wire)).toBe('{"mapInt32Int32":{"1":20}}');
+    expect(decodeToJsonString(T, wire)).toBe('{"mapInt32Int32":{"1":20}}');
     expect(counts).toEqual({ written: 0, handed: 1 });
   });
 
@@ -246,12 +246,12 @@ describe("values", () => {
     const message = { optionalInt32: 0, optionalNestedEnum: 2, repeatedInt32: [], optionalNestedMessage: { a: 0 } };
     for (const options of [{ useProtoNames: true }, { enumsAsInts: true }, { emitDefaults: true }, { useProtoNames: true, enumsAsInts: true, emitDefaults: true }]) {
       const counts = countCodecWrites();
-      const text = I.toJsonString(message, options);
+      const text = toJsonString(I, message, options);
       expect(counts).toEqual({ written: 1, handed: 0 });
-      expect(JSON.parse(text)).toEqual(JSON.parse(inJs(() => I.toJsonString(message, options))));
+      expect(JSON.parse(text)).toEqual(JSON.parse(inJs(() => toJsonString(I, message, options))));
       vi.restoreAllMocks();
     }
-    const text = I.toJsonString(message, { useProtoNames: true, enumsAsInts: true, emitDefaults: true });
+    const text = toJsonString(I, message, { useProtoNames: true, enumsAsInts: true, emitDefaults: true });
     expect(text).toContain('"optional_nested_enum":2');
     expect(text).toContain('"optional_int32":0');
     expect(text).toContain('"repeated_int32":[]');
@@ -261,24 +261,24 @@ describe("values", () => {
 
   it("well-known types and proto2: the JS writer writes their own forms; proto2 strings that are not UTF-8 read as JS reads them", () => {
     const counts = countCodecWrites();
-    expect(JSON.parse(I.toJsonString({ optionalTimestamp: { seconds: 1n, nanos: 0 }, optionalInt32: 4 }))).toEqual({ optionalTimestamp: "1970-01-01T00:00:01Z", optionalInt32: 4 });
+    expect(JSON.parse(toJsonString(I, { optionalTimestamp: { seconds: 1n, nanos: 0 }, optionalInt32: 4 }))).toEqual({ optionalTimestamp: "1970-01-01T00:00:01Z", optionalInt32: 4 });
     expect(counts).toEqual({ written: 0, handed: 1 });
     const P = conf2.TestAllTypesProto2;
     const invalid = new Uint8Array([0x72, 0x03, 0x61, 0xff, 0x62]); // optional_string (14): "a", 0xff, "b"
-    expect(P.decodeToJsonString(invalid)).toBe(inJs(() => P.toJsonString(P.decode(invalid))));
-    expect(P.decodeToJsonString(invalid)).toBe('{"optionalString":"a\ufffdb"}');
+    expect(decodeToJsonString(P, invalid)).toBe(inJs(() => toJsonString(P, P.decode(invalid))));
+    expect(decodeToJsonString(P, invalid)).toBe('{"optionalString":"a\ufffdb"}');
   });
 
   it("a plain object encode() would refuse is the JS writer's to write or to refuse, with its error", () => {
     const bad = { optionalInt32: "not a number" } as never;
     let reference: unknown, got: unknown;
     try {
-      reference = inJs(() => I.toJsonString(bad));
+      reference = inJs(() => toJsonString(I, bad));
     } catch (e) {
       reference = e;
     }
     try {
-      got = I.toJsonString(bad);
+      got = toJsonString(I, bad);
     } catch (e) {
       got = e;
     }
@@ -287,25 +287,25 @@ describe("values", () => {
 
   it("a view of another message type is a TypeError, not read with this type's record layout", () => {
     const other = conf2.TestAllTypesProto2.view(conf2.TestAllTypesProto2.encode({ optionalString: "x".repeat(40), repeatedInt64: [1n, 2n] }));
-    expect(() => T.toJsonString(other as never)).toThrow(/a view of another message type/);
-    expect(() => I.toJsonString(other as never)).toThrow(TypeError);
+    expect(() => toJsonString(T, other as never)).toThrow(/a view of another message type/);
+    expect(() => toJsonString(I, other as never)).toThrow(TypeError);
   });
 
   it("deep nesting is handed to the JS writer; large text grows the buffer; the runtime stays usable", () => {
     let deep: Record<string, unknown> = {};
     for (let i = 0; i < 90; i++) deep = { recursiveMessage: deep };
-    expect(JSON.parse(I.toJsonString(deep))).toEqual(JSON.parse(inJs(() => I.toJsonString(deep))));
+    expect(JSON.parse(toJsonString(I, deep))).toEqual(JSON.parse(inJs(() => toJsonString(I, deep))));
     const big = "\u00e9\n".repeat(600_000);
-    expect(I.toJsonString({ optionalString: big })).toBe(JSON.stringify({ optionalString: big }));
-    expect(I.toJsonString({ optionalInt32: 1 })).toBe('{"optionalInt32":1}');
-    expect(thrown(() => T.decodeToJsonString(new Uint8Array([0x08])), DecodeError)).toEqual(thrown(() => T.decode(new Uint8Array([0x08])), DecodeError));
-    expect(T.decodeToJsonString(T.encode({ optionalInt32: 2 }))).toBe('{"optionalInt32":2}');
+    expect(toJsonString(I, { optionalString: big })).toBe(JSON.stringify({ optionalString: big }));
+    expect(toJsonString(I, { optionalInt32: 1 })).toBe('{"optionalInt32":1}');
+    expect(thrown(() => decodeToJsonString(T, new Uint8Array([0x08])), DecodeError)).toEqual(thrown(() => T.decode(new Uint8Array([0x08])), DecodeError));
+    expect(decodeToJsonString(T, T.encode({ optionalInt32: 2 }))).toBe('{"optionalInt32":2}');
   });
 });
 
 describe("Any in Any: the writers nest JSON as deeply as the readers read it (200 objects and arrays), and no deeper", () => {
   const T = conf3.TestAllTypesProto3;
-  const I = interpretedJsonType((T as any).schemaDef, (T as any).index) as unknown as typeof T;
+  const I = interpretedType((T as any).schemaDef, (T as any).index) as unknown as typeof T;
   /** A message whose optionalAny holds `levels` Anys, one in the other, the last one a message. */
   const nested = (levels: number): Uint8Array => {
     let any = { typeUrl: `type.googleapis.com/${T.typeName}`, value: T.encode({ optionalInt32: 7 }) };
@@ -316,19 +316,19 @@ describe("Any in Any: the writers nest JSON as deeply as the readers read it (20
   const depthOf = (v: unknown): number =>
     typeof v === "object" && v !== null ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0;
   const writers: Record<string, (bytes: Uint8Array) => string> = {
-    "decodeToJsonString (the codec's writer first)": (bytes) => T.decodeToJsonString(bytes),
-    "toJsonString of a plain object (the generated writer)": (bytes) => T.toJsonString(T.decode(bytes)),
-    "toJsonString of a view": (bytes) => T.toJsonString(T.view(bytes)),
-    "toJson": (bytes) => JSON.stringify(T.toJson(T.decode(bytes))),
-    "toJsonString of a runtime schema's type (the interpreted writer)": (bytes) => I.toJsonString(I.decode(bytes)),
+    "decodeToJsonString (the codec's writer first)": (bytes) => decodeToJsonString(T, bytes),
+    "toJsonString of a plain object (the generated writer)": (bytes) => toJsonString(T, T.decode(bytes)),
+    "toJsonString of a view": (bytes) => toJsonString(T, T.view(bytes)),
+    "toJson": (bytes) => JSON.stringify(toJson(T, T.decode(bytes))),
+    "toJsonString of a runtime schema's type (the interpreted writer)": (bytes) => toJsonString(I, I.decode(bytes)),
   };
 
   it.each(Object.entries(writers))("%s: 199 Anys (200 objects) are written and read back; 200 Anys and 6,000 are a JsonError naming the field", (_name, write) => {
     const atLimit = nested(199);
     const text = write(atLimit);
     expect(depthOf(JSON.parse(text))).toBe(200); // the message, then an object per Any
-    expect(T.encode(T.fromJsonString(text))).toEqual(atLimit);
-    expect(T.encode(T.fromJson(JSON.parse(text)))).toEqual(atLimit);
+    expect(T.encode(fromJsonString(T, text))).toEqual(atLimit);
+    expect(T.encode(fromJson(T, JSON.parse(text)))).toEqual(atLimit);
     for (const levels of [200, 6000]) {
       const error = thrown(() => write(nested(levels)), JsonError);
       expect(error).toEqual(["INVALID_VALUE", "protobuf_test_messages.proto3.TestAllTypesProto3.optionalAny"]);
@@ -339,8 +339,8 @@ describe("Any in Any: the writers nest JSON as deeply as the readers read it (20
   it("the readers refuse the 201 objects of 200 Anys; toText refuses Anys past its own nesting limit (100 messages) with a TextError", () => {
     const text = `${'{"optionalAny":'}${'{"@type":"type.googleapis.com/google.protobuf.Any","value":'.repeat(199)}{"@type":"type.googleapis.com/${T.typeName}"}${"}".repeat(200)}`;
     expect(depthOf(JSON.parse(text))).toBe(201);
-    expect(thrown(() => T.fromJsonString(text), JsonError)[0]).toBe("INVALID_JSON");
-    expect(thrown(() => T.fromJson(JSON.parse(text)), JsonError)[0]).toBe("INVALID_JSON");
+    expect(thrown(() => fromJsonString(T, text), JsonError)[0]).toBe("INVALID_JSON");
+    expect(thrown(() => fromJson(T, JSON.parse(text)), JsonError)[0]).toBe("INVALID_JSON");
     expect(toText(T, T.decode(nested(99)))).toContain("optional_int32: 7");
     for (const levels of [100, 6000]) expect(() => toText(T, T.decode(nested(levels)))).toThrow(/messages nested deeper than 100 \(protobuf_test_messages\.proto3\.TestAllTypesProto3\.optional_any\) \[INVALID_VALUE\]/);
   });
@@ -365,22 +365,22 @@ describe("extensions with emitDefaults: left out unless set, as @bufbuild's toJs
 
   it.each(samples)("%s: %s, empty and with some set", (set, typeName, fields) => {
     const T = sets[set].types.get(typeName)!;
-    const I = interpretedJsonType((T as any).schemaDef, (T as any).index) as unknown as typeof T;
+    const I = interpretedType((T as any).schemaDef, (T as any).index) as unknown as typeof T;
     const R = runtimeSchemas[set]!.get(typeName)!;
     const desc = registries[set].getMessage(typeName)!;
-    expect(T.toJsonString(T.create(), options)).not.toContain('"[');
+    expect(toJsonString(T, create(T), options)).not.toContain('"[');
     for (const bytes of [new Uint8Array(0), T.encode(fields)]) {
       const theirs = es.toJson(desc, es.fromBinary(desc, bytes), { alwaysEmitImplicit: true, registry: registries[set] });
       const written = {
-        "generated writer": T.toJsonString(T.decode(bytes), options),
-        "codec, a view": T.toJsonString(T.view(bytes), options),
-        "codec, decodeToJsonString": T.decodeToJsonString(bytes, options),
-        "JS writer, a view": inJs(() => T.toJsonString(T.view(bytes), options)),
-        "codec, a plain object of the interpreted type": I.toJsonString(I.decode(bytes), options),
-        "interpreted writer": inJs(() => I.toJsonString(I.decode(bytes), options)),
-        "runtime schema, a plain object": R.toJsonString(R.decode(bytes), options),
-        "runtime schema, decodeToJsonString": R.decodeToJsonString(bytes, options),
-        "runtime schema, interpreted writer": inJs(() => R.toJsonString(R.view(bytes), options)),
+        "generated writer": toJsonString(T, T.decode(bytes), options),
+        "codec, a view": toJsonString(T, T.view(bytes), options),
+        "codec, decodeToJsonString": decodeToJsonString(T, bytes, options),
+        "JS writer, a view": inJs(() => toJsonString(T, T.view(bytes), options)),
+        "codec, a plain object of the interpreted type": toJsonString(I, I.decode(bytes), options),
+        "interpreted writer": inJs(() => toJsonString(I, I.decode(bytes), options)),
+        "runtime schema, a plain object": toJsonString(R, R.decode(bytes), options),
+        "runtime schema, decodeToJsonString": decodeToJsonString(R, bytes, options),
+        "runtime schema, interpreted writer": inJs(() => toJsonString(R, R.view(bytes), options)),
       };
       for (const [path, text] of Object.entries(written)) expect(JSON.parse(text), `${typeName} ${path}`).toEqual(theirs);
     }

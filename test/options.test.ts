@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { build } from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
-import { init, MessageView } from "hppproto";
+import { init, MessageView, toJsonString, fromJsonString, builder } from "hppproto";
 import type { FieldModel, MessageModel } from "../dist/codegen/model.js";
 import { FieldType, Label } from "../dist/ts/schema.js";
 import { checkView, crossCheck, encodeWithProtobufjs, loadSet, randomObject, rng } from "./support/protos.js";
@@ -83,7 +83,7 @@ describe("--int64 and the jstype option", () => {
     const view = type.view(bytes);
     expect([view.asString, view.asNumber, view.i64]).toEqual(["-9223372036854775808", 9007199254740991, 5n]);
     expect(view.stringsList).toEqual(new BigInt64Array([1n, -2n])); // zero-copy lists stay typed arrays
-    expect(type.toJsonString(plain)).toContain('"asString":"-9223372036854775808","asNumber":"9007199254740991"');
+    expect(toJsonString(type, plain)).toContain('"asString":"-9223372036854775808","asNumber":"9007199254740991"');
   });
 
   for (const [variant, to] of [["wide_string", String], ["wide_number", Number]] as const) {
@@ -97,9 +97,9 @@ describe("--int64 and the jstype option", () => {
           expect(t.encode(expected)).toEqual(type.encode(plain));
           expect(t.encode(t.view(bytes))).toEqual(type.encode(plain));
           expect(t.view(bytes).$toObject()).toEqual(expected);
-          const json = type.toJsonString(plain, { emitDefaults: true });
-          expect(t.toJsonString(expected, { emitDefaults: true })).toBe(json);
-          expect(t.fromJsonString(json)).toEqual(expected);
+          const json = toJsonString(type, plain, { emitDefaults: true });
+          expect(toJsonString(t, expected, { emitDefaults: true })).toBe(json);
+          expect(fromJsonString(t, json)).toEqual(expected);
           if (typeName === "wide.Wide") {
             const view = t.view(bytes);
             expect(view.i64).toBe(expected.i64 ?? to(0n));
@@ -112,14 +112,14 @@ describe("--int64 and the jstype option", () => {
           }
         }
       }
-      const builder = other.types.get("wide.Wide")!.builder();
-      builder.i64 = to(-3n);
-      builder.packedI64 = [to(1n), to(-2n)];
-      builder.addUnpackedU64(to(7n));
-      builder.byId = { "4": to(5n) };
-      expect(other.types.get("wide.Wide")!.encode(builder)).toEqual(
+      const b = builder(other.types.get("wide.Wide")!);
+      b.i64 = to(-3n);
+      b.packedI64 = [to(1n), to(-2n)];
+      b.addUnpackedU64(to(7n));
+      b.byId = { "4": to(5n) };
+      expect(other.types.get("wide.Wide")!.encode(b)).toEqual(
         wide.types.get("wide.Wide")!.encode({ i64: -3n, packedI64: [1n, -2n], unpackedU64: [7n], byId: { "4": 5n } }));
-      builder.$release();
+      b.$release();
     });
   }
 
@@ -162,7 +162,7 @@ describe("--facades", () => {
     const bytes = new Uint8Array([8, 1]);
     expect(() => views.decode(bytes)).toThrow("wide.Wide was generated without plain objects (hppproto-gen --facades)");
     expect(() => views.encode({ i64: 1n } as never)).toThrow("wide.Wide was generated without plain objects");
-    expect(() => views.builder()).toThrow("wide.Wide was generated without builders");
+    expect(() => builder(views)).toThrow("wide.Wide was generated without builders");
     expect("toJson" in views).toBe(false);
     expect("$toObject" in views.view(bytes)).toBe(false);
     expect(module("wide_views")).not.toMatch(/read\$Wide|fill\$Wide|WideBuilder|interface Wide/);
@@ -180,7 +180,7 @@ describe("--facades", () => {
   });
 
   it("builders: build and encode as the full output, with the views they extend", () => {
-    const b = builders.builder();
+    const b = builder(builders);
     b.i64 = 7n;
     b.mutableSub().name = "s";
     b.addSubs().id = 3n;
@@ -193,26 +193,31 @@ describe("--facades", () => {
     expect(() => builders.decode(new Uint8Array(0))).toThrow("without plain objects");
   });
 
-  it("what is left out is not in the bundle: a views-only decode carries no JSON, plain-object or builder code; a plain-only decode no view code", async () => {
-    const bundle = async (variant: string, read = "view") => {
+  it("what is left out is not in the bundle: the JSON reader comes with fromJson(); a views-only decode carries no JSON, plain-object or builder code; a plain-only decode no view code", async () => {
+    const bundle = async (variant: string, read = "view", json = "") => {
       const r = await build({
-        stdin: { contents: `import { Wide } from "./${variant}/wide_pb.ts"; console.log(Wide.${read}(new Uint8Array(0)).i64);`, resolveDir: genDir, loader: "ts" },
+        stdin: { contents: `import { fromJsonString } from "hppproto"; import { Wide } from "./${variant}/wide_pb.ts"; console.log(Wide.${read}(new Uint8Array(0)).i64${json});`, resolveDir: genDir, loader: "ts" },
         bundle: true, minify: true, write: false, format: "esm", platform: "browser",
-        alias: { hppproto: `${repoRoot}dist/ts/index.js`, "hppproto/generated": `${repoRoot}dist/ts/generated.js` }, external: ["*.wasm"], logLevel: "silent",
+        alias: { "hppproto/codec": `${repoRoot}dist/ts/codec.browser.js`, hppproto: `${repoRoot}dist/ts/index.js`, "hppproto/generated": `${repoRoot}dist/ts/generated.js` }, external: ["*.wasm"], logLevel: "silent",
       });
       return r.outputFiles[0]!.text;
     };
     const [full, viewsOnly] = [await bundle("wide"), await bundle("wide_views")];
-    expect(full).toContain("fromJsonString");
-    expect(full).toContain("Infinity"); // ProtoJSON's non-finite floats
+    expect(full).not.toContain("fromJsonString"); // the reader's name in its errors: it comes with the function
+    expect(await bundle("wide", "view", ", fromJsonString(Wide, \"{}\")")).toContain("fromJsonString");
+    expect(full).toContain("Infinity"); // ProtoJSON's non-finite floats, in the generated writers
     expect(viewsOnly).not.toContain("fromJsonString");
     expect(viewsOnly).not.toContain("Infinity");
     expect(viewsOnly).not.toContain("$clear"); // builders
-    expect(viewsOnly.length).toBeLessThan(full.length * 0.7);
+    // the codec comes inlined (inflated by DecompressionStream) only where a message needs it: views
+    // of proto2 strings (which need not be text) are encoded by the codec, plain objects by generated code
+    expect(full).toContain("DecompressionStream");
+    expect(viewsOnly).toContain("DecompressionStream");
     // message types tell views by a mark, not by instanceof MessageView, which brought the view classes in
     const plainOnly = await bundle("wide_plain", "decode");
     expect(full).toContain("$valid");
     expect(plainOnly).not.toContain("$valid");
+    expect(plainOnly).not.toContain("DecompressionStream");
   });
 
   it("a bundle that uses one message of a file leaves the file's other messages and the files they import out, but for their schemas", async () => {
@@ -222,7 +227,7 @@ describe("--facades", () => {
       const r = await build({
         stdin: { contents: program, resolveDir: genDir, loader: "ts" },
         bundle: true, minify: true, write: false, format: "esm", platform: "browser", metafile: true,
-        alias: { hppproto: `${repoRoot}dist/ts/index.js`, "hppproto/generated": `${repoRoot}dist/ts/generated.js` }, external: ["*.wasm"], logLevel: "silent",
+        alias: { "hppproto/codec": `${repoRoot}dist/ts/codec.browser.js`, hppproto: `${repoRoot}dist/ts/index.js`, "hppproto/generated": `${repoRoot}dist/ts/generated.js` }, external: ["*.wasm"], logLevel: "silent",
       });
       const inputs = Object.values(r.metafile.outputs)[0]!.inputs;
       return (name: string) => Object.entries(inputs).find(([path]) => path.endsWith(name))?.[1].bytesInOutput ?? 0;
@@ -245,12 +250,12 @@ describe("--facades", () => {
     const json = '{"optionalDuration":"1.500s","optionalTimestamp":"2020-01-01T00:00:00Z","optionalValue":[1,"a"]}';
     const r = await build({
       stdin: {
-        contents: `import { readFileSync } from "node:fs"; import { init } from "hppproto"; import { TestAllTypesProto3 as T } from "./${file}";
+        contents: `import { readFileSync } from "node:fs"; import { init, fromJsonString, toJsonString } from "hppproto"; import { TestAllTypesProto3 as T } from "./${file}";
           await init({ wasm: readFileSync(${JSON.stringify(`${repoRoot}wasm/dist/hppproto.wasm`)}) });
-          const m = T.fromJsonString(${JSON.stringify(json)}); console.log(String(m.optionalTimestamp.seconds), m.optionalDuration.nanos, T.toJsonString(m));`,
+          const m = fromJsonString(T, ${JSON.stringify(json)}); console.log(String(m.optionalTimestamp.seconds), m.optionalDuration.nanos, toJsonString(T, m));`,
         resolveDir: genDir, loader: "ts",
       },
-      bundle: true, minify: true, write: false, format: "esm", platform: "node", alias: { hppproto: `${repoRoot}dist/ts/index.js`, "hppproto/generated": `${repoRoot}dist/ts/generated.js` }, logLevel: "silent",
+      bundle: true, minify: true, write: false, format: "esm", platform: "node", alias: { "hppproto/codec": `${repoRoot}dist/ts/codec.js`, hppproto: `${repoRoot}dist/ts/index.js`, "hppproto/generated": `${repoRoot}dist/ts/generated.js` }, logLevel: "silent",
     });
     const dir = mkdtempSync(`${tmpdir()}/hppproto-wkt-bundle-`);
     writeFileSync(`${dir}/bundle.mjs`, r.outputFiles[0]!.text);
@@ -264,7 +269,7 @@ describe("--target js", () => {
     for (const { bytes, plain: expected } of samples("wide.Wide", 20)) {
       expect(mod.Wide.decode(bytes)).toEqual(expected);
       expect(mod.Wide.view(bytes)).toBeInstanceOf(MessageView);
-      expect(mod.Wide.fromJsonString(mod.Wide.toJsonString(expected))).toEqual(expected);
+      expect(fromJsonString(mod.Wide, toJsonString(mod.Wide, expected))).toEqual(expected);
     }
     const dir = mkdtempSync(`${tmpdir()}/hppproto-js-consumer-`);
     const config = {
@@ -276,13 +281,13 @@ describe("--target js", () => {
     };
     writeFileSync(`${dir}/tsconfig.json`, JSON.stringify(config));
     const main = [
-      `import { Kind, Wide, WideBuilder, type Sub } from "${genDir}/wide_js/wide_pb.js";`,
+      `import { builder } from "hppproto"; import { Kind, Wide, WideBuilder, type Sub } from "${genDir}/wide_js/wide_pb.js";`,
       "const bytes = Wide.encode({ i64: 1n, kind: Kind.KIND_B, subs: [{ id: 2n }] });",
       // what encode() accepts for 64-bit fields, and decoding from any binary input
       "Wide.decode(Wide.encode({ i64: 5, u64: \"18446744073709551615\", packedI64: [1, 2n, \"3\"], byId: { \"1\": 2 } }).buffer);",
       "const i: bigint | undefined = Wide.decode(bytes).i64;",
       "const s: Sub = Wide.view(bytes).subs.get(0).$toObject();",
-      "const b: WideBuilder = Wide.builder();",
+      "const b: WideBuilder = builder(Wide);",
       "b.asString = \"3\";",
       "export { i, s };",
     ];
@@ -321,7 +326,7 @@ describe("--import_extension", () => {
     expect(typecheck(dir, { module: "ESNext", moduleResolution: "Bundler" })).toBe("");
     const r = await build({
       stdin: { contents: 'import { Top } from "./top_pb"; console.log(Top.typeName);', resolveDir: dir, loader: "ts" },
-      bundle: true, write: false, format: "esm", platform: "node", alias: { hppproto: `${repoRoot}dist/ts/index.js`, "hppproto/generated": `${repoRoot}dist/ts/generated.js` }, logLevel: "silent",
+      bundle: true, write: false, format: "esm", platform: "node", alias: { "hppproto/codec": `${repoRoot}dist/ts/codec.js`, hppproto: `${repoRoot}dist/ts/index.js`, "hppproto/generated": `${repoRoot}dist/ts/generated.js` }, logLevel: "silent",
     });
     writeFileSync(`${dir}/bundle.mjs`, r.outputFiles[0]!.text);
     expect(execFileSync(process.execPath, [`${dir}/bundle.mjs`], { encoding: "utf8" }).trim()).toBe("Top");

@@ -7,6 +7,7 @@ import { loadSet } from "./support/protos.js";
 import { registryOf } from "./support/buf.js";
 import * as p2 from "./gen/unittest/google/protobuf/unittest_pb.js";
 
+import { findField, fieldsOf, oneofsOf } from "hppproto";
 // (hppproto's well-known types are protobufjs's copies of their .proto files, older than buf's:
 // without SYNTAX_EDITIONS in the Syntax enum, and Api, Type and Enum without their edition field.)
 // @bufbuild's ScalarType numbers are descriptor.proto's field types; its presence, FeatureSet's
@@ -62,21 +63,21 @@ describe.each(["unittest", "conformance"] as const)("every message of the %s sch
       const desc = registry.getMessage(typeName);
       if (desc === undefined) throw new Error(`buf's descriptors have no ${typeName}`);
       for (const d of desc.fields) {
-        const f = T.field(d.number);
+        const f = findField(T, d.number);
         if (f === undefined && typeName.startsWith("google.protobuf.")) continue; // a field newer than protobufjs's copy
         expect(f, `${typeName}.${d.name}`).toBeDefined();
         expect(fromHppproto(f!), `${typeName}.${d.name}`).toEqual(fromBuf(d));
-        for (const key of [d.name, d.jsonName, f!.property]) expect(T.field(key), `${typeName}: ${key}`).toBe(f);
+        for (const key of [d.name, d.jsonName, f!.property]) expect(findField(T, key), `${typeName}: ${key}`).toBe(f);
         fields++;
       }
       // the extensions of the message that this generation run holds are fields of it here
-      for (const f of T.fields.filter((x) => desc.field[x.property] === undefined && !desc.fields.some((d) => d.number === x.number))) {
+      for (const f of fieldsOf(T).filter((x) => desc.field[x.property] === undefined && !desc.fields.some((d) => d.number === x.number))) {
         expect(`[${registry.getExtensionFor(desc, f.number)?.typeName}]`, `${typeName} [${f.number}]`).toBe(f.name);
       }
-      expect(T.fields.map((f) => f.number), typeName).toEqual([...T.fields.map((f) => f.number)].sort((a, b) => a - b));
+      expect(fieldsOf(T).map((f) => f.number), typeName).toEqual([...fieldsOf(T).map((f) => f.number)].sort((a, b) => a - b));
       // @bufbuild lists proto3 optional's synthetic oneofs too; hppproto has them as explicit-presence fields
       const realOneofs = desc.oneofs.filter((o) => !o.fields.every((x) => x.proto.proto3Optional));
-      expect(T.oneofs.map((o) => [o.name, o.fields.map((f) => f.number)]), typeName).toEqual(realOneofs.map((o) => [o.name, o.fields.map((f) => f.number)]));
+      expect(oneofsOf(T).map((o) => [o.name, o.fields.map((f) => f.number)]), typeName).toEqual(realOneofs.map((o) => [o.name, o.fields.map((f) => f.number)]));
     }
     expect(fields).toBeGreaterThan(800);
   });
@@ -85,17 +86,17 @@ describe.each(["unittest", "conformance"] as const)("every message of the %s sch
 describe("reflection", () => {
   it("finds fields by number, .proto name, json name and property, enum values by name and number", () => {
     const T = p2.TestAllTypes;
-    const f = T.field("optional_nested_enum")!;
-    expect([T.field(21), T.field("optionalNestedEnum")]).toEqual([f, f]);
+    const f = findField(T, "optional_nested_enum")!;
+    expect([findField(T, 21), findField(T, "optionalNestedEnum")]).toEqual([f, f]);
     expect(f).toMatchObject({ kind: "enum", presence: "explicit", property: "optionalNestedEnum" });
     expect(f.enum!.value("BAR")).toEqual({ name: "BAR", number: 2 });
     expect(f.enum!.value(3)).toEqual({ name: "BAZ", number: 3 });
     expect(f.enum!.closed).toBe(true);
-    expect([T.field("nope"), T.field(999999)]).toEqual([undefined, undefined]);
-    expect(T.field("default_int64")!.defaultValue).toBe(42n);
-    expect(T.field("default_bytes")!.defaultValue).toEqual(new TextEncoder().encode("world"));
-    expect(T.field("repeated_int32")).toMatchObject({ kind: "list", scalar: "int32", packed: false });
-    expect(T.field("oneof_string")).toMatchObject({ oneof: "oneof_field", presence: "explicit" });
-    expect(T.fields).toBe(T.fields); // made once
+    expect([findField(T, "nope"), findField(T, 999999)]).toEqual([undefined, undefined]);
+    expect(findField(T, "default_int64")!.defaultValue).toBe(42n);
+    expect(findField(T, "default_bytes")!.defaultValue).toEqual(new TextEncoder().encode("world"));
+    expect(findField(T, "repeated_int32")).toMatchObject({ kind: "list", scalar: "int32", packed: false });
+    expect(findField(T, "oneof_string")).toMatchObject({ oneof: "oneof_field", presence: "explicit" });
+    expect(fieldsOf(T)).toBe(fieldsOf(T)); // made once
   });
 });

@@ -3,7 +3,7 @@
 // descriptor sets protoc would reject (each a SchemaError naming the declaration).
 import descriptorModule from "protobufjs/ext/descriptor.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { getOption, init, SchemaError } from "hppproto";
+import { getOption, init, SchemaError, fieldsOf } from "hppproto";
 import { schemaFromDescriptorSet, schemaFromSources } from "../dist/codegen/dynamic.js";
 import { ProtoLoadError } from "../dist/codegen/located.js";
 import { thrownError } from "./support/thrown.js";
@@ -24,7 +24,7 @@ describe("sources given again under the same name", () => {
     expect(second.types.get("M")!.view(empty).x).toBe(7n);
     expect(second.types.get("M")!.view(empty).s).toBe("seven");
     const third = schemaFromSources({ "a.proto": 'syntax = "proto3";\nmessage M { int64 x = 1; }\n' });
-    expect(third.types.get("M")!.fields[0]!.presence).toBe("implicit");
+    expect(fieldsOf(third.types.get("M")!)[0]!.presence).toBe("implicit");
   });
 
   it("give the new text's 64-bit option values", () => {

@@ -3,7 +3,7 @@
 // (protobuf's conformance runner's text-format suite and protoc --encode/--decode check it from
 // outside: test/package/text.test.ts.)
 import { beforeAll, describe, expect, it } from "vitest";
-import { fromText, init, TextError, toText } from "hppproto";
+import { fromText, init, TextError, toText, toJson, fromJson, create, merge } from "hppproto";
 import { runtime } from "../dist/ts/runtime.js";
 import { encodeWithProtobufjs, loadSet, randomObject, requiresItself, rng, withoutUnknown } from "./support/protos.js";
 import * as p3 from "./gen/unittest/google/protobuf/unittest_proto3_pb.js";
@@ -50,13 +50,13 @@ describe("printing", () => {
     expect(toText(T, { optionalInt64: 5n, optionalNestedMessage: { corecursive: { optionalBool: true } } })).toBe(
       toText(T, T.decode(T.encode({ optionalInt64: 5n, optionalNestedMessage: { corecursive: { optionalBool: true } } }))));
     expect(toText(T, { optionalInt64: 5n, optionalNestedMessage: {} })).toBe("optional_int64: 5\noptional_nested_message {\n}\n");
-    const m = T.create({ optionalInt32: 1 });
-    T.merge(m, { optionalNestedMessage: { a: 2 }, repeatedInt32: [3] });
-    expect(m).toEqual(T.create({ optionalInt32: 1, optionalNestedMessage: { a: 2 }, repeatedInt32: [3] }));
+    const m = create(T, { optionalInt32: 1 });
+    merge(T, m, { optionalNestedMessage: { a: 2 }, repeatedInt32: [3] });
+    expect(m).toEqual(create(T, { optionalInt32: 1, optionalNestedMessage: { a: 2 }, repeatedInt32: [3] }));
   });
   it("one field per line by number, nested messages indented, strings and bytes escaped, enums by name", () => {
     const T = p3.TestAllTypes;
-    const msg = T.fromJson({
+    const msg = fromJson(T, {
       optionalInt32: -5, optionalUint64: "18446744073709551615", optionalString: "caf\u00e9 \"q\"\n", optionalBytes: "AP8K",
       optionalNestedMessage: { bb: 7 }, repeatedInt32: [1, 2], optionalNestedEnum: "BAZ", oneofString: "x",
     });
@@ -78,14 +78,14 @@ describe("printing", () => {
 
   it("floats as the shortest text that reads back, -0, inf and nan; implicit zeros left out", () => {
     const T = conf3.TestAllTypesProto3;
-    expect(toText(T, T.fromJson({ optionalFloat: 0.1, optionalDouble: -0 }))).toBe("optional_float: 0.1\noptional_double: -0\n");
-    expect(toText(T, T.fromJson({ optionalFloat: "Infinity", optionalDouble: "NaN" }))).toBe("optional_float: inf\noptional_double: nan\n");
-    expect(toText(T, T.fromJson({ optionalInt32: 0, optionalString: "" }))).toBe("");
+    expect(toText(T, fromJson(T, { optionalFloat: 0.1, optionalDouble: -0 }))).toBe("optional_float: 0.1\noptional_double: -0\n");
+    expect(toText(T, fromJson(T, { optionalFloat: "Infinity", optionalDouble: "NaN" }))).toBe("optional_float: inf\noptional_double: nan\n");
+    expect(toText(T, fromJson(T, { optionalInt32: 0, optionalString: "" }))).toBe("");
   });
 
   it("map entries sorted by key; group-like fields by their type's name; extensions as [full.name]", () => {
     const T = conf3.TestAllTypesProto3;
-    expect(toText(T, T.fromJson({ mapInt32Int32: { "10": 1, "-2": 2, "3": 3 } }))).toBe(
+    expect(toText(T, fromJson(T, { mapInt32Int32: { "10": 1, "-2": 2, "3": 3 } }))).toBe(
       "map_int32_int32 {\n  key: -2\n  value: 2\n}\nmap_int32_int32 {\n  key: 3\n  value: 3\n}\nmap_int32_int32 {\n  key: 10\n  value: 1\n}\n",
     );
     const P2 = conf2.TestAllTypesProto2;
@@ -120,7 +120,7 @@ describe("printing unknown fields", () => {
 
 describe("reading", () => {
   const T = conf3.TestAllTypesProto3;
-  const read = (text: string) => T.toJson(fromText(T, text));
+  const read = (text: string) => toJson(T, fromText(T, text));
 
   it("as protoc reads it: comments, separators, <> and {} messages, lists, joined strings, hex and octal", () => {
     expect(read(`# a comment

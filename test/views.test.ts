@@ -1,7 +1,7 @@
 // Views: zero-copy reads, lifetimes, memory growth, defaults, maps, unknown fields, batches.
 import assert from "node:assert";
 import { beforeAll, describe, expect, it } from "vitest";
-import { Arena, DelimitedReader, init, StaleViewError, MapView } from "hppproto";
+import { Arena, DelimitedReader, init, StaleViewError, MapView, create, isFieldSet, fieldsOf, oneofsOf } from "hppproto";
 import { runtime } from "../dist/ts/runtime.js";
 import { Node, NodeView, Color } from "./gen/names/limits_pb.js";
 import { TestAllTypes } from "./gen/unittest/google/protobuf/unittest_pb.js";
@@ -122,8 +122,8 @@ describe("lifetimes", () => {
     const interpreted = interpretedType(TestAllTypes.schemaDef, TestAllTypes.index) as unknown as typeof TestAllTypes;
     for (const T of [TestAllTypes, TestMap, interpreted]) {
       const arena = new Arena();
-      const view = T.view(T.encode(T.create()), arena) as unknown as Record<string, unknown>;
-      const getters = [...new Set(T.fields.map((f) => (f.oneof === undefined ? f.property : T.oneofs.find((o) => o.name === f.oneof)!.property)))];
+      const view = T.view(T.encode(create(T)), arena) as unknown as Record<string, unknown>;
+      const getters = [...new Set(fieldsOf(T).map((f) => (f.oneof === undefined ? f.property : oneofsOf(T).find((o) => o.name === f.oneof)!.property)))];
       for (const g of getters) expect(() => view[g], g).not.toThrow();
       arena.reset();
       const unchecked = getters.filter((g) => {
@@ -229,7 +229,7 @@ describe("presence and defaults", () => {
     expect(v.child).toBeUndefined();
     const p = Node.decode(new Wire().tag(8, 0).varint(7).finish());
     expect([p.color, p.ratio, p.label]).toEqual([Color.GREEN, 1.5, "none"]);
-    expect([Node.isSet(p, "color"), Object.hasOwn(p, "color"), Node.isSet(p, "label")]).toEqual([false, false, false]);
+    expect([isFieldSet(Node, p, "color"), Object.hasOwn(p, "color"), isFieldSet(Node, p, "label")]).toEqual([false, false, false]);
     const set = Node.view(node(7, (w) => w.tag(9, 0).varint(3).string(11, "")));
     expect(set.color).toBe(Color.BLUE);
     expect(set.$has("label")).toBe(true);
@@ -239,7 +239,7 @@ describe("presence and defaults", () => {
   it("a closed enum value outside the enum is kept as an unknown field", () => {
     const bytes = node(1, (w) => w.tag(9, 0).varint(99));
     const p = Node.decode(bytes);
-    expect([p.color, Node.isSet(p, "color")]).toEqual([Color.GREEN, false]); // unset: its default
+    expect([p.color, isFieldSet(Node, p, "color")]).toEqual([Color.GREEN, false]); // unset: its default
     expect(Array.from(p.$unknown!)).toEqual([9 * 8, 99]);
   });
 

@@ -3,12 +3,11 @@
 // Struct/Value both ways across the two libraries, FieldMask strings as its ProtoJSON writer
 // gives them, and Anys that each library unpacks from the other's bytes.
 import { beforeAll, describe, expect, it } from "vitest";
-import { create, fromBinary, fromJson, toBinary, toJson } from "@bufbuild/protobuf";
+import { create as esCreate, fromBinary, fromJson as esFromJson, toBinary, toJson as esToJson } from "@bufbuild/protobuf";
 import * as es from "@bufbuild/protobuf/wkt";
 import {
-  anyIs, anyPack, anyUnpack, durationFromMs, durationMs, fieldMaskApply, fieldMaskFromString, fieldMaskIntersect, fieldMaskMerge, fieldMaskToString, fieldMaskUnion, init, JsonError, structFromJson,
-  structToJson, timestampDate, timestampFromDate, timestampFromMs, timestampMs, valueFromJson, valueToJson, type JsonData,
-} from "hppproto";
+ anyIs, anyPack, anyUnpack, durationFromMs, durationMs, fieldMaskApply, fieldMaskFromString, fieldMaskIntersect, fieldMaskMerge, fieldMaskToString, fieldMaskUnion, init, JsonError, structFromJson,
+ structToJson, timestampDate, timestampFromDate, timestampFromMs, timestampMs, valueFromJson, valueToJson, type JsonData, toJson, create } from "hppproto";
 import { Timestamp } from "./gen/conformance/google/protobuf/timestamp_pb.js";
 import { Duration } from "./gen/conformance/google/protobuf/duration_pb.js";
 import { Struct, Value } from "./gen/conformance/google/protobuf/struct_pb.js";
@@ -85,8 +84,8 @@ describe("Struct, Value, ListValue", () => {
       const json = randomJson();
       const ours = valueFromJson(json);
       expect(valueToJson(ours)).toEqual(json);
-      expect(toJson(es.ValueSchema, fromBinary(es.ValueSchema, Value.encode(ours as never)))).toEqual(json);
-      expect(valueToJson(Value.decode(toBinary(es.ValueSchema, fromJson(es.ValueSchema, json))) as never)).toEqual(json);
+      expect(esToJson(es.ValueSchema, fromBinary(es.ValueSchema, Value.encode(ours as never)))).toEqual(json);
+      expect(valueToJson(Value.decode(toBinary(es.ValueSchema, esFromJson(es.ValueSchema, json))) as never)).toEqual(json);
     }
     const object = JSON.parse('{"a": [1, "x", null, {"b": false}], "__proto__": 2}') as { [key: string]: JsonData }; // an own "__proto__"
     expect(Object.keys(structToJson(structFromJson(object)))).toEqual(["a", "__proto__"]);
@@ -107,8 +106,8 @@ describe("FieldMask", () => {
     const paths = ["a.foo_bar", "b", "x_y.z"];
     const text = fieldMaskToString({ paths });
     expect(text).toBe("a.fooBar,b,xY.z");
-    expect(toJson(es.FieldMaskSchema, create(es.FieldMaskSchema, { paths }))).toBe(text);
-    expect(FieldMask.toJson({ paths })).toBe(text);
+    expect(esToJson(es.FieldMaskSchema, esCreate(es.FieldMaskSchema, { paths }))).toBe(text);
+    expect(toJson(FieldMask, { paths })).toBe(text);
     expect(fieldMaskFromString(text)).toEqual({ paths });
     expect(fieldMaskFromString("")).toEqual({ paths: [] });
     expect(() => fieldMaskToString({ paths: ["fooBar"] })).toThrow(JsonError);
@@ -141,11 +140,11 @@ describe("fieldMaskApply", () => {
   });
 
   it("a path into a repeated message field or a map of messages keeps those fields of every element", () => {
-    const m = T.create({
+    const m = create(T, {
       repeatedNestedMessage: [{ a: 1, corecursive: { optionalInt32: 2 } }, { a: 3 }],
       mapStringNestedMessage: JSON.parse('{"k":{"a":4,"corecursive":{"optionalInt32":5}},"__proto__":{"a":6}}'),
     });
-    expect(fieldMaskApply(T, m, { paths: ["repeated_nested_message.a", "map_string_nested_message.corecursive"] })).toEqual(T.create({
+    expect(fieldMaskApply(T, m, { paths: ["repeated_nested_message.a", "map_string_nested_message.corecursive"] })).toEqual(create(T, {
       repeatedNestedMessage: [{ a: 1 }, { a: 3 }],
       mapStringNestedMessage: JSON.parse('{"k":{"corecursive":{"optionalInt32":5}},"__proto__":{}}'),
     }));
@@ -173,12 +172,12 @@ describe("fieldMaskUnion, fieldMaskIntersect", () => {
 
 describe("fieldMaskMerge", () => {
   const T = TestAllTypesProto3;
-  const source = () => T.create({
+  const source = () => create(T, {
     optionalInt32: 5, optionalString: "new", repeatedInt32: [3],
     optionalNestedMessage: { a: 7, corecursive: { optionalInt32: 9, optionalString: "s" } },
     oneofField: { case: "oneofString", value: "o" },
   });
-  const target = () => T.create({
+  const target = () => create(T, {
     optionalInt32: 1, optionalBool: true, repeatedInt32: [1, 2], mapStringString: { k: "v" },
     optionalNestedMessage: { a: 1, corecursive: { optionalBool: true, optionalString: "old" } },
     oneofField: { case: "oneofUint32", value: 4 },
@@ -187,21 +186,21 @@ describe("fieldMaskMerge", () => {
   it("merges only the masked fields, as protobuf merges them: scalars replace, messages merge, repeated fields append", () => {
     const t = target();
     expect(fieldMaskMerge(T, { paths: ["optional_int32", "repeated_int32", "optional_nested_message.corecursive", "oneof_string", "optional_string"] }, source(), t)).toBe(t);
-    expect(t).toEqual(T.create({
+    expect(t).toEqual(create(T, {
       optionalInt32: 5, optionalString: "new", optionalBool: true, repeatedInt32: [1, 2, 3], mapStringString: { k: "v" },
       optionalNestedMessage: { a: 1, corecursive: { optionalInt32: 9, optionalBool: true, optionalString: "s" } },
       oneofField: { case: "oneofString", value: "o" },
     }));
     // a field the source does not set leaves the target's; a message on the way is created
-    const u = T.create({});
+    const u = create(T, {});
     fieldMaskMerge(T, { paths: ["optional_nested_message.a", "map_string_string", "optional_foreign_message.c"] }, source(), u);
-    expect(u).toEqual(T.create({ optionalNestedMessage: { a: 7 } }));
+    expect(u).toEqual(create(T, { optionalNestedMessage: { a: 7 } }));
   });
 
   it("replace: each masked field becomes the source's, cleared where the source's is not set (an update request's mask)", () => {
     const t = target();
     fieldMaskMerge(T, { paths: ["repeated_int32", "optional_nested_message.corecursive", "map_string_string", "optional_bool", "oneof_uint32"] }, source(), t, { replace: true });
-    expect(t).toEqual(T.create({
+    expect(t).toEqual(create(T, {
       optionalInt32: 1, repeatedInt32: [3],
       optionalNestedMessage: { a: 1, corecursive: { optionalInt32: 9, optionalString: "s" } },
     }));
@@ -218,7 +217,7 @@ describe("Any", () => {
   it("anyPack, anyIs, anyUnpack: each library unpacks what the other packed", () => {
     const ts = { seconds: 1_700_000_000n, nanos: 5 };
     const ours = anyPack(Timestamp, ts);
-    const theirs = es.anyPack(es.TimestampSchema, create(es.TimestampSchema, ts));
+    const theirs = es.anyPack(es.TimestampSchema, esCreate(es.TimestampSchema, ts));
     expect(ours.typeUrl).toBe(theirs.typeUrl);
     expect(Any.encode(ours)).toEqual(toBinary(es.AnySchema, theirs));
     const read = fromBinary(es.AnySchema, Any.encode(ours));

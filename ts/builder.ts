@@ -3,12 +3,16 @@
 // place through a RecordWriter. A builder owns its arena: $clear() resets it and starts a new
 // record, so a builder reused in a loop allocates nothing in JS once its sub-builders exist;
 // $release() frees it.
+import { alignmentShift } from "./align.js";
 import { Arena } from "./arena.js";
 import { StaleViewError } from "./errors.js";
-import type { RecordWriter } from "./fill.js";
-import { fullRuntime } from "./runtime.js";
+import { RecordWriter } from "./fill.js";
+import { bytesOf, describe, isBinaryInput, type BinaryInput } from "./input.js";
+import type { AnyMessageType, BuilderOf, Init, PlainOf, ViewOf } from "./message.js";
+import { runtime } from "./runtime.js";
 import type { SchemaDef } from "./schema.js";
 import { MessageView, type ViewClass } from "./view.js";
+import { isView } from "./viewmark.js";
 
 /** What every builder carries besides its view state. */
 export interface BuilderState {
@@ -20,13 +24,36 @@ export interface BuilderState {
 type Builder = MessageView & BuilderState;
 
 /**
+ * A new builder of the type: a message in linear memory, in its own arena, to set field by field
+ * and encode with type.encode(builder). Empty, or starting from the message in wire bytes, a view or
+ * a plain object (unknown fields kept). Reuse it with $clear() (which empties it); free it with
+ * $release().
+ */
+export function builder<M extends AnyMessageType>(type: M, from?: BinaryInput | Init<PlainOf<M>> | ViewOf<M>): BuilderOf<M> {
+  const cls = type.part("builder", "builders") as unknown as ViewClass<BuilderOf<M> & MessageView>;
+  const { schemaDef: def, index, recordSize } = type;
+  if (from === undefined) return create(cls, def, index, recordSize);
+  if (isView(from)) from = type.encode(from); // its bytes: a record of its own, in the builder's arena
+  if (isBinaryInput(from)) {
+    const bytes = bytesOf(from, type.typeName, "builder");
+    const rt = runtime();
+    const handle = rt.schema(def);
+    return create(cls, def, index, recordSize, (arena) =>
+      arena.decodeInto(bytes, (input, size) => rt.decode(handle, index, arena.ptr, input, size, false, def), alignmentShift(bytes)));
+  }
+  if (typeof from !== "object" || from === null) throw new TypeError(`builder(${type.typeName}): expected wire bytes, a view or a message object, got ${describe(from)}`);
+  const message = from;
+  return create(cls, def, index, recordSize, (_arena, writer) => type.record(writer, message));
+}
+
+/**
  * A new top-level builder of class cls (message `index` of def) in its own arena: over an empty
  * record of `size` bytes, or the one `start` makes in the arena (a message decoded or filled there).
  */
 export function create<B extends MessageView>(cls: ViewClass<B>, def: SchemaDef, index: number, size: number, start?: (arena: Arena, writer: RecordWriter) => number): B {
   // a small first block: most builders hold one small message, and many may be alive at once
   const arena = new Arena({ firstBlock: Math.max(1024, size * 4) });
-  const writer = fullRuntime().recordWriter(arena.ptr);
+  const writer = new RecordWriter(runtime(), arena.ptr);
   writer.begin(def, index);
   let rec: number;
   try {

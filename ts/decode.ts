@@ -1,17 +1,20 @@
 // "hppproto/decode": the runtime started with the decode-only module, the codec without its
-// encoder (about a quarter smaller), for programs that only decode and read. Everything else is
-// "hppproto"'s; encoding with this runtime throws, saying which module it has.
-import { initPackaged, initPackagedSync, type InitOptions, type InitSyncOptions } from "./loader.js";
+// encoder (about a quarter smaller), for programs that need the codec (runtime schemas, files
+// generated for CODE_SIZE) and only decode and read. Everything else is "hppproto"'s; encoding what
+// only the codec encodes (views of such files) throws, saying which module it has.
+import { initWith, initWithSync, packagedCodec, type InitOptions, type InitSyncOptions } from "./loader.js";
 import { Runtime } from "./runtime.js";
 
 export * from "./index.js";
 
+const codec = packagedCodec("hppproto-decode.wasm", Runtime);
+
 /** Loads the decode-only codec once; later calls return the same runtime. */
 export function init(options: InitOptions = {}): Promise<Runtime> {
-  return initPackaged(options, "hppproto-decode.wasm", Runtime);
+  return initWith(options, codec);
 }
 
 /** Synchronous initialization with the decode-only codec (in Node read from the package when not given). */
 export function initSync(options: InitSyncOptions = {}): Runtime {
-  return initPackagedSync(options, "hppproto-decode.wasm", Runtime);
+  return initWithSync(options, codec);
 }

@@ -14,6 +14,8 @@ import { eachField } from "./wirefields.js";
 import { isExtension, Label, type FieldInfo } from "./schema.js";
 import type { MessageView } from "./view.js";
 import { isView } from "./viewmark.js";
+import { clearField, isFieldSet, isMessage } from "./fields.js";
+import "./codec.js"; // extension values are read and written by their carriers, through the codec
 
 type Plain = Record<string, unknown>;
 
@@ -113,7 +115,7 @@ export function extension<E, V>(extendee: () => AnyMessageType, number: number, 
 /** Whether message has the extension as a property: a message of its extendee holding it as a field (or a view or builder of one). */
 function holdsField<E, V>(message: object, ext: Extension<E, V>): boolean {
   if (ext.unknownOnly) return false;
-  return isView(message) ? ext.extendee.is(message) : ext.field.prop in message;
+  return isView(message) ? isMessage(ext.extendee, message) : ext.field.prop in message;
 }
 
 /**
@@ -151,11 +153,11 @@ export function getExtension<E, V>(message: NoInfer<E> | MessageView, ext: Exten
   return ext.valueIn(bytes ?? new Uint8Array(0));
 }
 
-/** Whether the extension is set on a message (as isSet() tells for fields). */
+/** Whether the extension is set on a message (as isFieldSet() tells for fields). */
 export function hasExtension<E, V>(message: NoInfer<E> | MessageView, ext: Extension<E, V>): boolean {
   // asked of the message that holds it: a declared default it reads while unset is not set
-  if (holdsField(message as object, ext)) return ext.extendee.isSet(message as E, ext.field.prop);
-  return ext.carrier.isSet(ext.holderOf(unknownBytes(message as object) ?? new Uint8Array(0)), ext.field.prop);
+  if (holdsField(message as object, ext)) return isFieldSet(ext.extendee, message as E, ext.field.prop);
+  return isFieldSet(ext.carrier, ext.holderOf(unknownBytes(message as object) ?? new Uint8Array(0)), ext.field.prop);
 }
 
 /** Replaces a message's unknown fields: a plain object's $unknown, or a builder's record. */
@@ -213,7 +215,7 @@ export function clearExtension<E, V>(message: NoInfer<E>, ext: Extension<E, V>):
   if (writesField(message as object, ext)) {
     // a builder's setter empties it; a plain object is cleared as clear() clears fields (a declared default shows again)
     if (isView(message)) (message as Plain)[field.prop] = field.label === Label.Repeated ? [] : undefined;
-    else extendee.clear(message, field.prop);
+    else clearField(extendee, message, field.prop);
   }
   const unknown = unknownBytes(message as object);
   if (unknown instanceof Uint8Array) setUnknown(message as object, withoutField(unknown, ext.number));

@@ -3,6 +3,8 @@
 // fields from one message into another). Free functions, so that a bundle carries only those a
 // program calls. Paths are `.proto` field names joined by dots.
 import { memberValue } from "./defaults.js";
+import { create, merge as mergeInto } from "./create.js";
+import { clearField } from "./fields.js";
 import { define } from "./json/print.js";
 import { fieldMaskFromJson, fieldMaskToJson } from "./json/common.js";
 import type { AnyMessageType, PlainOf } from "./message.js";
@@ -117,7 +119,7 @@ export function fieldMaskApply<M extends AnyMessageType>(type: M, message: Plain
     }
     return out;
   };
-  return type.create(pick(type.index, message as Plain, treeOf(mask.paths), "")) as PlainOf<M>;
+  return create(type, pick(type.index, message as Plain, treeOf(mask.paths), "") as never) as PlainOf<M>;
 }
 
 export interface FieldMaskMergeOptions {
@@ -144,11 +146,11 @@ export function fieldMaskMerge<M extends AnyMessageType>(type: M, mask: FieldMas
       const f = fieldOf(info, name, at);
       const value = memberValue(info, f, src);
       if (below === null) {
-        if (options.replace) msgType.clear(dst as never, f.prop);
+        if (options.replace) clearField(msgType, dst, f.prop);
         if (value === undefined || value === null) continue;
         const only: Plain = {};
         put(info, f, only, value);
-        msgType.merge(dst as never, only as never);
+        mergeInto(msgType, dst, only);
         continue;
       }
       if (!isMessage(f) || f.label === Label.Repeated || f.label === Label.Map) {
@@ -157,7 +159,7 @@ export function fieldMaskMerge<M extends AnyMessageType>(type: M, mask: FieldMas
       const present = memberValue(info, f, dst);
       if ((value === undefined || value === null) && (present === undefined || present === null)) continue;
       let inner = present as Plain | undefined | null;
-      if (inner === undefined || inner === null) put(info, f, dst, (inner = typeOf(def, f.ref).create() as Plain));
+      if (inner === undefined || inner === null) put(info, f, dst, (inner = create(typeOf(def, f.ref)) as Plain));
       merge(f.ref, (value ?? {}) as Plain, inner, below, `${at}${name}.`);
     }
   };

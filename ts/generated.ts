@@ -3,7 +3,6 @@
 // interpreted facades. Not an API for applications: it changes with the code generator.
 export { MessageType, type MessageParts, type Materializer, type Init } from "./message.js";
 export type { Int64, Int64Forms } from "./int64.js";
-export { JsonMessageType } from "./json/type.js";
 export * as jsonWrite from "./json/write.js";
 export type { JsonWriteOptions } from "./json/print.js";
 export { RecordWriter, type Fill } from "./fill.js";
@@ -13,7 +12,6 @@ export { MessageView, ListView, MessageList, MapView, type ViewClass, type SlotR
 export { defineFileSchema, type SchemaDef, type SchemaSource } from "./schema.js";
 export { COMPILED_CORE as compiledCore } from "./compiledcore.js";
 export { interpretedType, interpretedParts, interpretedBuilder, type InterpretedParts } from "./interpreted/index.js";
-export { interpretedJsonType } from "./interpreted/json.js";
 export { extension, type Extension } from "./extension.js";
 export { service, type ServiceType, type Method } from "./service.js";
 export { file, type FileReflection } from "./reflect.js";

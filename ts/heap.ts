@@ -10,6 +10,7 @@ import {
   PATH_ENTRY_SIZE, STATUS_CODE, STATUS_DETAIL, STATUS_MAX_PATH, STATUS_OFFSET, STATUS_PATH, STATUS_PATH_SIZE, STATUS_TRUNCATED,
 } from "./abi.js";
 import { decoderState, type CompiledHost } from "./compiled.js";
+import type { Exports } from "./runtime.js";
 
 const PAGE = 65536;
 /** Arena::Block on wasm32, its header: the next (older) block, the capacity. */
@@ -63,6 +64,16 @@ export class Heap {
       arenaRewind: (a, head, cur) => this.arenaRewind(a, head, cur),
       state: decoderState(), modules: [],
     });
+  }
+
+  /** The codec's exports for memory, its allocator and arenas, answered by this heap: what a runtime without the codec runs on. */
+  exports(): Exports {
+    return {
+      memory: this.memory, malloc: (n) => this.malloc(n), free: (p) => this.free(p), hp_status: () => this.status, hp_limits: () => this.limits,
+      hp_arena_new: (limit, first) => this.arenaNew(limit, first), hp_arena_free: (a) => this.arenaFree(a), hp_arena_reset: (a) => this.arenaReset(a),
+      hp_arena_reserved: (a) => this.arenas.get(a)!.reserved, hp_arena_alloc: (a, n) => this.arenaAllocate(a, n),
+      hp_arena_rewind: (a, head, cur) => this.arenaRewind(a, head, cur), hp_arena_grow: (a, n, reserved, inputSize, at) => this.arenaGrow(a, n, reserved, inputSize, at),
+    };
   }
 
   /** size bytes, 8-aligned, or 0 when memory cannot grow to hold them. */

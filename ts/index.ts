@@ -3,13 +3,19 @@
 export { init, initSync, type InitOptions, type InitSyncOptions } from "./loader.js";
 export { getLimits, setLimits, type Runtime, type Limits } from "./runtime.js";
 export { Arena, type ArenaOptions } from "./arena.js";
-export { MessageType, type AnyMessageType, type PlainOf, type ViewOf, type Init, type PartialMessage } from "./message.js";
+export { MessageType, type AnyMessageType, type PlainOf, type ViewOf, type BuilderOf, type Init, type PartialMessage } from "./message.js";
+// what a message type does beyond decode, view and encode: free functions, left out of programs that do not call them
+export { create, clone, merge } from "./create.js";
+export { equals } from "./equals.js";
+export { isMessage, isFieldSet, clearField } from "./fields.js";
+export { builder } from "./builder.js";
+export { toJson, toJsonString, decodeToJsonString } from "./json/tojson.js";
+export { fromJson, fromJsonString, encodeFromJsonString } from "./json/fromjson.js";
 export type { Int64Form } from "./int64.js";
 export { Registry } from "./registry.js";
 export { Extension, getExtension, setExtension, hasExtension, clearExtension, getOption, hasOption, type OptionsHolder } from "./extension.js";
 export { ServiceType, type Method, type MethodKind, type Idempotency } from "./service.js";
-export type { FileReflection, FieldReflection, OneofReflection, EnumReflection, EnumValueReflection, ScalarType } from "./reflect.js";
-export { JsonMessageType } from "./json/type.js";
+export { fieldsOf, oneofsOf, findField, type FileReflection, type FieldReflection, type OneofReflection, type EnumReflection, type EnumValueReflection, type ScalarType } from "./reflect.js";
 export type { JsonValue } from "./json/parse.js";
 export { MessageView, ListView, MapView } from "./view.js";
 export { DecodeError, EncodeError, NotInitializedError, SchemaError, StaleViewError, type ErrorCode, type EncodeErrorCode } from "./errors.js";

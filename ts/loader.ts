@@ -1,19 +1,19 @@
-// Finds, compiles and instantiates the WASM module. In Node it is read from the package folder; the
-// unbundled modules in browsers fetch it from next to this file (a CDN). Bundles use the browser
-// entry (index.browser.ts), which passes the inlined module. A caller may pass the module, its bytes
-// or its URL.
-import { FullRuntime } from "./fullruntime.js";
+// Starts the runtime: without the codec when nothing the program loaded needs it (compiled decoders
+// and generated encoders on memory kept in JS, heap.ts), else with it. The codec comes from whoever
+// needs it (codec.ts: in Node its file in the package folder, in bundles its bytes inlined) or
+// from the caller (its module, bytes or URL).
+import { Heap } from "./heap.js";
 import { Runtime, setRuntime, hasRuntime, runtime, type Exports, type Limits, type RuntimeClass } from "./runtime.js";
 
 export interface InitOptions {
-  /** The module itself, its bytes, or where to fetch it from. */
+  /** The codec itself, its bytes, or where to fetch it from, when the program needs it (see init()). */
   wasm?: WebAssembly.Module | BufferSource | URL | string;
   limits?: Partial<Limits>;
 }
 
 // Relative to the compiled file, dist/ts/loader.js. The base is a variable on purpose: bundlers
 // treat `new URL("literal", import.meta.url)` as an asset to emit (and webpack any other first
-// argument as a "critical dependency"), but bundles use the browser entry, which never fetches it.
+// argument as a "critical dependency"), but bundles take the browser variants, which never fetch it.
 const here = import.meta.url;
 /** The modules the package ships: the codec, and the codec without its encoder (hppproto/decode). */
 export type PackagedModule = "hppproto.wasm" | "hppproto-decode.wasm";
@@ -53,8 +53,42 @@ async function loadBytes(source: URL | string): Promise<ArrayBuffer | Uint8Array
   return res.arrayBuffer();
 }
 
+/**
+ * The codec a program needs, as the module that needs it hands it over (codec.ts: in Node its file
+ * in the package, for browsers its bytes inlined), with the runtime class it starts.
+ */
+export interface Codec {
+  source(): Promise<WebAssembly.Module | BufferSource | URL>;
+  sourceSync(): WebAssembly.Module | BufferSource;
+  Kind: RuntimeClass;
+}
+
+/** The codec of the package's file `file` (the whole one or the decode-only one), starting `Kind`. */
+export const packagedCodec = (file: PackagedModule, Kind: RuntimeClass): Codec => ({
+  source: async () => packagedUrl(file), sourceSync: () => readPackagedSync(file), Kind,
+});
+
+let wanted: Codec | undefined;
+
+/**
+ * Makes init() load the codec: called when a module that needs it is loaded (codec.ts, imported by
+ * them). A runtime already started without it stays so (what needs it then says why).
+ */
+export function wantCodec(codec: Codec): void {
+  wanted ??= codec;
+}
+
 function start(instance: WebAssembly.Instance, limits: Partial<Limits> | undefined, Kind: RuntimeClass): Runtime {
   const rt = new Kind(instance.exports as unknown as Exports);
+  return started(rt, limits);
+}
+
+/** A runtime without the codec: memory, allocator and arenas in JS, decoding with compiled decoders only. */
+function startWithoutCodec(limits: Partial<Limits> | undefined): Runtime {
+  return started(new Runtime(new Heap().exports()), limits);
+}
+
+function started(rt: Runtime, limits: Partial<Limits> | undefined): Runtime {
   if (limits) rt.setLimits(limits);
   setRuntime(rt);
   return rt;
@@ -62,22 +96,28 @@ function start(instance: WebAssembly.Instance, limits: Partial<Limits> | undefin
 
 let pending: Promise<Runtime> | undefined;
 
-/** Loads the codec once; later calls return the same runtime. */
+/**
+ * Starts the runtime once; later calls return the same runtime. The codec is loaded when a module
+ * of the program needs it (ProtoJSON, runtime schemas, files generated for CODE_SIZE, or
+ * "hppproto/codec" imported); otherwise decoders compiled for the program's schemas and the
+ * generated encoders run on memory kept in JS, and no codec is fetched or compiled.
+ */
 export function init(options: InitOptions = {}): Promise<Runtime> {
-  return initPackaged(options, "hppproto.wasm", FullRuntime);
+  return initWith(options, wanted);
 }
 
-/**
- * init() with one of the packaged modules as the default, starting a runtime of class `Kind`:
- * FullRuntime for the whole codec, Runtime for the decode-only entries (whose programs then carry
- * no encoding code).
- */
-export function initPackaged(options: InitOptions, file: PackagedModule, Kind: RuntimeClass): Promise<Runtime> {
+/** init() with `codec` (undefined: none). */
+export function initWith(options: InitOptions, codec: Codec | undefined): Promise<Runtime> {
   if (hasRuntime()) return Promise.resolve(runtime());
   pending ??= (async () => {
+    if (codec === undefined) {
+      const rt = startWithoutCodec(options.limits);
+      await rt.instantiateCompiled();
+      return rt;
+    }
     let rt: Runtime | undefined;
     const imp = imports(() => rt?.mem.sync());
-    const src = options.wasm ?? packagedUrl(file);
+    const src = options.wasm ?? (await codec.source());
     let instance: WebAssembly.Instance;
     if (typeof src === "string" || src instanceof URL) {
       instance = (await WebAssembly.instantiate((await loadBytes(src)) as ArrayBuffer, imp)).instance;
@@ -86,7 +126,7 @@ export function initPackaged(options: InitOptions, file: PackagedModule, Kind: R
     } else {
       instance = await WebAssembly.instantiate(src as WebAssembly.Module, imp);
     }
-    rt = start(instance, options.limits, Kind);
+    rt = start(instance, options.limits, codec.Kind);
     await rt.instantiateCompiled();
     return rt;
   })();
@@ -95,37 +135,26 @@ export function initPackaged(options: InitOptions, file: PackagedModule, Kind: R
 }
 
 /**
- * Synchronous initialization from the module or its bytes (workers; browsers allow small modules on
- * the main thread). In Node the bytes are read from the package when not given.
+ * Synchronous initialization (workers; browsers allow small modules on the main thread): in Node
+ * the codec, when needed, is read from the package when not given.
  */
 export interface InitSyncOptions {
-  /** The module itself or its bytes. */
+  /** The codec itself or its bytes, when the program needs it. */
   wasm?: WebAssembly.Module | BufferSource;
   limits?: Partial<Limits>;
 }
 
 export function initSync(options: InitSyncOptions = {}): Runtime {
-  return initPackagedSync(options, "hppproto.wasm", FullRuntime);
+  return initWithSync(options, wanted);
 }
 
-/** initSync() with one of the packaged modules as the default (`Kind` as for initPackaged). */
-export function initPackagedSync(options: InitSyncOptions, file: PackagedModule, Kind: RuntimeClass): Runtime {
+/** initSync() with `codec` (undefined: none). */
+export function initWithSync(options: InitSyncOptions, codec: Codec | undefined): Runtime {
   if (hasRuntime()) return runtime();
+  if (codec === undefined) return startWithoutCodec(options.limits);
   let rt: Runtime | undefined;
-  const src = options.wasm ?? readPackagedSync(file);
+  const src = options.wasm ?? codec.sourceSync();
   const mod = ArrayBuffer.isView(src) || src instanceof ArrayBuffer ? new WebAssembly.Module(src as ArrayBuffer) : (src as WebAssembly.Module);
-  rt = start(new WebAssembly.Instance(mod, imports(() => rt?.mem.sync())), options.limits, Kind);
+  rt = start(new WebAssembly.Instance(mod, imports(() => rt?.mem.sync())), options.limits, codec.Kind);
   return rt;
-}
-
-/** init() with an inlined module as the default (the browser entries, ts/*.browser.ts). */
-export async function initInlined(options: InitOptions, bytes: () => Promise<Uint8Array>, Kind: RuntimeClass): Promise<Runtime> {
-  if (hasRuntime()) return runtime(); // before inflating the inlined module again
-  return initPackaged({ ...options, wasm: options.wasm ?? (await bytes()) }, "hppproto.wasm", Kind);
-}
-
-/** initSync() with an inlined module as the default. */
-export function initInlinedSync(options: InitSyncOptions, bytes: () => Uint8Array, Kind: RuntimeClass): Runtime {
-  if (hasRuntime()) return runtime();
-  return initPackagedSync({ ...options, wasm: options.wasm ?? bytes() }, "hppproto.wasm", Kind);
 }

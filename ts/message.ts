@@ -1,22 +1,21 @@
 // What generated code exports per message: decoding to views or plain objects, one message or a
-// length-delimited batch, each one call into WASM.
+// length-delimited batch, each one call into WASM, and encoding. What else a message type does
+// (create, clone, merge, equals, builders, ProtoJSON, reflection) are free functions taking it
+// (create.ts, equals.ts, fields.ts, builder.ts, json/, reflect.ts), which bundles leave out unless
+// the program calls them.
 import { alignmentShift } from "./align.js";
 import { Arena } from "./arena.js";
 import { DecodeError, EncodeError, STACK_EXHAUSTED } from "./errors.js";
-import { create as createBuilder } from "./builder.js";
 import type { Fill, RecordWriter } from "./fill.js";
 import type { Memory } from "./memory.js";
 import type { FullRuntime } from "./fullruntime.js";
 import { fullRuntime, runtime, type Runtime } from "./runtime.js";
-import { hasDefault, memberValue, type Oneof } from "./defaults.js";
-import { fieldIsSet, isPlainMessage, mergeMessages, messagesEqual } from "./semantics.js";
-import { reflectMessage, type FieldReflection, type OneofReflection } from "./reflect.js";
 import { convert64, type Int64Forms } from "./int64.js";
-import { typeAt, type FieldInfo, type Int64As, type SchemaDef } from "./schema.js";
+import { holdsRawStrings, type Int64As, type SchemaDef } from "./schema.js";
 import type { JsonWriteOptions } from "./json/print.js";
 import type { MessageView, ViewClass } from "./view.js";
 import { isView } from "./viewmark.js";
-import { bytesOf, describe, isBinaryInput, type BinaryInput } from "./input.js";
+import { bytesOf, describe, type BinaryInput } from "./input.js";
 import { copyBytes, ownedCopy } from "./copy.js";
 import type { Encode, PlainEncoder } from "./encoder.js";
 
@@ -32,7 +31,7 @@ export type Init<T> = T extends bigint ? bigint | number | string // 64-bit: als
   : T;
 
 /**
- * The plain object with every field optional, at every level, of the types T holds (what create(),
+ * The plain object with every field optional, at every level, of the types T holds (what create(type),
  * merge() and toText() take). Absent (undefined or null) fields count as not set.
  */
 export type PartialMessage<T> = T extends Uint8Array | bigint | number | string | boolean ? T
@@ -101,13 +100,6 @@ function scratchArenas(rt: Runtime): Scratch {
 
 type Plain = Record<string, unknown>;
 
-/** Empty plain objects of a schema's messages, by index, through their message types. */
-const emptyOf = (def: SchemaDef) => (index: number): Plain => {
-  const type = typeAt(def, index) as MessageType<unknown, unknown> | undefined;
-  if (type === undefined) throw new Error(`hppproto: the message type ${def.messages[index]?.name} is not loaded`);
-  return type.emptyPlain() as Plain;
-};
-
 /** @internal the arena decode() reads into, emptied by each call (its records are read out at once) */
 export const scratchPlainArena = (rt: Runtime): Arena => scratchArenas(rt).plain;
 
@@ -141,7 +133,7 @@ export interface MessageParts<T, V, B> {
   fill?: Fill<Init<T>>;
   /** Plain objects to wire bytes: encode() of a plain object. */
   encode?: Encode<Init<T>>;
-  /** Builders: builder(). They extend the view class, which comes with them. */
+  /** Builders: builder(type). They extend the view class, which comes with them. */
   builder?: ViewClass<B>;
   /** ProtoJSON text of plain objects, generated per message (views and bytes are written by the codec). */
   toJsonString?: (o: T, opts: JsonWriteOptions) => string;
@@ -155,6 +147,8 @@ export type AnyMessageType = MessageType<any, any, any, any>;
 export type PlainOf<M extends AnyMessageType> = NonNullable<M["$types"]>["plain"];
 /** The view type of a message type M. */
 export type ViewOf<M extends AnyMessageType> = NonNullable<M["$types"]>["view"];
+/** The builder type of a message type M. */
+export type BuilderOf<M extends AnyMessageType> = NonNullable<M["$types"]>["builder"];
 
 /**
  * A message type: T its plain objects, V its views, B its builders, F its plain objects with their
@@ -162,9 +156,9 @@ export type ViewOf<M extends AnyMessageType> = NonNullable<M["$types"]>["view"];
  * that hold 64-bit integers).
  */
 export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, unknown, unknown> = Int64Forms<T, T, T>> {
-  /** @internal */ protected readonly parts: MessageParts<T, V, B>;
-  /** Never set: the plain-object and view types, for PlainOf, ViewOf and Int64Form. */
-  declare readonly $types?: { plain: T; view: V; forms: F };
+  /** @internal */ readonly parts: MessageParts<T, V, B>;
+  /** Never set: the plain-object, view and builder types, for PlainOf, ViewOf, BuilderOf and Int64Form. */
+  declare readonly $types?: { plain: T; view: V; builder: B; forms: F };
   /** Fully qualified protobuf name. */
   readonly typeName: string;
   /** @internal bytes of this message's record */
@@ -182,20 +176,6 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
     schemaDef.types[index] = this; // found by name for Any and JSON
   }
 
-  /** The fields, by ascending number: names, numbers, kinds, element types, oneofs, presence, defaults. */
-  get fields(): readonly FieldReflection[] {
-    return reflectMessage(this.schemaDef, this.index).fields;
-  }
-
-  get oneofs(): readonly OneofReflection[] {
-    return reflectMessage(this.schemaDef, this.index).oneofs;
-  }
-
-  /** A field by number, .proto name, json name or property; undefined if there is none. */
-  field(key: string | number): FieldReflection | undefined {
-    return reflectMessage(this.schemaDef, this.index).byKey.get(key);
-  }
-
   /** @internal the builder class and filler, for the builders of messages holding this one; undefined without builders */
   builderParts(): readonly [ViewClass<MessageView>, Fill<never>] | undefined {
     const { builder, fill } = this.parts;
@@ -203,95 +183,14 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
   }
 
   /** @internal a generated part, or a clear error when the code was generated without it */
-  protected part<K extends keyof MessageParts<T, V, B>>(key: K, facade: string): NonNullable<MessageParts<T, V, B>[K]> {
+  part<K extends keyof MessageParts<T, V, B>>(key: K, facade: string): NonNullable<MessageParts<T, V, B>[K]> {
     const p = this.parts[key];
     if (p === undefined) throw new Error(`${this.typeName} was generated without ${facade} (hppproto-gen --facades)`);
     return p as NonNullable<MessageParts<T, V, B>[K]>;
   }
 
-  /**
-   * A plain object with every implicit-presence field at its default and explicit-presence fields
-   * absent (one with a declared default, proto2's `[default = …]`, reads it from the object's
-   * prototype and is not set), with the fields `init` sets merged in.
-   */
-  create(init?: PartialMessage<T>): T {
-    const empty = this.emptyPlain();
-    return init === undefined ? empty : (mergeMessages(this.schemaDef, this.index, empty as Plain, init as Plain, emptyOf(this.schemaDef)) as T);
-  }
-
-  /** A deep copy as a plain object (of a plain object or a view), unknown fields included. */
-  clone(message: T | V): T {
-    if (isView(message)) return this.plainOf(message) as T; // read out fresh already
-    return mergeMessages(this.schemaDef, this.index, this.emptyPlain() as Plain, this.plainOf(message), emptyOf(this.schemaDef)) as T;
-  }
-
-  /**
-   * Merges `source` into `target` in place, as protobuf merges (what decoding the target's bytes
-   * and then the source's gives): set scalars replace, messages merge, repeated fields append, map
-   * entries replace by key, oneof members replace, unknown fields append. Returns target.
-   */
-  merge(target: T, source: PartialMessage<T> | V): T {
-    return mergeMessages(this.schemaDef, this.index, target as Plain, this.plainOf(source as T | V), emptyOf(this.schemaDef)) as T;
-  }
-
-  /**
-   * Protobuf equality, as protobuf-es's equals(): fields compare when set (a field set in one only
-   * makes them unequal), floats as IEEE numbers (NaN unequal to itself, -0 equal to 0), map entries
-   * by key whatever their order, unknown fields left out.
-   */
-  equals(a: T | V, b: T | V): boolean {
-    return messagesEqual(this.schemaDef, this.index, this.plainOf(a), this.plainOf(b));
-  }
-
-  /**
-   * Whether x is a message of this type: a view or builder of it, or a plain object whose fields
-   * have the types the generated interface gives them (fields without presence there, the others
-   * and oneofs absent or of their type; other properties allowed, as TypeScript allows them).
-   */
-  is(x: unknown): x is T | V {
-    if (isView(x)) return this.parts.view !== undefined && x instanceof this.parts.view;
-    return isPlainMessage(this.schemaDef, this.index, x);
-  }
-
-  /**
-   * Whether a field (by its property name: a oneof's member, or a oneof, set when one of its
-   * members is) is set in a plain object or view.
-   */
-  isSet(message: T | V, field: string): boolean {
-    const o = this.plainOf(message);
-    const f = this.fieldNamed(field);
-    if (typeof f === "string") return (o[f] as Oneof)?.case !== undefined && (o[f] as Oneof)!.value != null;
-    if (f.oneof < 0) return fieldIsSet(f, o);
-    return memberValue(this.schemaDef.messages[this.index]!, f, o) != null;
-  }
-
-  /** Clears a field of a plain object in place (to its default, or absent), a oneof's member or a whole oneof too; returns the object. */
-  clear(message: T, field: string): T {
-    const f = this.fieldNamed(field);
-    const o = message as Plain;
-    if (typeof f === "string") {
-      o[f] = undefined;
-    } else if (f.oneof >= 0) {
-      const prop = this.schemaDef.messages[this.index]!.oneofs[f.oneof]!.prop;
-      if ((o[prop] as Oneof)?.case === f.prop) o[prop] = undefined;
-    } else if (hasDefault(f)) {
-      delete o[f.prop]; // the default its prototype holds shows again
-    } else {
-      o[f.prop] = (this.emptyPlain() as Plain)[f.prop];
-    }
-    return message;
-  }
-
-  /** The field of that property name, or the property of the oneof of that name. */
-  private fieldNamed(prop: string): FieldInfo | string {
-    const info = this.schemaDef.messages[this.index]!;
-    const f = info.fields.find((x) => x.prop === prop) ?? info.oneofs.find((x) => x.prop === prop)?.prop;
-    if (f === undefined) throw new TypeError(`${this.typeName} has no field or oneof ${prop}`);
-    return f;
-  }
-
   /** @internal A plain object of this type (views are read out; a view of another type is a TypeError). */
-  protected plainOf(message: T | V): Plain {
+  plainOf(message: T | V): Plain {
     if (isView(message)) {
       // another type's record would be read with this type's layout
       if (this.parts.view === undefined || !(message instanceof this.parts.view)) throw new TypeError(`${this.typeName}: a view of another message type`);
@@ -306,27 +205,6 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
     const rt = runtime();
     rt.schema(this.schemaDef); // registers it: the shared zero record is as large as its messages
     return this.part("read", "plain objects")(rt.mem, rt.zeroRecord, rt);
-  }
-
-  /**
-   * A new builder: a message in linear memory, in its own arena, to set field by field and encode
-   * with encode(builder). Empty, or starting from the message in wire bytes, a view or a plain
-   * object (unknown fields kept). Reuse it with $clear() (which empties it); free it with $release().
-   */
-  builder(from?: BinaryInput | Init<T> | V): B {
-    const cls = this.part("builder", "builders") as unknown as ViewClass<B & MessageView>;
-    if (from === undefined) return createBuilder(cls, this.schemaDef, this.index, this.recordSize);
-    if (isView(from)) from = this.encode(from); // its bytes: a record of its own, in the builder's arena
-    if (isBinaryInput(from)) {
-      const bytes = bytesOf(from, this.typeName, "builder");
-      const rt = runtime();
-      const handle = rt.schema(this.schemaDef);
-      return createBuilder(cls, this.schemaDef, this.index, this.recordSize, (arena) =>
-        arena.decodeInto(bytes, (input, size) => rt.decode(handle, this.index, arena.ptr, input, size, false, this.schemaDef), alignmentShift(bytes)));
-    }
-    if (typeof from !== "object" || from === null) throw new TypeError(`${this.typeName}.builder: expected wire bytes, a view or a message object, got ${describe(from)}`);
-    const message = from;
-    return createBuilder(cls, this.schemaDef, this.index, this.recordSize, (_arena, writer) => this.record(writer, message));
   }
 
   /**
@@ -367,7 +245,7 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
   }
 
   /** @internal The input decoded into decode()'s scratch arena (emptied first), to be read out at once. */
-  protected scratchRecord(rt: Runtime, input: BinaryInput, method: string): number {
+  scratchRecord(rt: Runtime, input: BinaryInput, method: string): number {
     const bytes = bytesOf(input, this.typeName, method);
     const handle = rt.schema(this.schemaDef);
     const arena = scratchArenas(rt).plain;
@@ -465,12 +343,12 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
   /** The message's wire bytes. Takes a plain object (fields may be left out) or a view of this type. */
   encode(message: Init<T> | V): Uint8Array {
     const encode = this.parts.encode;
-    if (encode !== undefined && !isView(message)) {
-      const e = this.runPlain(encode, message);
+    if (encode !== undefined && this.encodesPlain(message)) {
+      const e = this.runPlain(encode, this.plainToEncode(message));
       return ownedCopy(e.buffer, 0, e.length);
     }
     // written out rather than through withRecord(): no closure on the hottest path
-    const rt = fullRuntime();
+    const rt = fullRuntime(this.typeName);
     const handle = rt.schema(this.schemaDef);
     const s = scratchArenas(rt);
     const { writer } = enterEncode(rt, s, this.typeName);
@@ -484,7 +362,7 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
   /** How many bytes encode() would return. */
   encodedSize(message: Init<T> | V): number {
     const encode = this.parts.encode;
-    if (encode !== undefined && !isView(message)) return this.runPlain(encode, message).length;
+    if (encode !== undefined && this.encodesPlain(message)) return this.runPlain(encode, this.plainToEncode(message)).length;
     return this.withRecord(message, (rt, handle, rec) => rt.encodedSize(handle, this.index, rec, this.schemaDef));
   }
 
@@ -492,8 +370,8 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
    * @internal `use` of the message's record: a view's own, or the plain object written into the
    * encode's scratch arena. When the object cannot be written, `refused` answers instead if given.
    */
-  protected withRecord<R>(message: Init<T> | V, use: (rt: FullRuntime, handle: number, rec: number) => R, refused?: () => R): R {
-    const rt = refused === undefined ? fullRuntime() : runtime().full;
+  withRecord<R>(message: Init<T> | V, use: (rt: FullRuntime, handle: number, rec: number) => R, refused?: () => R): R {
+    const rt = refused === undefined ? fullRuntime(this.typeName) : runtime().full;
     if (rt === undefined) return refused!(); // the decode-only runtime fills no records
     const handle = rt.schema(this.schemaDef);
     const s = scratchArenas(rt);
@@ -520,11 +398,11 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
   encodeInto(message: Init<T> | V, target: BinaryInput, offset = 0): number {
     const into = bytesOf(target, this.typeName, "encodeInto");
     const encode = this.parts.encode;
-    if (encode !== undefined && !isView(message)) {
-      const e = this.runPlain(encode, message);
+    if (encode !== undefined && this.encodesPlain(message)) {
+      const e = this.runPlain(encode, this.plainToEncode(message));
       return this.copyInto(e.buffer, 0, e.length, into, offset);
     }
-    const rt = fullRuntime();
+    const rt = fullRuntime(this.typeName);
     const handle = rt.schema(this.schemaDef);
     const s = scratchArenas(rt);
     const { writer } = enterEncode(rt, s, this.typeName);
@@ -540,11 +418,11 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
   encodeDelimited(messages: Iterable<Init<T> | V>): Uint8Array {
     const list = Array.isArray(messages) ? (messages as (Init<T> | V)[]) : [...messages];
     const encode = this.parts.encode;
-    if (encode !== undefined && !list.some(isView)) {
-      const e = this.runPlain(encode, undefined, list as Init<T>[]);
+    if (encode !== undefined && list.every((m) => this.encodesPlain(m))) {
+      const e = this.runPlain(encode, undefined, list.map((m, i) => this.plainToEncode(m, `[#${i}]`)));
       return ownedCopy(e.buffer, 0, e.length);
     }
-    const rt = fullRuntime();
+    const rt = fullRuntime(this.typeName);
     const handle = rt.schema(this.schemaDef);
     const s = scratchArenas(rt);
     const { writer } = enterEncode(rt, s, this.typeName);
@@ -568,6 +446,35 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
     } finally {
       s.encoding--;
     }
+  }
+
+  /**
+   * Whether generated code encodes the message (the type has encode functions): a plain object, or
+   * a view or builder when no codec encodes its record (the runtime started without the codec, or
+   * with the decode-only one), read out first when the type reads plain objects.
+   */
+  private encodesPlain(message: Init<T> | V): boolean {
+    return !isView(message) || (runtime().full === undefined && this.viewsEncodePlain());
+  }
+
+  #viewsEncodePlain: boolean | undefined;
+
+  /**
+   * Whether a view read out encodes to what its record holds: the type reads plain objects, and
+   * it holds no string that need not be text (a map's entries come out in its plain object's order).
+   */
+  private viewsEncodePlain(): boolean {
+    return (this.#viewsEncodePlain ??= this.parts.read !== undefined && !holdsRawStrings(this.schemaDef, this.index));
+  }
+
+  /** A message encodesPlain() took, as a plain object: a view read out (a view of another type fails as the codec's encode fails). */
+  private plainToEncode(message: Init<T> | V, at = ""): Init<T> {
+    if (!isView(message)) return message as Init<T>;
+    const view = this.parts.view;
+    if (view === undefined || !(message instanceof view)) {
+      throw new EncodeError("INVALID_VALUE", this.typeName + at, `a view of another message type is not a ${this.typeName}`);
+    }
+    return this.part("read", "plain objects")(message.$mem(), message.$ptr, runtime()) as Init<T>;
   }
 
   /**
@@ -619,7 +526,8 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
   }
 
   /** The record to encode: a view's own, or a plain object written by the writer of the encode's scratch arena. */
-  private record(writer: RecordWriter, message: Init<T> | V): number {
+  /** @internal */
+  record(writer: RecordWriter, message: Init<T> | V): number {
     try {
       return this.fillRecord(writer, message);
     } catch (e) {

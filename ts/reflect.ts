@@ -2,6 +2,7 @@
 // schema the runtime lays records out from, so what reflection says is what the codec does.
 import { defaultOf } from "./defaults.js";
 import { bytesOfChars, FieldFlag, FieldType, Label, type EnumInfo, type FieldInfo, type SchemaDef, type WithOptions } from "./schema.js";
+import type { AnyMessageType } from "./message.js";
 
 /** A scalar field type, as the .proto names it. */
 export type ScalarType =
@@ -152,3 +153,18 @@ function reflectField(def: SchemaDef, f: FieldInfo, oneof: string | undefined): 
 }
 
 const withOptions = (o: WithOptions): Options => (o.options !== undefined ? { customOptions: o.options } : {});
+
+/** The type's fields, by ascending number: names, numbers, kinds, element types, oneofs, presence, defaults. */
+export function fieldsOf(type: AnyMessageType): readonly FieldReflection[] {
+  return reflectMessage(type.schemaDef, type.index).fields;
+}
+
+/** The type's oneofs, each with its fields. */
+export function oneofsOf(type: AnyMessageType): readonly OneofReflection[] {
+  return reflectMessage(type.schemaDef, type.index).oneofs;
+}
+
+/** A field of the type by number, .proto name, json name or property; undefined if there is none. */
+export function findField(type: AnyMessageType, key: string | number): FieldReflection | undefined {
+  return reflectMessage(type.schemaDef, type.index).byKey.get(key);
+}

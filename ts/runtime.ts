@@ -13,16 +13,22 @@ import { DETACHED_ALIAS, Memory } from "./memory.js";
 import type { SchemaDef } from "./schema.js";
 import type { EncodeLimits } from "./encoder.js";
 
+/**
+ * What a runtime runs on: the codec's exports, or for a program that does not need the codec, the
+ * memory, allocator and arenas a Heap keeps in JS (heap.ts), which has none of the members marked
+ * "the codec's".
+ */
 export interface Exports {
   memory: WebAssembly.Memory;
-  _initialize(): void;
   malloc(size: number): number;
   free(ptr: number): void;
-  hp_abi(): number;
   hp_status(): number;
   hp_limits(): number;
-  hp_schema_load(ptr: number, size: number): number;
-  hp_schema_free(schema: number): void;
+  // the codec's
+  _initialize?(): void;
+  hp_abi?(): number;
+  hp_schema_load?(ptr: number, size: number): number;
+  hp_schema_free?(schema: number): void;
   hp_arena_new(limit: number, firstBlock: number): number;
   hp_arena_free(arena: number): void;
   hp_arena_reset(arena: number): void;
@@ -30,11 +36,12 @@ export interface Exports {
   hp_arena_alloc(arena: number, size: number): number;
   hp_arena_rewind(arena: number, head: number, cur: number): void;
   hp_arena_grow(arena: number, size: number, reserved: number, inputSize: number, at: number): number;
-  hp_decode(schema: number, message: number, arena: number, ptr: number, size: number, reset: number): number;
-  hp_decode_delimited(
+  // the codec's
+  hp_decode?(schema: number, message: number, arena: number, ptr: number, size: number, reset: number): number;
+  hp_decode_delimited?(
     schema: number, message: number, arena: number, ptr: number, size: number, reset: number, out: number,
   ): number;
-  // absent from the decode-only module (hppproto/decode)
+  // the codec's, and absent from the decode-only module (hppproto/decode)
   hp_encode?(schema: number, message: number, rec: number): number;
   hp_encoded_size?(schema: number, message: number, rec: number): number;
   hp_encode_delimited?(schema: number, message: number, recs: number, count: number): number;
@@ -45,8 +52,9 @@ export interface Exports {
   hp_json_encode?(schema: number, names: number, message: number, rec: number, flags: number, numbers: number): number;
   hp_json_numbers?(): number;
   hp_json_quote?(ptr: number, size: number): number;
-  stackSave(): number;
-  stackRestore(sp: number): void;
+  // the codec's
+  stackSave?(): number;
+  stackRestore?(sp: number): void;
 }
 
 export interface Limits {
@@ -63,8 +71,18 @@ export interface Limits {
   maxAmplification: number;
 }
 
-export function decodeOnly(): never {
+export function decodeOnly(typeName?: string): never {
+  if (!runtime().hasCodec) throw new Error(codecMissing(typeName === undefined ? "this" : `encoding views and builders of ${typeName}`));
   throw new Error('hppproto: the runtime was started with the decode-only module (init() from "hppproto/decode"), which cannot encode; init() from "hppproto" loads the whole codec');
+}
+
+/** hppproto::Error::out_of_memory (status.hpp). */
+const OUT_OF_MEMORY = 12;
+
+/** Why `what` cannot run: init() started without the codec. */
+export function codecMissing(what: string): string {
+  return `hppproto: ${what} needs the codec, and init() started without it: no module loaded before init() needed it. ` +
+    'Import what needs it (ProtoJSON, runtime schemas, files generated for CODE_SIZE) before init(), or import "hppproto/codec" to load it always';
 }
 
 /** The runtime class an entry starts: Runtime (decode-only) or FullRuntime. */
@@ -96,7 +114,7 @@ export class Runtime {
   protected readonly schemas = new WeakMap<SchemaDef, SchemaHandles>();
   private readonly unusedSchemas = new FinalizationRegistry<SchemaHandles>(({ schema, jsonNames }) => {
     if (jsonNames) this.exports.hp_json_names_free?.(jsonNames);
-    this.exports.hp_schema_free(schema);
+    this.exports.hp_schema_free?.(schema);
   });
   private lastSchema: SchemaDef | undefined;
   private lastHandle = 0;
@@ -123,13 +141,15 @@ export class Runtime {
   protected calling = false;
 
   constructor(readonly exports: Exports) {
-    exports._initialize();
-    this.stackBase = exports.stackSave() >>> 0;
+    exports._initialize?.();
+    this.stackBase = (exports.stackSave?.() ?? 0) >>> 0;
     this.mem = new Memory(exports.memory);
-    const abi = exports.hp_abi() >>> 2;
-    const theirs = Array.from(this.mem.u32.subarray(abi, abi + ABI.length));
-    if (theirs.some((v, i) => v !== ABI[i])) {
-      throw new Error(`hppproto: the WASM module lays out its structures differently from this runtime (hp_abi ${theirs.join(",")}, ts/abi.ts ${ABI.join(",")}): they come from different builds`);
+    if (exports.hp_abi !== undefined) {
+      const abi = exports.hp_abi() >>> 2;
+      const theirs = Array.from(this.mem.u32.subarray(abi, abi + ABI.length));
+      if (theirs.some((v, i) => v !== ABI[i])) {
+        throw new Error(`hppproto: the WASM module lays out its structures differently from this runtime (hp_abi ${theirs.join(",")}, ts/abi.ts ${ABI.join(",")}): they come from different builds`);
+      }
     }
     this.statusPtr = exports.hp_status() >>> 0;
     this.limitsPtr = exports.hp_limits() >>> 0;
@@ -173,9 +193,14 @@ export class Runtime {
     this.lastCompiledSchema = undefined;
   }
 
-  /** @internal this runtime if it can encode (FullRuntime), else undefined (the decode-only runtime) */
+  /** @internal this runtime if it can encode (FullRuntime), else undefined (the decode-only runtime, or one without the codec) */
   get full(): FullRuntime | undefined {
     return undefined;
+  }
+
+  /** Whether the codec runs under this runtime (false: memory and arenas in JS, heap.ts, and only compiled decoders). */
+  get hasCodec(): boolean {
+    return this.exports.hp_decode !== undefined;
   }
 
   get limits(): Limits {
@@ -248,8 +273,10 @@ export class Runtime {
       this.lastHandle = known;
       return known;
     }
-    const handle = this.loadTable(def.table, (p, n) => this.exports.hp_schema_load(p, n));
-    if (handle === 0) {
+    const load = this.exports.hp_schema_load;
+    // (without the codec no table is loaded: handle 0, and messages without compiled decoders cannot decode)
+    const handle = load === undefined ? 0 : this.loadTable(def.table, (p, n) => load(p, n));
+    if (handle === 0 && load !== undefined) {
       const s = this.status();
       const where = s.detail < def.messages.length ? ` in message ${def.messages[s.detail]!.name}` : "";
       throw new SchemaError(`hppproto: schema table rejected${where} (table byte ${s.offset})`, s.offset);
@@ -327,7 +354,8 @@ export class Runtime {
     try {
       // a compiled decoder resets the arena when asked, then decodes, fails (1) or leaves the input to the codec (0)
       if (compiled !== undefined) rec = compiled(arena, ptr, size, reset ? 1 : 0) >>> 0;
-      if (rec === 0) rec = this.exports.hp_decode(schema, message, arena, ptr, size, reset && compiled === undefined ? 1 : 0) >>> 0;
+      const decode = this.exports.hp_decode;
+      if (rec === 0) rec = decode === undefined ? this.withoutCodec(def, message, compiled !== undefined) : decode(schema, message, arena, ptr, size, reset && compiled === undefined ? 1 : 0) >>> 0;
       this.calling = false;
     } catch (e) {
       throw this.trapped(e, () => new DecodeError("DEPTH_LIMIT", 0, def.messages[message]?.name ?? ""));
@@ -346,7 +374,8 @@ export class Runtime {
     let outcome = 0; // as the compiled decoder says it: 2 decoded, 1 failed, 0 left to the codec
     try {
       if (compiled !== undefined) outcome = compiled(arena, ptr, size, reset ? 1 : 0, this.slotPtr);
-      if (outcome === 0) outcome = this.exports.hp_decode_delimited(schema, message, arena, ptr, size, reset && compiled === undefined ? 1 : 0, this.slotPtr) ? 2 : 1;
+      const decode = this.exports.hp_decode_delimited;
+      if (outcome === 0) outcome = decode === undefined ? this.withoutCodec(def, message, compiled !== undefined) : decode(schema, message, arena, ptr, size, reset && compiled === undefined ? 1 : 0, this.slotPtr) ? 2 : 1;
       this.calling = false;
     } catch (e) {
       throw this.trapped(e, () => new DecodeError("DEPTH_LIMIT", 0, def.messages[message]?.name ?? ""));
@@ -357,9 +386,23 @@ export class Runtime {
     return [this.mem.u32[w]! >>> 0, this.mem.u32[w + 1]!];
   }
 
+  /**
+   * What a decode the compiled decoder leaves to the codec gives without one: 1, OUT_OF_MEMORY in
+   * the Status (the compiled decoder gives up on an array whose storage would pass 4 GiB, more than
+   * memory holds), or for a message without a compiled decoder, an error naming what loads the codec.
+   */
+  private withoutCodec(def: SchemaDef, message: number, compiled: boolean): number {
+    if (!compiled) throw new Error(codecMissing(`decoding ${def.messages[message]?.name ?? "this message"} (its file was generated for CODE_SIZE, or its schema made at run time)`));
+    const p = this.statusPtr >>> 2;
+    const u32 = this.mem.u32;
+    for (const at of [STATUS_OFFSET, STATUS_DETAIL, STATUS_PATH_SIZE, STATUS_TRUNCATED]) u32[p + (at >>> 2)] = 0;
+    u32[p + (STATUS_CODE >>> 2)] = OUT_OF_MEMORY;
+    return 1;
+  }
+
   /** Before a call that uses the WASM stack: puts back the stack pointer a trap left where it stopped. */
   protected enter(): void {
-    if (this.calling) this.exports.stackRestore(this.stackBase);
+    if (this.calling) this.exports.stackRestore?.(this.stackBase);
     this.calling = true;
   }
 
@@ -373,7 +416,7 @@ export class Runtime {
    * (found by fuzz/boundary.mjs). Arenas are rewound by their callers.
    */
   protected trapped(e: unknown, overflow: () => Error): unknown {
-    this.exports.stackRestore(this.stackBase); // if this runs out of stack too, the next enter() does it
+    this.exports.stackRestore?.(this.stackBase); // if this runs out of stack too, the next enter() does it
     this.calling = false;
     this.mem.sync();
     const stack = e instanceof RangeError || (e instanceof WebAssembly.RuntimeError && /stack|recursion/i.test(e.message));
@@ -441,8 +484,8 @@ export function runtime(): Runtime {
 }
 
 /** The initialized runtime for encoding; throws if it is the decode-only one. */
-export function fullRuntime(): FullRuntime {
-  return runtime().full ?? decodeOnly();
+export function fullRuntime(typeName?: string): FullRuntime {
+  return runtime().full ?? decodeOnly(typeName);
 }
 
 export function hasRuntime(): boolean {

@@ -195,6 +195,19 @@ export function defineFileSchema(
   return def;
 }
 
+/**
+ * Whether message `index` or one it holds has string fields whose UTF-8 is not validated (proto2's,
+ * or utf8_validation = NONE): their bytes need not be text, which plain objects cannot hold, so
+ * only the codec encodes such a message's views and builders without loss. The generator decides
+ * the same for the files it writes (codegen/emit/encode.ts holdsRawStrings).
+ */
+export function holdsRawStrings(def: SchemaDef, index: number, seen = new Set<number>()): boolean {
+  if (seen.has(index)) return false;
+  seen.add(index);
+  return def.messages[index]!.fields.some((f) =>
+    (f.type === FieldType.String && (f.flags & FieldFlag.ValidateUtf8) === 0) || (f.type === FieldType.Message && f.ref >= 0 && holdsRawStrings(def, f.ref, seen)));
+}
+
 /** lowerCamelCase as protoc derives json_name: drop underscores, upper-case the letter after one. */
 export function camelCase(name: string): string {
   let out = "";

@@ -1,6 +1,6 @@
 // Each library's codec for each benchmark message, called the way that library's documentation
 // shows. Everything runs on the same payload bytes.
-import { create, fromBinary, fromJsonString, toBinary, toJsonString, type DescMessage } from "@bufbuild/protobuf";
+import { create as esCreate, fromBinary, fromJsonString as esFromJsonString, toBinary, toJsonString as esToJsonString, type DescMessage } from "@bufbuild/protobuf";
 import { BinaryReader } from "@bufbuild/protobuf/wire";
 import { PbfReader, PbfWriter } from "pbf";
 import protobuf from "protobufjs/minimal.js";
@@ -38,7 +38,7 @@ import * as pbfTile from "../gen/pbf/tile.js";
 import * as pbfSpan from "../gen/pbf/span.js";
 import type { Int64 } from "./content.js";
 import { makeSetter, makeWriterEncoder } from "./writers.js";
-import { Writer } from "hppproto";
+import { Writer, toJsonString, fromJsonString, encodeFromJsonString, decodeToJsonString, create, builder } from "hppproto";
 
 export type MessageName = "gm1p2" | "gm1p3" | "tick" | "doubles" | "int32s" | "uint64s" | "tile" | "traces";
 export const libraries = ["hppproto", "hppproto-code-size", "protobufjs", "ts-proto", "protobuf-es", "pbf"] as const;
@@ -89,14 +89,14 @@ function hppproto(type: any, desc: DescMessage): Codec {
     delimited: (b, each) => type.forEachViewDelimited(b, each),
     decodeDelimited: (b, each) => type.forEachDelimited(b, each),
     encode: (m) => type.encode(m),
-    toJson: (m) => type.toJsonString(m),
-    fromJson: (s) => type.fromJsonString(s),
-    jsonToBinary: (s) => type.encodeFromJsonString(s),
-    binaryToJson: (b) => type.decodeToJsonString(b),
+    toJson: (m) => toJsonString(type, m),
+    fromJson: (s) => fromJsonString(type, s),
+    jsonToBinary: (s) => encodeFromJsonString(type, s),
+    binaryToJson: (b) => decodeToJsonString(type, b),
     // plain objects are what encode() takes: nothing to build
     build: (literal) => literal,
     builderEncoder: () => {
-      const b = type.builder();
+      const b = builder(type);
       const set = makeSetter(desc);
       return (literal) => {
         b.$clear();
@@ -126,7 +126,7 @@ function protobufjs(type: any): Codec {
       while (r.pos < r.len) each(type.decodeDelimited(r));
     },
     encode: (m) => type.encode(m).finish(),
-    build: (literal) => type.create(literal),
+    build: (literal) => create(type, literal),
     toJson: (m) => JSON.stringify(m.toJSON()),
     fromJson: (s) => type.fromObject(JSON.parse(s)),
   };
@@ -164,9 +164,9 @@ function protobufEs(schema: DescMessage): Codec {
       }
     },
     encode: (m) => toBinary(schema, m),
-    build: (literal) => create(schema, literal),
-    toJson: (m) => toJsonString(schema, m),
-    fromJson: (s) => fromJsonString(schema, s),
+    build: (literal) => esCreate(schema, literal),
+    toJson: (m) => esToJsonString(schema, m),
+    fromJson: (s) => esFromJsonString(schema, s),
   };
 }
 

@@ -124,6 +124,16 @@ export function encodable(c: FileContext, m: MessageModel, seen = new Set<Messag
   });
 }
 
+/**
+ * Whether m or a message it holds has string fields whose UTF-8 is not validated: only the codec
+ * encodes its views and builders without loss (ts/schema.ts holdsRawStrings, which the runtime asks).
+ */
+export function holdsRawStrings(m: MessageModel, seen = new Set<MessageModel>()): boolean {
+  if (seen.has(m)) return false;
+  seen.add(m);
+  return m.fields.some((f) => (f.type === FieldType.String && (f.flags & FieldFlag.ValidateUtf8) === 0) || (f.message !== undefined && holdsRawStrings(f.message, seen)));
+}
+
 export function encodeDecl(c: FileContext, m: MessageModel): string {
   const n = c.names.get(m)!;
   const body: string[] = [];

@@ -12,7 +12,7 @@ import { builderDecl } from "./builders.js";
 import { docComment, uses } from "./code.js";
 import { FileContext, type EmitOptions, type Named, type Names } from "./context.js";
 import { enumDecl } from "./enums.js";
-import { encodable, encodeDecl } from "./encode.js";
+import { encodable, encodeDecl, holdsRawStrings } from "./encode.js";
 import { fillDecl } from "./fill.js";
 import { interfaceDecl, plainType, readAllDecl, readerDecl } from "./plain.js";
 import { interpretedDecl } from "./interpreted.js";
@@ -140,7 +140,7 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
   const fileOptions = c.model.fileOptions.get(c.file);
   if (fileOptions) body.push(fileDecl(c, fileOptions));
   for (const e of enums) body.push(enumDecl(c, e));
-  const typeClass = json ? "$JsonMessageType" : "$MessageType";
+  const typeClass = "$MessageType";
   const does = [views && "views", plain && "plain objects", builders && "builders", json && "ProtoJSON"].filter(Boolean).join(", ");
   // each message's code together, its message type last: that evaluates the classes it names
   for (const m of messages) {
@@ -173,7 +173,7 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
   // names them as types only); it imports those its code names (noUnusedLocals)
   const runtimeNames = [
     ...(interpreted ? [
-      "interpretedJsonType as $interpretedJsonType", "interpretedType as $interpretedType",
+      "interpretedType as $interpretedType",
       `type ${typeClass.slice(1)} as ${typeClass}`, "type MessageView as $MessageView", "type ListView as $ListView", "type MapView as $MapView",
       "type Init as $Init",
     ] : [
@@ -195,6 +195,12 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
     if (values.length > 0) head.push(`import { ${values.join(", ")}${types.map((r) => ts(`, ${r}`)).join("")} } from ${from};`);
     else head.push(ts(`import type { ${types.map((r) => r.slice(5)).join(", ")} } from ${from};`));
   }
+  // messages that only the codec decodes (CODE_SIZE) or encodes (a message without an encode
+  // function; views and builders of one holding strings that need not be text): loading this
+  // module makes init() load it
+  if (interpreted || messages.some((m) => !encoded.has(m) || ((views || builders) && holdsRawStrings(m)))) {
+    head.push(`import ${literal(codecImport(c.options.runtimeImport))}; // init() loads the codec: only it decodes or encodes some of these messages`);
+  }
   for (const [file, alias] of c.deps) {
     let rel = path.posix.relative(path.posix.dirname(c.file), outputName(file).replace(/\.ts$/, ext));
     if (!rel.startsWith(".")) rel = "./" + rel;
@@ -202,3 +208,12 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
   }
   return [...head, "", ...body].join("\n");
 }
+
+/**
+ * What generated code imports to have init() load the codec: the runtime's "codec" beside its
+ * "generated" (hppproto/codec, or .../dist/ts/codec.js beside .../dist/ts/generated.js).
+ */
+const codecImport = (runtimeImport: string) => {
+  const at = runtimeImport.match(/(^|\/)generated(\.[cm]?js)?$/);
+  return at === null ? "hppproto/codec" : `${runtimeImport.slice(0, at.index! + at[1]!.length)}codec${at[2] ?? ""}`;
+};

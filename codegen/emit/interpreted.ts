@@ -26,8 +26,8 @@ export function interpretedDecl(c: FileContext, m: MessageModel): string {
     out.push(ts(`${docComment(viewDoc(m), m.deprecated, "", m.comment)}export interface ${n.view} extends $MessageView {\n${members.join("\n")}\n}\n`));
   }
   if (builders) out.push(builderInterface(c, m));
-  const typeClass = json ? "$JsonMessageType" : "$MessageType";
-  const make = json ? "$interpretedJsonType" : "$interpretedType";
+  const typeClass = "$MessageType";
+  const make = "$interpretedType";
   const does = [views && "views", plain && "plain objects", builders && "builders", json && "ProtoJSON"].filter(Boolean).join(", ");
   out.push(
     docComment(`${m.fullName}: ${does}, interpreted from the schema (optimize_for = CODE_SIZE).`, m.deprecated, "", m.comment) +

@@ -31,7 +31,7 @@ const payload = AddressBookPb.encode(AddressBookPb.fromObject({
 })).finish();
 
 // 4. decode it with hppproto
-const { init } = await import("hppproto");
+const { init, toJsonString, fromJsonString, builder } = await import("hppproto");
 const { AddressBook } = await import(`${out}/js/addressbook_pb.js`);
 await init();
 
@@ -47,7 +47,7 @@ console.log("plain:", JSON.stringify(plain, (_k, v) => (typeof v === "bigint" ? 
 
 // 5. encode: from a plain object, and with a builder set in place; protobufjs reads both back
 const fromObject = AddressBook.encode({ people: [{ name: "Grace Hopper", id: 3, scores: [10], counters: { talks: 42n } }] });
-const b = AddressBook.builder();
+const b = builder(AddressBook);
 const grace = b.addPeople();
 grace.name = "Grace Hopper";
 grace.id = 3;
@@ -59,10 +59,10 @@ console.log(`encoded ${fromObject.length} bytes; builder bytes identical: ${Buff
 if (Buffer.compare(fromObject, fromBuilder) !== 0 || back.people[0].name !== "Grace Hopper") throw new Error("encode mismatch");
 
 // 6. ProtoJSON, both ways; protobufjs reads ours the same
-const json = AddressBook.toJsonString(book);
+const json = toJsonString(AddressBook, book);
 console.log("json:", json);
-const fromJson = AddressBook.fromJsonString(json);
-if (AddressBook.toJsonString(fromJson) !== json) throw new Error("JSON round trip mismatch");
+const fromJson = fromJsonString(AddressBook, json);
+if (toJsonString(AddressBook, fromJson) !== json) throw new Error("JSON round trip mismatch");
 const pbJson = JSON.stringify(AddressBookPb.toObject(AddressBookPb.fromObject(JSON.parse(json)), { longs: String, enums: String }));
 if (pbJson !== json) throw new Error("protobufjs reads our JSON differently");
 console.log("JSON round trip identical, and protobufjs reads it the same");

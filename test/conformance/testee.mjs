@@ -6,7 +6,7 @@
 // imported, it exports answer() for tests.
 import { readSync, realpathSync, writeSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { DecodeError, EncodeError, JsonError, TextError, fromText, init, toText } from "hppproto";
+import { DecodeError, EncodeError, JsonError, TextError, fromText, init, toText, toJsonString, fromJsonString, encodeFromJsonString, decodeToJsonString } from "hppproto";
 import { prepare, genDir } from "./prepare.mjs";
 
 prepare();
@@ -41,10 +41,10 @@ export function answer(request) {
   // binary to JSON and JSON to binary: the transcoding paths, with no JS object in between
   try {
     if (payload?.case === "protobufPayload" && request.requestedOutputFormat === WireFormat.JSON) {
-      return result("jsonPayload", type.decodeToJsonString(payload.value));
+      return result("jsonPayload", decodeToJsonString(type, payload.value));
     }
     if (payload?.case === "jsonPayload" && request.requestedOutputFormat === WireFormat.PROTOBUF) {
-      return result("protobufPayload", type.encodeFromJsonString(payload.value, { ignoreUnknownFields }));
+      return result("protobufPayload", encodeFromJsonString(type, payload.value, { ignoreUnknownFields }));
     }
   } catch (e) {
     const fromBinary = payload.case === "protobufPayload";
@@ -59,7 +59,7 @@ export function answer(request) {
         message = type.decode(payload.value);
         break;
       case "jsonPayload":
-        message = type.fromJsonString(payload.value, { ignoreUnknownFields });
+        message = fromJsonString(type, payload.value, { ignoreUnknownFields });
         break;
       case "textPayload":
         message = fromText(type, payload.value);
@@ -76,7 +76,7 @@ export function answer(request) {
       case WireFormat.PROTOBUF:
         return result("protobufPayload", type.encode(message));
       case WireFormat.JSON:
-        return result("jsonPayload", type.toJsonString(message));
+        return result("jsonPayload", toJsonString(type, message));
       case WireFormat.TEXT_FORMAT:
         return result("textPayload", toText(type, message, { unknownFields: request.printUnknownFields }));
       default:

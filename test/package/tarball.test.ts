@@ -28,13 +28,13 @@ const expected = JSON.stringify(AddressBookPb.toObject(AddressBookPb.decode(payl
 
 // one program for every setting: no top-level await (CommonJS has none), output to the console and,
 // in a browser, to the page
-const main = `import { init } from "hppproto";
+const main = `import { init, toJsonString, builder } from "hppproto";
 import { AddressBook } from "./gen/addressbook_pb.js";
 
 const payload = new Uint8Array([${Array.from(payload).join(",")}]);
 init().then(() => {
   const book = AddressBook.view(payload);
-  const text = AddressBook.toJsonString(book);
+  const text = toJsonString(AddressBook, book);
   console.log(text);
   if (typeof document !== "undefined") document.body.textContent = text;
 });
@@ -60,7 +60,7 @@ describe("the npm package", () => {
   it("holds the runtime, the CLI, types, the WASM and the README, nothing else", () => {
     const paths = packed.files.map((f) => f.path).sort();
     for (const p of paths) expect(p).toMatch(/^(package\.json|README\.md|LICENSE|bin\/(hppproto-gen|protoc-gen-hppproto)\.mjs|dist\/(ts|codegen)\/.+\.(js|d\.ts)|wasm\/dist\/hppproto(-decode)?\.wasm)$/);
-    for (const needed of ["dist/ts/rpc/grpc-js.js", "dist/ts/rpc/nice-grpc.js", "dist/ts/rpc/connect.js", "dist/ts/index.js", "dist/ts/index.d.ts", "dist/ts/generated.js", "dist/ts/generated.d.ts", "dist/ts/index.browser.js", "dist/ts/wasm-inline.js", "dist/codegen/cli.js", "bin/protoc-gen-hppproto.mjs", "wasm/dist/hppproto.wasm", "dist/ts/decode.js", "dist/ts/decode.browser.js", "dist/ts/wasm-inline-decode.js", "wasm/dist/hppproto-decode.wasm", "README.md"]) {
+    for (const needed of ["dist/ts/rpc/grpc-js.js", "dist/ts/rpc/nice-grpc.js", "dist/ts/rpc/connect.js", "dist/ts/index.js", "dist/ts/index.d.ts", "dist/ts/generated.js", "dist/ts/generated.d.ts", "dist/ts/codec.js", "dist/ts/codec.browser.js", "dist/ts/wasm-inline.js", "dist/codegen/cli.js", "bin/protoc-gen-hppproto.mjs", "wasm/dist/hppproto.wasm", "dist/ts/decode.js", "dist/ts/decode.browser.js", "dist/ts/wasm-inline-decode.js", "wasm/dist/hppproto-decode.wasm", "README.md"]) {
       expect(paths).toContain(needed);
     }
     expect(paths).toContain("LICENSE");
@@ -74,8 +74,9 @@ describe("the npm package", () => {
     // the others (ts/schema.ts) and extension holders, 394 KB with compiled modules linked to each
     // other and the core module of their helpers (dist/ts/compiledcore.js, ts/compiledabi.ts), 406 KB
     // with the encoder of plain objects that generated code drives (ts/encoder.ts, ts/wirebuffer.ts,
-    // codegen/emit/encode.ts)
-    expect(packed.size).toBeLessThan(410_000);
+    // codegen/emit/encode.ts), 413 KB with the runtime that starts without the codec (ts/heap.ts,
+    // ts/codec*.ts) and the message functions in modules of their own
+    expect(packed.size).toBeLessThan(420_000);
   });
 
   it("metadata: a license, keywords, its package.json exported, no install-time build, no source map comments without maps", () => {
@@ -123,13 +124,13 @@ describe("the npm package", () => {
     expect(node(["out-cjs/main.js"], project).trim()).toBe(expected);
   });
 
-  it("esbuild: a browser bundle, with the WASM inside, runs in Chromium, with init() and with initSync()", async () => {
+  it("esbuild: a browser bundle runs in Chromium, with init() and with initSync(), without the codec and with it inside", async () => {
     execFileSync("node_modules/.bin/esbuild", ["src/main.ts", "--bundle", "--minify", "--format=esm", "--platform=browser", "--outfile=web/main.js", "--log-level=warning"], { cwd: project });
     writeFileSync(`${project}/web/index.html`, '<!doctype html><script type="module" src="main.js"></script>');
     expect(readdirSync(`${project}/web`).sort()).toEqual(["index.html", "main.js"]);
     expect(await servePage(`${project}/web`, (page) => page.textContent("body"))).toBe(expected);
-    // initSync() without arguments: the bundle's inlined module, inflated synchronously
-    writeFileSync(`${project}/src/sync.ts`, main.replace('import { init } from "hppproto";', 'import { initSync } from "hppproto";').replace("init().then(() => {", "Promise.resolve(initSync()).then(() => {"));
+    // initSync() without arguments, the codec wanted: the bundle's inlined module, inflated synchronously
+    writeFileSync(`${project}/src/sync.ts`, 'import "hppproto/codec";\n' + main.replace("import { init, ", "import { initSync, ").replace("init().then(() => {", "Promise.resolve(initSync()).then((rt) => { if (!rt.hasCodec) throw new Error('no codec');"));
     execFileSync("node_modules/.bin/esbuild", ["src/sync.ts", "--bundle", "--minify", "--format=esm", "--platform=browser", "--outfile=web-sync/main.js", "--log-level=warning"], { cwd: project });
     writeFileSync(`${project}/web-sync/index.html`, '<!doctype html><script type="module" src="main.js"></script>');
     expect(await servePage(`${project}/web-sync`, (page) => page.textContent("body"))).toBe(expected);
@@ -158,7 +159,7 @@ init().then(() => {
     execFileSync("protoc", ["--include_imports", `--descriptor_set_out=${project}/addressbook.binpb`, "-I", project, `${project}/addressbook.proto`]);
     const set = readFileSync(`${project}/addressbook.binpb`);
     const sources = { "addressbook.proto": readFileSync(`${project}/addressbook.proto`, "utf8"), "bad.proto": 'syntax = "proto3";\nimport "missing.proto";\n' };
-    writeFileSync(`${project}/src/descriptors.ts`, `import { init } from "hppproto";
+    writeFileSync(`${project}/src/descriptors.ts`, `import { init, toJsonString } from "hppproto";
 import { schemaFromDescriptorSet, schemaFromSources } from "hppproto/codegen";
 const set = new Uint8Array([${Array.from(set).join(",")}]);
 const payload = new Uint8Array([${Array.from(payload).join(",")}]);
@@ -168,7 +169,7 @@ init().then(() => {
   const fromSources = schemaFromSources(sources, ["addressbook.proto"]).types.get("tutorial.AddressBook")!;
   let error = "";
   try { schemaFromSources(sources, ["bad.proto"]); } catch (e) { error = (e as Error).message; }
-  document.body.textContent = JSON.stringify([fromSet.toJsonString(fromSet.view(payload)), fromSources.toJsonString(fromSources.decode(payload)), error]);
+  document.body.textContent = JSON.stringify([toJsonString(fromSet, fromSet.view(payload)), toJsonString(fromSources, fromSources.decode(payload)), error]);
 });
 `);
     execFileSync("node_modules/.bin/esbuild", ["src/descriptors.ts", "--bundle", "--minify", "--format=esm", "--platform=browser", "--outfile=web-descriptors/main.js", "--log-level=warning"], { cwd: project });
@@ -225,8 +226,8 @@ webpack({ mode: "production", target: "web", entry: "./out/main.js", output: { p
     cpSync(proto, `${bare}/addressbook.proto`);
     execFileSync("npx", ["hppproto-gen", "--target", "js", "--out", "js-gen", "addressbook.proto"], { cwd: bare, stdio: "pipe" });
     expect(readdirSync(`${bare}/js-gen`).sort()).toEqual(["addressbook_pb.d.ts", "addressbook_pb.js"]);
-    const program = `import { initSync } from "hppproto"; import { AddressBook } from "./js-gen/addressbook_pb.js";
-initSync(); console.log(AddressBook.toJsonString(AddressBook.decode(new Uint8Array([${Array.from(payload).join(",")}]))));`;
+    const program = `import { initSync, toJsonString } from "hppproto"; import { AddressBook } from "./js-gen/addressbook_pb.js";
+initSync(); console.log(toJsonString(AddressBook, AddressBook.decode(new Uint8Array([${Array.from(payload).join(",")}]))));`;
     writeFileSync(`${bare}/js-target.mjs`, program);
     expect(node(["js-target.mjs"], bare).trim()).toBe(expected);
   });
@@ -240,20 +241,17 @@ initSync(); console.log(AddressBook.toJsonString(AddressBook.decode(new Uint8Arr
     }
   });
 
-  it("hppproto/decode: the decode-only module decodes in Node and in a browser bundle, a smaller one; plain objects encode, views and builders say they cannot", async () => {
+  it("hppproto/decode: the decode-only module decodes in Node and in a browser bundle, a smaller one; plain objects, views and builders encode by generated code", async () => {
     const program = main.replace('from "hppproto"', 'from "hppproto/decode"').replace(
-      "  const text = AddressBook.toJsonString(book);",
-      `  const json = AddressBook.toJsonString(book); // (before another view() makes book stale)
-  let refused = "";
-  // plain objects are encoded by generated code, without the codec's encoder
-  const again = AddressBook.encode(AddressBook.decode(payload));
-  if (again.length !== payload.length || again.some((b, i) => b !== payload[i])) refused = "(encode() differs) ";
-  try { AddressBook.encode(AddressBook.view(payload)); refused += "(a view was encoded)"; } catch (e) { refused += (e as Error).message; }
-  try { AddressBook.builder(); refused += " (a builder was made)"; } catch (e) { if (!refused.endsWith((e as Error).message)) refused += " (builder: " + (e as Error).message + ")"; }
-  const text = json + "\\n" + refused;`,
+      "  const text = toJsonString(AddressBook, book);",
+      `  const json = toJsonString(AddressBook, book); // (before another view() makes book stale)
+  // plain objects are encoded by generated code, without the codec's encoder; views and builders read out first
+  const same = (b: Uint8Array) => b.length === payload.length && b.every((x, i) => x === payload[i]);
+  const encoded = [AddressBook.encode(AddressBook.decode(payload)), AddressBook.encode(AddressBook.view(payload)), AddressBook.encode(builder(AddressBook, payload))];
+  const text = json + "\\n" + encoded.map(same).join(",");`,
     );
     writeFileSync(`${project}/src/decode.ts`, program);
-    const refusal = 'hppproto: the runtime was started with the decode-only module (init() from "hppproto/decode"), which cannot encode; init() from "hppproto" loads the whole codec';
+    const refusal = "true,true,true";
     // Node: the installed package's decode-only module, read from wasm/dist
     execFileSync("node_modules/.bin/esbuild", ["src/decode.ts", "--bundle", "--format=esm", "--platform=node", "--packages=external", "--outfile=out-decode/main.mjs", "--log-level=warning"], { cwd: project });
     expect(node(["out-decode/main.mjs"], project).trim()).toBe(`${expected}\n${refusal}`);
@@ -261,22 +259,27 @@ initSync(); console.log(AddressBook.toJsonString(AddressBook.decode(new Uint8Arr
     execFileSync("node_modules/.bin/esbuild", ["src/decode.ts", "--bundle", "--minify", "--format=esm", "--platform=browser", "--outfile=web-decode/main.js", "--log-level=warning"], { cwd: project });
     writeFileSync(`${project}/web-decode/index.html`, '<!doctype html><script type="module" src="main.js"></script>');
     expect(await servePage(`${project}/web-decode`, (page) => page.textContent("body"))).toBe(`${expected}\n${refusal}`);
-    execFileSync("node_modules/.bin/esbuild", ["src/main.ts", "--bundle", "--minify", "--format=esm", "--platform=browser", "--outfile=web-whole/main.js", "--log-level=warning"], { cwd: project });
     const gzipped = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length;
+    // from "hppproto", the same program needs no codec at all (proto3, compiled decoders, JSON only
+    // written): no module inlined, and smaller than with the decode-only one
+    execFileSync("node_modules/.bin/esbuild", ["src/main.ts", "--bundle", "--minify", "--format=esm", "--platform=browser", "--outfile=web-none/main.js", "--log-level=warning"], { cwd: project });
+    expect(readFileSync(`${project}/web-none/main.js`, "utf8")).not.toContain("DecompressionStream");
+    expect(gzipped(`${project}/web-decode/main.js`) - gzipped(`${project}/web-none/main.js`)).toBeGreaterThan(8000);
+    // with "hppproto/codec" imported, the whole codec: larger, with the runtime's encoding and JSON
+    // calls into it (FullRuntime), which the decode-only bundle cannot make and does not carry
+    writeFileSync(`${project}/src/whole.ts`, `import "hppproto/codec";\n${main}`);
+    execFileSync("node_modules/.bin/esbuild", ["src/whole.ts", "--bundle", "--minify", "--format=esm", "--platform=browser", "--outfile=web-whole/main.js", "--log-level=warning"], { cwd: project });
     expect(gzipped(`${project}/web-whole/main.js`) - gzipped(`${project}/web-decode/main.js`)).toBeGreaterThan(3000);
-    // and without the record writer (builders, and encodes through the codec), which only the whole codec's entries bring
-    expect(readFileSync(`${project}/web-whole/main.js`, "utf8")).toContain("more than one allocation can hold");
-    expect(readFileSync(`${project}/web-decode/main.js`, "utf8")).not.toContain("more than one allocation can hold");
-    // nor the runtime's encoding and JSON calls into the codec (FullRuntime), which it cannot make
     for (const message of ["messages nested too deep to write", "the codec refused the ProtoJSON names"]) {
       expect(readFileSync(`${project}/web-whole/main.js`, "utf8")).toContain(message);
       expect(readFileSync(`${project}/web-decode/main.js`, "utf8")).not.toContain(message);
+      expect(readFileSync(`${project}/web-none/main.js`, "utf8")).not.toContain(message);
     }
   });
 
   it("initSync in Node, without arguments, from the installed package", () => {
-    const program = `import { initSync } from "hppproto"; import { AddressBook } from "./out/gen/addressbook_pb.js";
-initSync(); console.log(AddressBook.toJsonString(AddressBook.decode(new Uint8Array([${Array.from(payload).join(",")}]))));`;
+    const program = `import { initSync, toJsonString } from "hppproto"; import { AddressBook } from "./out/gen/addressbook_pb.js";
+initSync(); console.log(toJsonString(AddressBook, AddressBook.decode(new Uint8Array([${Array.from(payload).join(",")}]))));`;
     writeFileSync(`${project}/sync.mjs`, program);
     expect(node(["sync.mjs"], project).trim()).toBe(expected);
   });

@@ -1,10 +1,10 @@
 // One message type against another for the same schema: what generated code does and what the
 // schema-interpreted types (runtime schemas, CODE_SIZE code) do must agree, value for value.
 import { expect } from "vitest";
-import { JsonError, type JsonMessageType } from "hppproto";
+import { JsonError, type AnyMessageType, builder, toJsonString, fromJsonString, create, fieldsOf } from "hppproto";
 import { thrown } from "./thrown.js";
 
-type AnyType = JsonMessageType<any, any, any>;
+type AnyType = AnyMessageType;
 
 /**
  * For messages of `generated`'s type (wire bytes from `samples`): `other` decodes, encodes, views,
@@ -13,8 +13,8 @@ type AnyType = JsonMessageType<any, any, any>;
 export function expectSameBehaviour(generated: AnyType, other: AnyType, samples: Iterable<Uint8Array>, r: () => number): void {
   const runtime = other;
   // what an object reads through its prototype too (declared defaults), and what it owns (what it sets)
-  const reads = (o: object) => ({ fields: Object.fromEntries(generated.fields.map((f) => [f.property, (o as Record<string, unknown>)[f.property]])), own: Object.keys(o).sort() });
-  expect(reads(runtime.create())).toEqual(reads(generated.create()));
+  const reads = (o: object) => ({ fields: Object.fromEntries(fieldsOf(generated).map((f) => [f.property, (o as Record<string, unknown>)[f.property]])), own: Object.keys(o).sort() });
+  expect(reads(create(runtime))).toEqual(reads(create(generated)));
   for (const bytes of samples) {
     const plain = generated.decode(bytes);
     expect(runtime.decode(bytes)).toEqual(plain);
@@ -26,23 +26,23 @@ export function expectSameBehaviour(generated: AnyType, other: AnyType, samples:
     expect(readView(runtime.view(bytes))).toEqual(readView(generated.view(bytes)));
     // builders set from the plain object's fields encode what generated builders encode
     const fromBuilder = (type: typeof generated) => {
-      const b = type.builder() as unknown as Record<string, unknown>;
+      const b = builder(type) as unknown as Record<string, unknown>;
       for (const [k, v] of Object.entries(plain as Record<string, unknown>)) if (k !== "$unknown" && v !== undefined) b[k] = v;
       return type.encode(b as never);
     };
     expect(fromBuilder(runtime as never)).toEqual(fromBuilder(generated));
     let json: string | undefined;
     try {
-      json = generated.toJsonString(plain);
+      json = toJsonString(generated, plain);
     } catch (e) {
       // values JSON cannot hold (an Any of an unknown type, a timestamp out of range): the
       // schema-driven writer and the generated one fail alike, at the same path
-      const [code, path] = thrown(() => runtime.toJsonString(plain), JsonError);
+      const [code, path] = thrown(() => toJsonString(runtime, plain), JsonError);
       expect(e).toMatchObject({ code, path });
       continue;
     }
-    expect(runtime.toJsonString(plain)).toBe(json);
-    expect(runtime.fromJsonString(json)).toEqual(generated.fromJsonString(json));
+    expect(toJsonString(runtime, plain)).toBe(json);
+    expect(fromJsonString(runtime, json)).toEqual(fromJsonString(generated, json));
     // JSON the message cannot take, one field spoiled at a time (at the top or one level down),
     // and JSON it can (proto names, ignored unknown keys): the generated reader and the
     // schema-driven one agree on the result, or on the error's code and path
@@ -53,13 +53,13 @@ export function expectSameBehaviour(generated: AnyType, other: AnyType, samples:
       for (const opts of [{}, { ignoreUnknownFields: true }]) {
         let want: unknown;
         try {
-          want = runtime.fromJsonString(text, opts);
+          want = fromJsonString(runtime, text, opts);
         } catch (e) {
-          const [code, path] = thrown(() => generated.fromJsonString(text, opts), (e as object).constructor as typeof JsonError);
+          const [code, path] = thrown(() => fromJsonString(generated, text, opts), (e as object).constructor as typeof JsonError);
           expect({ code, path }, `${k}: ${text}`).toMatchObject({ code: (e as JsonError).code, path: (e as JsonError).path });
           continue;
         }
-        expect(generated.fromJsonString(text, opts), `${k}: ${text}`).toEqual(want);
+        expect(fromJsonString(generated, text, opts), `${k}: ${text}`).toEqual(want);
       }
     }
   }

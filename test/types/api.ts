@@ -1,9 +1,9 @@
 // Type-checked, not run (codegen.test.ts runs tsc on it): the public functions that take a message
 // type and its messages infer their types from generated types; @ts-expect-error lines must fail.
 import {
-  anyIs, anyPack, anyUnpack, clearExtension, decodeStream, DelimitedReader, fieldMaskApply, fieldMaskMerge, fromText, getExtension, hasExtension, Registry,
-  setExtension, timestampFromDate, toText,
-} from "hppproto";
+ anyIs, anyPack, anyUnpack, clearExtension, decodeStream, DelimitedReader, fieldMaskApply, fieldMaskMerge, fromText, getExtension, hasExtension, Registry,
+ setExtension, timestampFromDate, toText, create, merge,
+ builder, clone, equals, isFieldSet, clearField, isMessage, fromJsonString, toJsonString, fromJson, toJson, encodeFromJsonString, fieldsOf, oneofsOf, findField } from "hppproto";
 import * as conf2 from "../gen/conformance/google/protobuf/test_messages_proto2_pb.js";
 import { TestAllTypesProto3 } from "../gen/conformance/google/protobuf/test_messages_proto3_pb.js";
 import { Timestamp } from "../gen/conformance/google/protobuf/timestamp_pb.js";
@@ -20,7 +20,7 @@ anyIs(any, Timestamp);
 // @ts-expect-error a Timestamp is not a TestAllTypesProto2
 anyPack(T, timestampFromDate(new Date()) as { seconds: bigint; nanos: number; foo: string });
 
-const m = T.create();
+const m = create(T);
 const masked: conf2.TestAllTypesProto2 = fieldMaskApply(T, m, { paths: ["optional_int32"] });
 const text = toText(T, T.view(T.encode(m)), { registry });
 const back: conf2.TestAllTypesProto2 = fromText(T, text, { registry });
@@ -33,7 +33,7 @@ hasExtension(T.view(new Uint8Array(0)), conf2.extension_int32);
 clearExtension(m, conf2.groupfield);
 const group: number | undefined = getExtension(m, conf2.groupfield)?.groupInt32;
 // @ts-expect-error a TestAllTypesProto3 is not what extension_int32 extends
-getExtension(TestAllTypesProto3.create(), conf2.extension_int32);
+getExtension(create(TestAllTypesProto3), conf2.extension_int32);
 
 const asStrings = TestAllTypesProto3.decode(new Uint8Array(0), { int64: "string" });
 const s: string = asStrings.optionalInt64;
@@ -62,11 +62,27 @@ async function streamed(source: AsyncIterable<Uint8Array>): Promise<bigint | und
 }
 
 // what encode() takes partially, merge(), create() and toText() take partially too (nested included)
-T.merge(m, { optionalInt32: 1, optionalNestedMessage: { a: 2 } });
-T.create({ optionalNestedMessage: { a: 2 }, oneofField: { case: "oneofUint32", value: 1 } });
+merge(T, m, { optionalInt32: 1, optionalNestedMessage: { a: 2 } });
+create(T, { optionalNestedMessage: { a: 2 }, oneofField: { case: "oneofUint32", value: 1 } });
 toText(T, { optionalInt64: 5n, optionalNestedMessage: {} });
 fieldMaskMerge(T, { paths: ["optional_int32"] }, m, m);
 // @ts-expect-error a oneof's case stays required
-T.merge(m, { oneofField: { value: 1 } });
+merge(T, m, { oneofField: { value: 1 } });
 
-export { seconds, unknownType, masked, back, level, group, s, list, n, wrong, numbers, bigints, notString, generated, pushed, pushedViews, notViews, streamed };
+// the message functions infer from the type they take
+const b: conf2.TestAllTypesProto2Builder = builder(T, m);
+b.optionalInt32 = 5;
+const copy: conf2.TestAllTypesProto2 = clone(T, T.view(T.encode(b)));
+const same: boolean = equals(T, m, copy) && isFieldSet(T, copy, "optionalInt32");
+const cleared: conf2.TestAllTypesProto2 = clearField(T, copy, "optionalInt32");
+const maybe: unknown = copy;
+const guarded: number | undefined = isMessage(T, maybe) ? (maybe as conf2.TestAllTypesProto2).optionalInt32 : undefined;
+const fromText2: conf2.TestAllTypesProto2 = fromJsonString(T, toJsonString(T, copy));
+const fromValue: conf2.TestAllTypesProto2 = fromJson(T, toJson(T, T.view(encodeFromJsonString(T, "{}"))));
+const fieldNames: string[] = fieldsOf(T).map((f) => f.name).concat(oneofsOf(T).map((o) => o.name), findField(T, 1)?.name ?? []);
+// @ts-expect-error a TestAllTypesProto3 is not a TestAllTypesProto2
+equals(T, m, create(TestAllTypesProto3));
+// @ts-expect-error the builder of a TestAllTypesProto2 has no such field
+builder(T).noSuchField = 1;
+
+export { seconds, unknownType, masked, back, level, group, s, list, n, wrong, numbers, bigints, notString, generated, pushed, pushedViews, notViews, streamed, same, cleared, guarded, fromText2, fromValue, fieldNames };

@@ -2,7 +2,7 @@
 // built straight from the parsed JSON (a field by its key in one map lookup), with the checks and
 // error paths of generated fromJson functions (codegen/emit/json.ts), at 1.05-1.2x their time. What it does not handle itself (a closed enum's unknown
 // number, which decode() keeps as an unknown field; a missing required field; deep nesting) throws
-// FALLBACK, and JsonMessageType reads the message the schema-driven way instead.
+// FALLBACK, and fromJson() reads the message the schema-driven way instead.
 import { hasSpecialJson, type TypeRef } from "../json/common.js";
 import * as jsonIn from "../json/in.js";
 import { jsonKeySegment, type JsonValue } from "../json/parse.js";

@@ -16,7 +16,7 @@ export interface JsonReadOptions {
   ignoreUnknownFields?: boolean;
   /** Message types an `Any` may hold, besides those of the same generated code. */
   registry?: Types;
-  /** @internal what the read may build: JsonMessageType gives each read its own */
+  /** @internal what the read may build: fromJson() gives each read its own */
   budget?: ReadBudget;
 }
 
