@@ -14,7 +14,7 @@ import { thrown, thrownError } from "./support/thrown.js";
 import { repoRoot } from "./support/paths.js";
 import { loadSet } from "./support/protos.js";
 import { ABI } from "../dist/ts/abi.js";
-import { Runtime } from "../dist/ts/runtime.js";
+import { CodecRuntime } from "../dist/ts/codecruntime.js";
 
 beforeAll(async () => {
   await init();
@@ -49,7 +49,7 @@ describe("the C++ structures the runtime reads in place", () => {
     const fake = rt.malloc(ABI.length * 4);
     rt.mem.u32.set(ABI, fake >>> 2);
     rt.mem.u32[(fake >>> 2) + 1] = 16;
-    expect(() => new Runtime({ ...rt.exports, _initialize: () => {}, hp_abi: () => fake })).toThrow(/lays out its structures differently/);
+    expect(() => new CodecRuntime({ ...rt.exports, _initialize: () => {}, hp_abi: () => fake })).toThrow(/lays out its structures differently/);
     rt.exports.free(fake);
   });
 });

@@ -3,11 +3,12 @@
 // generated for CODE_SIZE) and only decode and read. Everything else is "hppproto"'s; encoding what
 // only the codec encodes (views of such files) throws, saying which module it has.
 import { initWith, initWithSync, packagedCodec, type InitOptions, type InitSyncOptions } from "./loader.js";
-import { Runtime } from "./runtime.js";
+import { CodecRuntime } from "./codecruntime.js";
+import type { Runtime } from "./runtime.js";
 
 export * from "./index.js";
 
-const codec = packagedCodec("hppproto-decode.wasm", Runtime);
+const codec = packagedCodec("hppproto-decode.wasm", CodecRuntime);
 
 /** Loads the decode-only codec once; later calls return the same runtime. */
 export function init(options: InitOptions = {}): Promise<Runtime> {

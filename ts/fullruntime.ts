@@ -1,10 +1,12 @@
-// The runtime of the whole codec: the decode runtime (runtime.ts) with encoding, record writers and
-// the codec's ProtoJSON reader and writer. The entries that load hppproto.wasm start this class; the
-// decode-only entries start Runtime, and their programs carry none of this.
+// The runtime of the whole codec: the codec's runtime (codecruntime.ts) with encoding, record
+// writers and the codec's ProtoJSON reader and writer. Programs that load hppproto.wasm start this
+// class; the decode-only entry starts CodecRuntime, and programs without the codec Runtime: those
+// carry none of this.
 import { codeName, DecodeError, EncodeError, SchemaError, STACK_EXHAUSTED, type EncodeErrorCode } from "./errors.js";
 import { ownedCopy } from "./copy.js";
 import { RecordWriter } from "./fill.js";
-import { decodeOnly, MAX_INPUT, Runtime } from "./runtime.js";
+import { CodecRuntime } from "./codecruntime.js";
+import { decodeOnly, MAX_INPUT } from "./runtime.js";
 import type { SchemaDef } from "./schema.js";
 
 const utf8Encoder = new TextEncoder();
@@ -14,7 +16,7 @@ const NUMBER_MARKERS = /[\x01\x02]/g;
 const FLOAT_MARKER = "\x02";
 
 
-export class FullRuntime extends Runtime {
+export class FullRuntime extends CodecRuntime {
   /** Address of the last encode's bytes (the codec's output buffer). */
   output = 0;
 

@@ -1,11 +1,12 @@
-// The loaded WASM codec: its exports, linear memory, staging buffers, registered schemas and limits.
-// One runtime per JS realm, created by init() (loader.ts) and used by all generated code. This class
-// decodes; FullRuntime (fullruntime.ts), which the whole codec's entries start, adds encoding and the
-// codec's ProtoJSON, so that programs started with the decode-only module carry none of that code.
-import { codeName, DecodeError, NotInitializedError, SchemaError } from "./errors.js";
+// The runtime: linear memory, staging buffers, compiled decoders, limits. One per JS realm, created
+// by init() (loader.ts) and used by all generated code. This class runs without the codec, on the
+// memory and arenas a Heap keeps in JS (heap.ts): it decodes with compiled decoders only.
+// CodecRuntime (codecruntime.ts) adds the codec's table-driven decoder, and FullRuntime
+// (fullruntime.ts) its encoder and ProtoJSON, so that programs without them carry none of that code.
+import { codeName, DecodeError, NotInitializedError } from "./errors.js";
 import type { FullRuntime } from "./fullruntime.js";
 import {
-  ABI, LIMITS_ALLOW_PARTIAL, LIMITS_MAX_AMPLIFICATION, LIMITS_MAX_DEPTH, LIMITS_MAX_ELEMENTS, LIMITS_MAX_MESSAGE_SIZE, PATH_ENTRY_FIELD, PATH_ENTRY_INDEX,
+  LIMITS_ALLOW_PARTIAL, LIMITS_MAX_AMPLIFICATION, LIMITS_MAX_DEPTH, LIMITS_MAX_ELEMENTS, LIMITS_MAX_MESSAGE_SIZE, PATH_ENTRY_FIELD, PATH_ENTRY_INDEX,
   PATH_ENTRY_MESSAGE, PATH_ENTRY_SIZE, STATUS_CODE, STATUS_DETAIL, STATUS_OFFSET, STATUS_PATH, STATUS_PATH_SIZE, STATUS_TRUNCATED,
 } from "./abi.js";
 import { decoderState, frameMessage, instantiateCompiled, instantiateWaiting, type CompiledHost, type Decoders } from "./compiled.js";
@@ -97,27 +98,10 @@ export const MAX_INPUT = MAX_BLOCK - 8;
 /** Deeper nesting would overflow the WASM stack; the limit is capped here. */
 const MAX_DEPTH_CAP = 1_000; // about 330 KB of the engine's ~1 MB native stack when encoding (measured: 3,000 overflowed)
 
-/** A schema's tables in WASM: the codec's, and its ProtoJSON names once a JSON read needed them (0: none). */
-export interface SchemaHandles {
-  readonly schema: number;
-  jsonNames?: number;
-}
-
 export class Runtime {
   readonly mem: Memory;
-  private readonly statusPtr: number;
+  protected readonly statusPtr: number;
   private readonly limitsPtr: number;
-  /**
-   * Each schema's tables in WASM, loaded on first use and freed once the schema is collected:
-   * schemas built at run time and dropped (schemaFromSources, ...) take no memory for good.
-   */
-  protected readonly schemas = new WeakMap<SchemaDef, SchemaHandles>();
-  private readonly unusedSchemas = new FinalizationRegistry<SchemaHandles>(({ schema, jsonNames }) => {
-    if (jsonNames) this.exports.hp_json_names_free?.(jsonNames);
-    this.exports.hp_schema_free?.(schema);
-  });
-  private lastSchema: SchemaDef | undefined;
-  private lastHandle = 0;
   /** Each schema's compiled decoders (compiled.ts); null: it has none, or they are still being instantiated. */
   private compiled = new WeakMap<SchemaDef, Decoders | null>();
   private lastCompiledSchema: SchemaDef | undefined;
@@ -130,7 +114,7 @@ export class Runtime {
   protected readonly copyStaging = { ptr: 0, size: 0 };
   protected readonly slotPtr: number; // an ArraySlot the batch decoder (and the JSON writer) write into
   private zeroPtr = 0;
-  private zeroSize = 0;
+  protected zeroSize = 0;
   /** The WASM stack pointer between calls (the codec never calls back into JS code that calls it). */
   private readonly stackBase: number;
   /**
@@ -144,13 +128,6 @@ export class Runtime {
     exports._initialize?.();
     this.stackBase = (exports.stackSave?.() ?? 0) >>> 0;
     this.mem = new Memory(exports.memory);
-    if (exports.hp_abi !== undefined) {
-      const abi = exports.hp_abi() >>> 2;
-      const theirs = Array.from(this.mem.u32.subarray(abi, abi + ABI.length));
-      if (theirs.some((v, i) => v !== ABI[i])) {
-        throw new Error(`hppproto: the WASM module lays out its structures differently from this runtime (hp_abi ${theirs.join(",")}, ts/abi.ts ${ABI.join(",")}): they come from different builds`);
-      }
-    }
     this.statusPtr = exports.hp_status() >>> 0;
     this.limitsPtr = exports.hp_limits() >>> 0;
     this.slotPtr = this.malloc(16);
@@ -200,7 +177,7 @@ export class Runtime {
 
   /** Whether the codec runs under this runtime (false: memory and arenas in JS, heap.ts, and only compiled decoders). */
   get hasCodec(): boolean {
-    return this.exports.hp_decode !== undefined;
+    return false;
   }
 
   get limits(): Limits {
@@ -264,38 +241,13 @@ export class Runtime {
     return p;
   }
 
-  /** The schema's handle in WASM, loading and validating its table on first use. */
+  /**
+   * The schema's handle in the codec (CodecRuntime loads its table on first use), after making the
+   * zeroed record as large as its records; 0 here, without the codec.
+   */
   schema(def: SchemaDef): number {
-    if (def === this.lastSchema) return this.lastHandle; // one message type decoded over and over
-    const known = this.schemas.get(def)?.schema;
-    if (known !== undefined) {
-      this.lastSchema = def;
-      this.lastHandle = known;
-      return known;
-    }
-    const load = this.exports.hp_schema_load;
-    // (without the codec no table is loaded: handle 0, and messages without compiled decoders cannot decode)
-    const handle = load === undefined ? 0 : this.loadTable(def.table, (p, n) => load(p, n));
-    if (handle === 0 && load !== undefined) {
-      const s = this.status();
-      const where = s.detail < def.messages.length ? ` in message ${def.messages[s.detail]!.name}` : "";
-      throw new SchemaError(`hppproto: schema table rejected${where} (table byte ${s.offset})`, s.offset);
-    }
-    const handles = { schema: handle };
-    this.schemas.set(def, handles);
-    this.unusedSchemas.register(def, handles);
-    this.ensureZeroRecord(def.maxRecordSize);
-    return handle;
-  }
-
-  /** Copies a table into memory for `load`, which keeps what it needs of it; returns load's handle. */
-  protected loadTable(bytes: Uint8Array, load: (ptr: number, size: number) => number): number {
-    const p = this.malloc(bytes.length);
-    this.mem.u8.set(bytes, p);
-    const handle = load(p, bytes.length) >>> 0;
-    this.exports.free(p);
-    this.mem.sync();
-    return handle;
+    if (def.maxRecordSize > this.zeroSize) this.ensureZeroRecord(def.maxRecordSize);
+    return 0;
   }
 
   /** A zeroed record as large as any registered message: what an absent map value reads as. */
@@ -303,7 +255,7 @@ export class Runtime {
     return this.zeroPtr;
   }
 
-  private ensureZeroRecord(size: number): void {
+  protected ensureZeroRecord(size: number): void {
     if (size <= this.zeroSize) return;
     const p = this.malloc(size);
     this.mem.u8.fill(0, p, p + size);
@@ -354,8 +306,7 @@ export class Runtime {
     try {
       // a compiled decoder resets the arena when asked, then decodes, fails (1) or leaves the input to the codec (0)
       if (compiled !== undefined) rec = compiled(arena, ptr, size, reset ? 1 : 0) >>> 0;
-      const decode = this.exports.hp_decode;
-      if (rec === 0) rec = decode === undefined ? this.withoutCodec(def, message, compiled !== undefined) : decode(schema, message, arena, ptr, size, reset && compiled === undefined ? 1 : 0) >>> 0;
+      if (rec === 0) rec = this.genericDecode(schema, message, arena, ptr, size, reset && compiled === undefined, def, compiled !== undefined);
       this.calling = false;
     } catch (e) {
       throw this.trapped(e, () => new DecodeError("DEPTH_LIMIT", 0, def.messages[message]?.name ?? ""));
@@ -374,8 +325,7 @@ export class Runtime {
     let outcome = 0; // as the compiled decoder says it: 2 decoded, 1 failed, 0 left to the codec
     try {
       if (compiled !== undefined) outcome = compiled(arena, ptr, size, reset ? 1 : 0, this.slotPtr);
-      const decode = this.exports.hp_decode_delimited;
-      if (outcome === 0) outcome = decode === undefined ? this.withoutCodec(def, message, compiled !== undefined) : decode(schema, message, arena, ptr, size, reset && compiled === undefined ? 1 : 0, this.slotPtr) ? 2 : 1;
+      if (outcome === 0) outcome = this.genericDecodeDelimited(schema, message, arena, ptr, size, reset && compiled === undefined, def, compiled !== undefined);
       this.calling = false;
     } catch (e) {
       throw this.trapped(e, () => new DecodeError("DEPTH_LIMIT", 0, def.messages[message]?.name ?? ""));
@@ -387,10 +337,20 @@ export class Runtime {
   }
 
   /**
-   * What a decode the compiled decoder leaves to the codec gives without one: 1, OUT_OF_MEMORY in
-   * the Status (the compiled decoder gives up on an array whose storage would pass 4 GiB, more than
-   * memory holds), or for a message without a compiled decoder, an error naming what loads the codec.
+   * A decode the compiled decoder (if `compiled`) left to the codec: the record, or 1 for an error
+   * in the Status. Without the codec: OUT_OF_MEMORY (the compiled decoder gives up on an array
+   * whose storage would pass 4 GiB, more than memory holds), or for a message without a compiled
+   * decoder, an error naming what loads the codec.
    */
+  protected genericDecode(_schema: number, message: number, _arena: number, _ptr: number, _size: number, _reset: boolean, def: SchemaDef, compiled: boolean): number {
+    return this.withoutCodec(def, message, compiled);
+  }
+
+  /** A delimited run the compiled decoder left to the codec: 2 (the slot holds the records), or 1 for an error; as genericDecode without it. */
+  protected genericDecodeDelimited(_schema: number, message: number, _arena: number, _ptr: number, _size: number, _reset: boolean, def: SchemaDef, compiled: boolean): number {
+    return this.withoutCodec(def, message, compiled);
+  }
+
   private withoutCodec(def: SchemaDef, message: number, compiled: boolean): number {
     if (!compiled) throw new Error(codecMissing(`decoding ${def.messages[message]?.name ?? "this message"} (its file was generated for CODE_SIZE, or its schema made at run time)`));
     const p = this.statusPtr >>> 2;

@@ -133,8 +133,8 @@ export interface EnumInfo extends WithOptions {
 }
 
 export interface SchemaDef {
-  /** The binary table the codec reads. */
-  readonly table: Uint8Array;
+  /** The binary table the codec reads, once a runtime with the codec built it (table.ts). */
+  table?: Uint8Array;
   readonly messages: readonly MessageInfo[];
   readonly enums: readonly EnumInfo[];
   /** The largest record size in the table. */
@@ -348,8 +348,7 @@ export function defineSchema(source: SchemaSource, compiled?: string, links: rea
     }
   }
   if (at !== source.length) throw new Error(`hppproto: schema source has ${source.length - at} values left over`);
-  const table = encodeTable(messages, enums);
-  const def: SchemaDef = { table, messages, enums, maxRecordSize: messages.reduce((max, m) => Math.max(max, m.recordSize), 8), types: [], compiled, links, origins };
+  const def: SchemaDef = { messages, enums, maxRecordSize: messages.reduce((max, m) => Math.max(max, m.recordSize), 8), types: [], compiled, links, origins };
   if (compiled !== undefined) awaitingInstantiation.add(def);
   return def;
 }
@@ -394,26 +393,3 @@ function linkExternals(num: () => number, str: () => string, links: readonly Sch
   }
 }
 
-/** The binary table of cpp/include/hppproto/schema.hpp. */
-function encodeTable(messages: readonly MessageInfo[], enums: readonly EnumInfo[]): Uint8Array {
-  const words: number[] = [0x54505048 /* "HPPT" */, 2];
-  const closed = enums.filter((e) => e.closed);
-  const closedIndex = new Map(closed.map((e, i) => [e, i]));
-  words.push(closed.length, messages.length);
-  for (const e of closed) {
-    const values = [...new Set(e.values.map(([n]) => n))].sort((a, b) => a - b);
-    words.push(values.length, ...values);
-  }
-  for (const m of messages) {
-    words.push(m.recordSize, m.messageSet ? 1 : 0, m.fields.length);
-    for (const f of m.fields) {
-      const isMessageRef = f.ref >= 0 && f.type !== FieldType.Enum;
-      const aux = isMessageRef ? f.ref : f.flags & FieldFlag.ClosedEnum ? closedIndex.get(enums[f.ref]!)! : 0xffffffff;
-      words.push(f.number, f.type | (f.label << 8) | (f.flags << 16), f.offset, f.presence, aux);
-    }
-  }
-  const out = new Uint8Array(words.length * 4);
-  const dv = new DataView(out.buffer);
-  words.forEach((w, i) => dv.setUint32(i * 4, w >>> 0, true));
-  return out;
-}

@@ -126,7 +126,7 @@ function protobufjs(type: any): Codec {
       while (r.pos < r.len) each(type.decodeDelimited(r));
     },
     encode: (m) => type.encode(m).finish(),
-    build: (literal) => create(type, literal),
+    build: (literal) => type.create(literal),
     toJson: (m) => JSON.stringify(m.toJSON()),
     fromJson: (s) => type.fromObject(JSON.parse(s)),
   };
