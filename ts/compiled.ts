@@ -185,7 +185,7 @@ const none = (): Decoders => Object.assign([], { delimited: [] });
  * def's decoders, instantiated synchronously where the engine allows it; undefined if def has no
  * compiled module. Browsers refuse to compile modules over 4 KB synchronously on their main
  * thread: there the module is instantiated in the background and `ready` receives its decoders,
- * while decodes until then use the codec.
+ * while decodes until then use the codec (without it they fail, saying so: init() again waits).
  */
 export function instantiateCompiled(def: SchemaDef, host: CompiledHost, ready: (d: Decoders) => void): Decoders | undefined {
   if (def.compiled === undefined) return undefined;
@@ -194,6 +194,11 @@ export function instantiateCompiled(def: SchemaDef, host: CompiledHost, ready: (
   if (instance !== undefined) return instance === null ? none() : decoders(instance, def);
   void instanceAsync(def, host).then((i) => ready(i === null ? none() : decoders(i, def)));
   return undefined;
+}
+
+/** Once every instantiation in the background for this host has ended. */
+export function compiling(host: CompiledHost): Promise<unknown> {
+  return Promise.allSettled([...cacheOf(pending, host).values()]);
 }
 
 /** Every waiting schema's decoders, instantiated in the background (init()'s last step). */

@@ -18,6 +18,23 @@ const BLOCK_HEADER = 8;
 /** arena.hpp's max_block_size: blocks stay below 2^31, header included. */
 const MAX_BLOCK = 0x7fffffd0;
 const SIZE_MAX = 0xffffffff;
+/** Linear memory's largest size (wasm32), and the largest allocation (its 8-aligned size stays a positive int32). */
+const MEMORY_MAX = 65536 * PAGE;
+const MAX_ALLOCATION = 0x7ffffff8;
+/** A free block taken for less is split when the rest is at least this large. */
+const MIN_SPLIT = 64;
+
+/**
+ * Free blocks are listed by size class: below 1 KiB by 16 bytes, above by quarters of each power of
+ * two (so a block of class k+1 or above holds any size of class k, with at most a quarter wasted
+ * when it is split no further).
+ */
+const CLASSES = 64 + 22 * 4;
+function classOf(size: number): number {
+  if (size < 1024) return size >>> 4;
+  const e = 31 - Math.clz32(size);
+  return 64 + (e - 10) * 4 + ((size >>> (e - 2)) & 3);
+}
 /** The first addresses are never handed out: 0 is the null pointer, and allocations failing return it. */
 const RESERVED_LOW = 1024;
 /** hppproto::Error codes the arenas report (status.hpp). */
@@ -35,15 +52,19 @@ export class Heap {
   /** Where hppproto::Limits and hppproto::Status live. */
   readonly limits: number;
   readonly status: number;
+  /** Where memory not yet handed out begins. */
   private top = RESERVED_LOW;
-  /** Freed allocations by size, and every live allocation's size. */
-  private readonly unused = new Map<number, number[]>();
+  /** Every live allocation's size. */
   private readonly sizes = new Map<number, number>();
+  /** Free blocks: their sizes, and their addresses by size class (classOf). */
+  private readonly freeSizes = new Map<number, number>();
+  private readonly free: number[][] = Array.from({ length: CLASSES }, () => []);
   private readonly arenas = new Map<number, ArenaState>();
   private u32: Uint32Array;
 
-  constructor(initialPages = 2) {
-    this.memory = new WebAssembly.Memory({ initial: initialPages, maximum: 65536 });
+  /** (A smaller maximum for tests: memory that cannot grow.) */
+  constructor(initialPages = 2, maximumPages = 65536) {
+    this.memory = new WebAssembly.Memory({ initial: initialPages, maximum: maximumPages });
     this.u32 = new Uint32Array(this.memory.buffer);
     this.limits = this.malloc(20);
     this.status = this.malloc(STATUS_PATH + STATUS_MAX_PATH * PATH_ENTRY_SIZE);
@@ -57,35 +78,77 @@ export class Heap {
 
   /** What compiled modules import from this heap (one host: its modules share their decoder state). */
   get host(): CompiledHost {
+    const e = this.exports();
     return (this.#host ??= {
       memory: this.memory, limits: this.limits, status: this.status,
-      arenaReset: (a) => this.arenaReset(a), arenaReserved: (a) => this.arenas.get(a)!.reserved,
-      arenaGrow: (a, size, reserved, inputSize, at) => this.arenaGrow(a, size, reserved, inputSize, at),
-      arenaRewind: (a, head, cur) => this.arenaRewind(a, head, cur),
+      arenaReset: e.hp_arena_reset, arenaReserved: e.hp_arena_reserved, arenaGrow: e.hp_arena_grow, arenaRewind: e.hp_arena_rewind,
       state: decoderState(), modules: [],
     });
   }
 
-  /** The codec's exports for memory, its allocator and arenas, answered by this heap: what a runtime without the codec runs on. */
+  /**
+   * The codec's exports for memory, its allocator and arenas, answered by this heap: what a runtime
+   * without the codec runs on. WASM passes its i32 arguments signed: each is taken as the unsigned
+   * 32-bit value the codec's C++ sees (addresses and sizes past 2 GiB).
+   */
   exports(): Exports {
     return {
-      memory: this.memory, malloc: (n) => this.malloc(n), free: (p) => this.free(p), hp_status: () => this.status, hp_limits: () => this.limits,
-      hp_arena_new: (limit, first) => this.arenaNew(limit, first), hp_arena_free: (a) => this.arenaFree(a), hp_arena_reset: (a) => this.arenaReset(a),
-      hp_arena_reserved: (a) => this.arenas.get(a)!.reserved, hp_arena_alloc: (a, n) => this.arenaAllocate(a, n),
-      hp_arena_rewind: (a, head, cur) => this.arenaRewind(a, head, cur), hp_arena_grow: (a, n, reserved, inputSize, at) => this.arenaGrow(a, n, reserved, inputSize, at),
+      memory: this.memory, malloc: (n) => this.malloc(n >>> 0), free: (p) => this.release(p >>> 0), hp_status: () => this.status, hp_limits: () => this.limits,
+      hp_arena_new: (limit, first) => this.arenaNew(limit >>> 0, first >>> 0), hp_arena_free: (a) => this.arenaFree(a >>> 0),
+      hp_arena_reset: (a) => this.arenaReset(a >>> 0), hp_arena_reserved: (a) => this.arenas.get(a >>> 0)!.reserved,
+      hp_arena_alloc: (a, n) => this.arenaAllocate(a >>> 0, n >>> 0), hp_arena_rewind: (a, head, cur) => this.arenaRewind(a >>> 0, head >>> 0, cur >>> 0),
+      hp_arena_grow: (a, n, reserved, inputSize, at) => this.arenaGrow(a >>> 0, n >>> 0, reserved >>> 0, inputSize >>> 0, at >>> 0),
     };
   }
 
-  /** size bytes, 8-aligned, or 0 when memory cannot grow to hold them. */
+  /**
+   * size bytes, 8-aligned, or 0 when memory cannot hold them: a free block of a size class that
+   * surely holds them (or one of their own class that does), split when much larger; else memory
+   * past the top, growing it; else, once free blocks next to each other are merged, either again.
+   */
   malloc(size: number): number {
+    if (!(size >= 0 && size <= MAX_ALLOCATION)) return 0;
     const n = Math.max(8, (size + 7) & ~7);
-    if (!(size >= 0 && n <= SIZE_MAX - 7)) return 0;
-    const reused = this.unused.get(n)?.pop();
-    if (reused !== undefined) {
-      this.sizes.set(reused, n);
-      return reused;
+    let p = this.takeFree(n) || this.takeTop(n);
+    if (p === 0 && this.mergeFree()) p = this.takeFree(n) || this.takeTop(n);
+    return p;
+  }
+
+  /** Gives an allocation back (an address it did not hand out, or one given back already, is ignored). */
+  release(p: number): void {
+    const n = this.sizes.get(p);
+    if (n === undefined) return;
+    this.sizes.delete(p);
+    this.addFree(p, n);
+  }
+
+  private takeFree(n: number): number {
+    const c = classOf(n);
+    // blocks of n's own class may be smaller than n: the first that is not, among the last few
+    const own = this.free[c]!;
+    for (let i = own.length - 1; i >= 0 && i >= own.length - 8; i--) {
+      if (this.freeSizes.get(own[i]!)! >= n) return this.use(own.splice(i, 1)[0]!, n);
     }
+    for (let k = c + 1; k < CLASSES; k++) {
+      const list = this.free[k]!;
+      if (list.length > 0) return this.use(list.pop()!, n);
+    }
+    return 0;
+  }
+
+  /** Free block p, taken for n bytes: the rest freed again when it is worth a block of its own. */
+  private use(p: number, n: number): number {
+    const size = this.freeSizes.get(p)!;
+    this.freeSizes.delete(p);
+    const split = size - n >= MIN_SPLIT;
+    if (split) this.addFree(p + n, size - n);
+    this.sizes.set(p, split ? n : size);
+    return p;
+  }
+
+  private takeTop(n: number): number {
     const p = this.top;
+    if (p + n > MEMORY_MAX) return 0;
     const needed = Math.ceil((p + n) / PAGE) - this.memory.buffer.byteLength / PAGE;
     if (needed > 0) {
       try {
@@ -100,13 +163,29 @@ export class Heap {
     return p;
   }
 
-  free(p: number): void {
-    const n = this.sizes.get(p);
-    if (n === undefined) return;
-    this.sizes.delete(p);
-    let list = this.unused.get(n);
-    if (!list) this.unused.set(n, (list = []));
-    list.push(p);
+  private addFree(p: number, n: number): void {
+    if (p + n === this.top) {
+      this.top = p; // the last block: memory past the top again
+      return;
+    }
+    this.freeSizes.set(p, n);
+    this.free[classOf(n)]!.push(p);
+  }
+
+  /** Merges free blocks that lie next to each other, and a free block ending at the top into it; whether anything changed. */
+  private mergeFree(): boolean {
+    const blocks = [...this.freeSizes].sort((a, b) => a[0] - b[0]);
+    if (blocks.length === 0) return false;
+    this.freeSizes.clear();
+    for (const list of this.free) list.length = 0;
+    const merged: [number, number][] = [];
+    for (const [p, n] of blocks) {
+      const last = merged[merged.length - 1];
+      if (last !== undefined && last[0] + last[1] === p) last[1] += n;
+      else merged.push([p, n]);
+    }
+    for (const [p, n] of merged) this.addFree(p, n);
+    return this.freeSizes.size < blocks.length;
   }
 
   /** Arena(limit, firstBlock): no block until the first allocation. */
@@ -121,12 +200,12 @@ export class Heap {
   arenaFree(a: number): void {
     this.freeBlocks(this.word(a + ARENA_HEAD));
     this.arenas.delete(a);
-    this.free(a);
+    this.release(a);
   }
 
   /** Arena::allocate: size bytes rounded up to 8, or 0 (the limit reached, or memory full). */
   arenaAllocate(a: number, size: number): number {
-    if (size > SIZE_MAX - 7) return 0;
+    if (!(size <= MAX_BLOCK)) return 0; // (the rounding below stays a positive int32)
     const n = (size + 7) & ~7;
     const cur = this.word(a + ARENA_CUR);
     if (n <= this.word(a + ARENA_END) - cur) {
@@ -155,7 +234,7 @@ export class Heap {
     while (h !== 0 && h !== head) {
       const next = this.word(h);
       state.reserved -= BLOCK_HEADER + this.word(h + 4);
-      this.free(h);
+      this.release(h);
       h = next;
     }
     this.setWord(a + ARENA_HEAD, h);
@@ -224,7 +303,7 @@ export class Heap {
   private freeBlocks(block: number): void {
     while (block !== 0) {
       const next = this.word(block);
-      this.free(block);
+      this.release(block);
       block = next;
     }
   }

@@ -108,7 +108,11 @@ export function init(options: InitOptions = {}): Promise<Runtime> {
 
 /** init() with `codec` (undefined: none). */
 export function initWith(options: InitOptions, codec: Codec | undefined): Promise<Runtime> {
-  if (hasRuntime()) return Promise.resolve(runtime());
+  if (hasRuntime()) {
+    // (once running: the decoders of modules loaded since, compiled in the background, ready)
+    const rt = runtime();
+    return rt.instantiateCompiled().then(() => rt);
+  }
   pending ??= (async () => {
     if (codec === undefined) {
       const rt = startWithoutCodec(options.limits);

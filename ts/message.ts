@@ -11,7 +11,7 @@ import type { Memory } from "./memory.js";
 import type { FullRuntime } from "./fullruntime.js";
 import { fullRuntime, runtime, type Runtime } from "./runtime.js";
 import { convert64, type Int64Forms } from "./int64.js";
-import { holdsRawStrings, type Int64As, type SchemaDef } from "./schema.js";
+import { readsOutLossily, type Int64As, type SchemaDef } from "./schema.js";
 import type { JsonWriteOptions } from "./json/print.js";
 import type { MessageView, ViewClass } from "./view.js";
 import { isView } from "./viewmark.js";
@@ -461,10 +461,11 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
 
   /**
    * Whether a view read out encodes to what its record holds: the type reads plain objects, and
-   * it holds no string that need not be text (a map's entries come out in its plain object's order).
+   * holds nothing that reads out lossily (readsOutLossily; a map's entries come out in its plain
+   * object's order, one per key).
    */
   private viewsEncodePlain(): boolean {
-    return (this.#viewsEncodePlain ??= this.parts.read !== undefined && !holdsRawStrings(this.schemaDef, this.index));
+    return (this.#viewsEncodePlain ??= this.parts.read !== undefined && !readsOutLossily(this.schemaDef, this.index));
   }
 
   /** A message encodesPlain() took, as a plain object: a view read out (a view of another type fails as the codec's encode fails). */

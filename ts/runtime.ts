@@ -9,7 +9,7 @@ import {
   LIMITS_ALLOW_PARTIAL, LIMITS_MAX_AMPLIFICATION, LIMITS_MAX_DEPTH, LIMITS_MAX_ELEMENTS, LIMITS_MAX_MESSAGE_SIZE, PATH_ENTRY_FIELD, PATH_ENTRY_INDEX,
   PATH_ENTRY_MESSAGE, PATH_ENTRY_SIZE, STATUS_CODE, STATUS_DETAIL, STATUS_OFFSET, STATUS_PATH, STATUS_PATH_SIZE, STATUS_TRUNCATED,
 } from "./abi.js";
-import { decoderState, frameMessage, instantiateCompiled, instantiateWaiting, type CompiledHost, type Decoders } from "./compiled.js";
+import { compiling, decoderState, frameMessage, instantiateCompiled, instantiateWaiting, type CompiledHost, type Decoders } from "./compiled.js";
 import { DETACHED_ALIAS, Memory } from "./memory.js";
 import type { SchemaDef } from "./schema.js";
 import type { EncodeLimits } from "./encoder.js";
@@ -139,9 +139,14 @@ export class Runtime {
     };
   }
 
-  /** @internal the compiled decoders of schemas defined before the runtime started, instantiated (init()'s last step) */
+  /**
+   * @internal the compiled decoders of schemas defined before the runtime started, instantiated,
+   * and those being instantiated in the background, ready (init()'s last step, and what init()
+   * awaits again once the runtime runs)
+   */
   async instantiateCompiled(): Promise<void> {
     await instantiateWaiting(this.compiledHost, (def, decoders) => this.compiledReady(def, decoders));
+    await compiling(this.compiledHost);
   }
 
   /** @internal def's compiled decoders, or null (none, not yet instantiated, or turned off) */
@@ -352,7 +357,12 @@ export class Runtime {
   }
 
   private withoutCodec(def: SchemaDef, message: number, compiled: boolean): number {
-    if (!compiled) throw new Error(codecMissing(`decoding ${def.messages[message]?.name ?? "this message"} (its file was generated for CODE_SIZE, or its schema made at run time)`));
+    if (!compiled) {
+      const why = def.compiled === undefined ? "its file was generated for CODE_SIZE, or its schema made at run time"
+        : this.compiled.get(def) === null ? "its file's compiled decoders are still being compiled in the background: await init() again to wait for them"
+        : "its file's module was compiled for another version of hppproto (regenerate it), or has no decoder for it";
+      throw new Error(codecMissing(`decoding ${def.messages[message]?.name ?? "this message"} (${why})`));
+    }
     const p = this.statusPtr >>> 2;
     const u32 = this.mem.u32;
     for (const at of [STATUS_OFFSET, STATUS_DETAIL, STATUS_PATH_SIZE, STATUS_TRUNCATED]) u32[p + (at >>> 2)] = 0;

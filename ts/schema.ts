@@ -196,16 +196,19 @@ export function defineFileSchema(
 }
 
 /**
- * Whether message `index` or one it holds has string fields whose UTF-8 is not validated (proto2's,
- * or utf8_validation = NONE): their bytes need not be text, which plain objects cannot hold, so
- * only the codec encodes such a message's views and builders without loss. The generator decides
- * the same for the files it writes (codegen/emit/encode.ts holdsRawStrings).
+ * Whether message `index` or one it holds has a field whose record does not read out to a plain
+ * object that encodes back to the same bytes: a string whose UTF-8 is not validated (proto2's, or
+ * utf8_validation = NONE: its bytes need not be text), a float (a signalling NaN reads out quiet),
+ * a 64-bit integer read as a number (past 2^53). Only the codec encodes such a message's views and
+ * builders without loss. The generator decides the same for the files it writes
+ * (codegen/emit/encode.ts readsOutLossily).
  */
-export function holdsRawStrings(def: SchemaDef, index: number, seen = new Set<number>()): boolean {
+export function readsOutLossily(def: SchemaDef, index: number, seen = new Set<number>()): boolean {
   if (seen.has(index)) return false;
   seen.add(index);
   return def.messages[index]!.fields.some((f) =>
-    (f.type === FieldType.String && (f.flags & FieldFlag.ValidateUtf8) === 0) || (f.type === FieldType.Message && f.ref >= 0 && holdsRawStrings(def, f.ref, seen)));
+    (f.type === FieldType.String && (f.flags & FieldFlag.ValidateUtf8) === 0) || f.type === FieldType.Float || (isInt64(f.type) && f.int64 === "number") ||
+    ((f.type === FieldType.Message || f.type === FieldType.Group) && f.ref >= 0 && readsOutLossily(def, f.ref, seen)));
 }
 
 /** lowerCamelCase as protoc derives json_name: drop underscores, upper-case the letter after one. */

@@ -1,6 +1,6 @@
 // Encoding plain objects: the encode function that writes a plain object's fields straight to wire
 // bytes (ts/encoder.ts), in field-number order with each tag a constant.
-import { FieldFlag, FieldType, Label } from "../../ts/schema.js";
+import { FieldFlag, FieldType, isInt64, Label } from "../../ts/schema.js";
 import { numberKinds, Wire, wireType, type FieldModel, type MessageModel } from "../model.js";
 import { literal } from "../names.js";
 import { ts } from "../syntax.js";
@@ -125,13 +125,16 @@ export function encodable(c: FileContext, m: MessageModel, seen = new Set<Messag
 }
 
 /**
- * Whether m or a message it holds has string fields whose UTF-8 is not validated: only the codec
- * encodes its views and builders without loss (ts/schema.ts holdsRawStrings, which the runtime asks).
+ * Whether m or a message it holds has a field that does not read out to a plain object encoding
+ * back to the same bytes (a string whose UTF-8 is not validated, a float, a 64-bit integer as a
+ * number): only the codec encodes its views and builders without loss (ts/schema.ts
+ * readsOutLossily, which the runtime asks).
  */
-export function holdsRawStrings(m: MessageModel, seen = new Set<MessageModel>()): boolean {
+export function readsOutLossily(c: FileContext, m: MessageModel, seen = new Set<MessageModel>()): boolean {
   if (seen.has(m)) return false;
   seen.add(m);
-  return m.fields.some((f) => (f.type === FieldType.String && (f.flags & FieldFlag.ValidateUtf8) === 0) || (f.message !== undefined && holdsRawStrings(f.message, seen)));
+  return m.fields.some((f) => (f.type === FieldType.String && (f.flags & FieldFlag.ValidateUtf8) === 0) || f.type === FieldType.Float ||
+    (isInt64(f.type) && (f.jsType ?? c.options.int64) === "number") || (f.message !== undefined && readsOutLossily(c, f.message, seen)));
 }
 
 export function encodeDecl(c: FileContext, m: MessageModel): string {

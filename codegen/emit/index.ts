@@ -12,7 +12,7 @@ import { builderDecl } from "./builders.js";
 import { docComment, uses } from "./code.js";
 import { FileContext, type EmitOptions, type Named, type Names } from "./context.js";
 import { enumDecl } from "./enums.js";
-import { encodable, encodeDecl, holdsRawStrings } from "./encode.js";
+import { encodable, encodeDecl, readsOutLossily } from "./encode.js";
 import { fillDecl } from "./fill.js";
 import { interfaceDecl, plainType, readAllDecl, readerDecl } from "./plain.js";
 import { interpretedDecl } from "./interpreted.js";
@@ -198,7 +198,7 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
   // messages that only the codec decodes (CODE_SIZE) or encodes (a message without an encode
   // function; views and builders of one holding strings that need not be text): loading this
   // module makes init() load it
-  if (interpreted || messages.some((m) => !encoded.has(m) || ((views || builders) && holdsRawStrings(m)))) {
+  if (interpreted || messages.some((m) => !encoded.has(m) || ((views || builders) && readsOutLossily(c, m)))) {
     head.push(`import ${literal(codecImport(c.options.runtimeImport))}; // init() loads the codec: only it decodes or encodes some of these messages`);
   }
   for (const [file, alias] of c.deps) {
