@@ -136,6 +136,7 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
   const interpreted = c.interpreted(c.file);
   // the messages whose plain objects generated code encodes (the others go through records and the codec)
   const encoded = new Set(plain && !interpreted ? messages.filter((m) => encodable(c, m)) : []);
+  const fills = plain || builders ? filled(c, builders) : new Set<MessageModel>();
   if (scopeEnums.length > 0 || scopeMessages.length > 0) body.push(schemaDecl(c, encoded.size > 0));
   const fileOptions = c.model.fileOptions.get(c.file);
   if (fileOptions) body.push(fileDecl(c, fileOptions));
@@ -151,14 +152,14 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
     if (plain || builders) body.push(interfaceDecl(c, m));
     if (views) body.push(viewDecl(c, m));
     if (plain) body.push(readerDecl(c, m));
-    if (plain || builders) body.push(fillDecl(c, m));
+    if (fills.has(m)) body.push(fillDecl(c, m));
     const encodes = encoded.has(m);
     if (encodes) body.push(encodeDecl(c, m));
     if (builders) body.push(builderDecl(c, m));
     if (json) body.push(toJsonDecl(c, m));
     const n = c.names.get(m)!;
     const params = c.typeParams(m) + c.formsParam(m);
-    const parts = [views && `view: ${n.view}`, plain && `read: ${n.reader}`, (plain || builders) && `fill: ${n.fill}`, encodes && `encode: ${n.encode}`, builders && `builder: ${n.builder}`, json && `toJsonString: ${n.toJsonString}`].filter(Boolean);
+    const parts = [views && `view: ${n.view}`, plain && `read: ${n.reader}`, fills.has(m) && `fill: ${n.fill}`, encodes && `encode: ${n.encode}`, builders && `builder: ${n.builder}`, json && `toJsonString: ${n.toJsonString}`].filter(Boolean);
     body.push(
       docComment(`${m.fullName}: ${does}.`, m.deprecated, "", m.comment) +
         `export ${decl("declare ")}const ${n.type}${ts(`: ${typeClass}<${params}>`)}${impl(` = /* @__PURE__ */ new ${typeClass}${ts(`<${params}>`)}(${c.schemaOf(m)}, { ${parts.join(", ")} })`)};\n`,
@@ -217,3 +218,19 @@ const codecImport = (runtimeImport: string) => {
   const at = runtimeImport.match(/(^|\/)generated(\.[cm]?js)?$/);
   return at === null ? "hppproto/codec" : `${runtimeImport.slice(0, at.index! + at[1]!.length)}codec${at[2] ?? ""}`;
 };
+
+/**
+ * The messages that get fillers (plain objects written into records): every one with builders;
+ * else those the codec encodes, which have no encode function (encodable()), and what they hold,
+ * whose fillers theirs call.
+ */
+function filled(c: FileContext, builders: boolean): Set<MessageModel> {
+  const out = new Set<MessageModel>();
+  const add = (m: MessageModel): void => {
+    if (out.has(m)) return;
+    out.add(m);
+    for (const f of m.fields) if (f.message !== undefined) add(f.message);
+  };
+  for (const m of c.model.messages) if (builders || !encodable(c, m)) add(m);
+  return out;
+}

@@ -9,6 +9,7 @@ import { build } from "esbuild";
 import { init } from "../../dist/ts/index.js";
 import { loadSchema } from "../../dist/codegen/dynamic.js";
 import { jsonNamesTable } from "../../dist/ts/json/names.js";
+import { schemaTable } from "../../dist/ts/table.js";
 
 const [out] = process.argv.slice(2);
 const testdata = path.resolve(import.meta.dirname, "../../testdata");
@@ -34,7 +35,7 @@ const { gm1, gm1Strings, gm1BigStrings } = await import(pathToFileURL(contentJs)
 const goldenFiles = readdirSync(golden).filter((f) => f.endsWith(".json"));
 for (const [name, set] of Object.entries(sets)) {
   const { schema, types } = loadSchema(set.files.map((f) => `${set.protoPath}/${f}`), [set.protoPath]);
-  writeFileSync(`${out}/${name}.table`, schema.table);
+  writeFileSync(`${out}/${name}.table`, schemaTable(schema));
   writeFileSync(`${out}/${name}.names`, jsonNamesTable(schema));
   const corpus = `${out}/corpus-${name}`;
   const jsonCorpus = `${out}/corpus-json-${name}`;

@@ -6,6 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { defineSchema, FieldFlag, FieldType as T, Label as L, SourceBits, SourceFlags } from "../../dist/ts/schema.js";
 import { wasm32 } from "../../dist/ts/layout.js";
+import { schemaTable } from "../../dist/ts/table.js";
 
 /** 64-bit native: a pointer and the slots are 8-byte aligned (hppproto/record.hpp). */
 const native64 = { pointer: 8, bytesSlot: 16, arraySlot: 16 };
@@ -104,7 +105,7 @@ function declarations(sizes) {
   const lines = [];
   for (const [name, schema] of Object.entries(schemas)) {
     const def = defineSchema(source(schema), undefined, [], sizes);
-    lines.push(`inline const TestSchema ${name} = {`, `    {${[...def.table].join(", ")}},`, "    {");
+    lines.push(`inline const TestSchema ${name} = {`, `    {${[...schemaTable(def)].join(", ")}},`, "    {");
     for (const m of def.messages) {
       lines.push(`        {${m.recordSize}, {${m.fields.map((x) => `{${x.number}, ${x.offset}, ${x.presence}}`).join(", ")}}},`);
     }
