@@ -321,6 +321,7 @@ function fitsWireType(field, wt) {
 function anyChainHoldsOddWireType(typeName, bytes) {
   try {
     let any = ours.get(typeName).decode(bytes).optionalAny;
+    const anyDesc = registry.getMessage("google.protobuf.Any");
     for (let level = 0; any && level < 1000; level++) {
       if (any.$unknown) return true;
       const name = any.typeUrl.slice(any.typeUrl.lastIndexOf("/") + 1);
@@ -328,6 +329,9 @@ function anyChainHoldsOddWireType(typeName, bytes) {
         const desc = registry.getMessage(name);
         return desc !== undefined && holdsOddWireType(desc, any.value);
       }
+      // an Any whose own fields come with another wire type (its value as a group, say): hppproto
+      // skips the field as unknown, and fails where what it skips is no valid wire data
+      if (holdsOddWireType(anyDesc, any.value)) return true;
       any = AnyType.decode(any.value);
     }
   } catch {
