@@ -67,7 +67,7 @@ describe("generated encoders against the codec", () => {
         def.messages.forEach((_, index) => {
           const T = def.types[index] as AnyMessageType | undefined;
           if (T === undefined || (T as unknown as { parts: { encode?: unknown } }).parts.encode === undefined) return;
-          if (T.builderParts() === undefined) return;
+          if (T.parts.builder === undefined) return;
           counts.types++;
           for (let n = 0; n < 12; n++) {
             const bytes = randomInput(def, index, r);

@@ -118,7 +118,7 @@ describe("a runtime without the codec against one with it", () => {
         if (def.compiled === undefined) continue;
         def.messages.forEach((_, index) => {
           const T = def.types[index] as AnyMessageType | undefined;
-          if (T === undefined || T.builderParts() === undefined) return;
+          if (T === undefined || T.parts.builder === undefined) return;
           if (readsOutLossily(def, index)) {
             // only the codec keeps strings that need not be text: without it, their views do not encode
             expect(() => on(heap, () => runtime().partially(() => T.encode(T.view(new Uint8Array(0)))))).toThrow(`hppproto: encoding views and builders of ${T.typeName} needs the codec`);

@@ -13,6 +13,7 @@ import { runtime } from "./runtime.js";
 import type { SchemaDef } from "./schema.js";
 import { MessageView, type ViewClass } from "./view.js";
 import { isView } from "./viewmark.js";
+import { builderOf, fillerOf } from "./interpreted/index.js";
 
 /** What every builder carries besides its view state. */
 export interface BuilderState {
@@ -30,7 +31,8 @@ type Builder = MessageView & BuilderState;
  * $release().
  */
 export function builder<M extends AnyMessageType>(type: M, from?: BinaryInput | Init<PlainOf<M>> | ViewOf<M>): BuilderOf<M> {
-  const cls = type.part("builder", "builders") as unknown as ViewClass<BuilderOf<M> & MessageView>;
+  const cls = builderOf(type) as ViewClass<BuilderOf<M> & MessageView> | undefined;
+  if (cls === undefined) throw new Error(`${type.typeName} was generated without builders (hppproto-gen --facades)`);
   const { schemaDef: def, index, recordSize } = type;
   if (from === undefined) return create(cls, def, index, recordSize);
   if (isView(from)) from = type.encode(from); // its bytes: a record of its own, in the builder's arena
@@ -43,7 +45,7 @@ export function builder<M extends AnyMessageType>(type: M, from?: BinaryInput | 
   }
   if (typeof from !== "object" || from === null) throw new TypeError(`builder(${type.typeName}): expected wire bytes, a view or a message object, got ${describe(from)}`);
   const message = from;
-  return create(cls, def, index, recordSize, (_arena, writer) => type.record(writer, message));
+  return create(cls, def, index, recordSize, (_arena, writer) => type.record(writer, message, fillerOf(type)));
 }
 
 /**

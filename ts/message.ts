@@ -133,8 +133,12 @@ export interface MessageParts<T, V, B> {
   fill?: Fill<Init<T>>;
   /** Plain objects to wire bytes: encode() of a plain object. */
   encode?: Encode<Init<T>>;
-  /** Builders: builder(type). They extend the view class, which comes with them. */
-  builder?: ViewClass<B>;
+  /**
+   * Builders: builder(type). They extend the view class, which comes with them. A class, or true
+   * for the builder class interpreted over the view class, made on first use (interpreted/): a
+   * program that makes no builder carries none of that code.
+   */
+  builder?: ViewClass<B> | true;
   /** ProtoJSON text of plain objects, generated per message (views and bytes are written by the codec). */
   toJsonString?: (o: T, opts: JsonWriteOptions) => string;
 }
@@ -174,12 +178,6 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
     this.recordSize = info.recordSize;
     this.parts = parts;
     schemaDef.types[index] = this; // found by name for Any and JSON
-  }
-
-  /** @internal the builder class and filler, for the builders of messages holding this one; undefined without builders */
-  builderParts(): readonly [ViewClass<MessageView>, Fill<never>] | undefined {
-    const { builder, fill } = this.parts;
-    return builder === undefined || fill === undefined ? undefined : [builder as unknown as ViewClass<MessageView>, fill as Fill<never>];
   }
 
   /** @internal a generated part, or a clear error when the code was generated without it */
@@ -528,16 +526,16 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
 
   /** The record to encode: a view's own, or a plain object written by the writer of the encode's scratch arena. */
   /** @internal */
-  record(writer: RecordWriter, message: Init<T> | V): number {
+  record(writer: RecordWriter, message: Init<T> | V, fill?: Fill<never>): number {
     try {
-      return this.fillRecord(writer, message);
+      return this.fillRecord(writer, message, fill);
     } catch (e) {
       if (e instanceof EncodeError) e.prefix(this.typeName);
       throw e;
     }
   }
 
-  private fillRecord(writer: RecordWriter, message: Init<T> | V): number {
+  private fillRecord(writer: RecordWriter, message: Init<T> | V, fill?: Fill<never>): number {
     if (isView(message)) {
       const view = this.parts.view;
       if (view === undefined || !(message instanceof view)) {
@@ -547,10 +545,10 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
       return message.$ptr;
     }
     this.checkObject(message);
-    const fill = this.part("fill", "plain objects");
+    const f = fill ?? this.part("fill", "plain objects");
     const rec = writer.allocZeroed(this.recordSize);
     writer.begin(this.schemaDef, this.index);
-    writer.fill(fill as Fill<never>, message, rec);
+    writer.fill(f as Fill<never>, message, rec);
     return rec;
   }
 }

@@ -136,7 +136,7 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
   const interpreted = c.interpreted(c.file);
   // the messages whose plain objects generated code encodes (the others go through records and the codec)
   const encoded = new Set(plain && !interpreted ? messages.filter((m) => encodable(c, m)) : []);
-  const fills = plain || builders ? filled(c, builders) : new Set<MessageModel>();
+  const fills = plain || builders ? filled(c, plain) : new Set<MessageModel>();
   if (scopeEnums.length > 0 || scopeMessages.length > 0) body.push(schemaDecl(c, encoded.size > 0));
   const fileOptions = c.model.fileOptions.get(c.file);
   if (fileOptions) body.push(fileDecl(c, fileOptions));
@@ -159,7 +159,7 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
     if (json) body.push(toJsonDecl(c, m));
     const n = c.names.get(m)!;
     const params = c.typeParams(m) + c.formsParam(m);
-    const parts = [views && `view: ${n.view}`, plain && `read: ${n.reader}`, fills.has(m) && `fill: ${n.fill}`, encodes && `encode: ${n.encode}`, builders && `builder: ${n.builder}`, json && `toJsonString: ${n.toJsonString}`].filter(Boolean);
+    const parts = [views && `view: ${n.view}`, plain && `read: ${n.reader}`, fills.has(m) && `fill: ${n.fill}`, encodes && `encode: ${n.encode}`, builders && "builder: true", json && `toJsonString: ${n.toJsonString}`].filter(Boolean);
     body.push(
       docComment(`${m.fullName}: ${does}.`, m.deprecated, "", m.comment) +
         `export ${decl("declare ")}const ${n.type}${ts(`: ${typeClass}<${params}>`)}${impl(` = /* @__PURE__ */ new ${typeClass}${ts(`<${params}>`)}(${c.schemaOf(m)}, { ${parts.join(", ")} })`)};\n`,
@@ -220,17 +220,18 @@ const codecImport = (runtimeImport: string) => {
 };
 
 /**
- * The messages that get fillers (plain objects written into records): every one with builders;
- * else those the codec encodes, which have no encode function (encodable()), and what they hold,
- * whose fillers theirs call.
+ * The messages that get fillers (plain objects written into records): those the codec encodes,
+ * which have no encode function (encodable(); every message without the plain facade), and what
+ * they hold, whose fillers theirs call. Builders fill with them, else with fillers interpreted from
+ * the schema (interpreted/), which only programs that make builders from plain objects carry.
  */
-function filled(c: FileContext, builders: boolean): Set<MessageModel> {
+function filled(c: FileContext, plain: boolean): Set<MessageModel> {
   const out = new Set<MessageModel>();
   const add = (m: MessageModel): void => {
     if (out.has(m)) return;
     out.add(m);
     for (const f of m.fields) if (f.message !== undefined) add(f.message);
   };
-  for (const m of c.model.messages) if (builders || !encodable(c, m)) add(m);
+  for (const m of c.model.messages) if (!plain || !encodable(c, m)) add(m);
   return out;
 }

@@ -4,7 +4,7 @@
 // builders and encoding behave as generated code's; they are slower, and the code is the runtime's.
 import type { Fill } from "../fill.js";
 import type { Int64Forms } from "../int64.js";
-import { MessageType, type Init, type Materializer, type MessageParts } from "../message.js";
+import { MessageType, type AnyMessageType, type Init, type Materializer, type MessageParts } from "../message.js";
 import type { Memory } from "../memory.js";
 import * as plain from "../plain.js";
 import type { Runtime } from "../runtime.js";
@@ -58,25 +58,40 @@ export function interpretedParts<T, V, B>(def: SchemaDef, index: number): Interp
   return classSource(def).parts(index) as InterpretedParts<T, V, B>;
 }
 
+/** The builder classes interpretedBuilder() made, by schema and message index: one class per message. */
+const builtClasses = new WeakMap<SchemaDef, ViewClass<MessageView>[]>();
+
 /**
- * Called by generated code: the builder class of message `index`, extending the generated view
- * class with setters and methods interpreted from the schema. The messages its fields hold get the
- * builders and fillers of their message types, found in the schema when first needed (their modules
- * register them), else interpreted ones (a bundler dropped a type the program never names).
+ * The builder class of message `index`, extending its generated view class with setters and
+ * methods interpreted from the schema (made once: generated code's export of it and builder() share
+ * it). The messages its fields hold get the builders and fillers of their message types, found in
+ * the schema when first needed (their modules register them), else interpreted ones (a bundler
+ * dropped a type the program never names).
  */
 export function interpretedBuilder<B>(view: ViewClass<MessageView>, def: SchemaDef, index: number): ViewClass<B> {
+  let made = builtClasses.get(def);
+  if (made === undefined) builtClasses.set(def, (made = []));
   const found: (readonly [ViewClass<MessageView>, Fill<never>])[] = []; // made once: add() and mutable() allocate nothing
   const of = (i: number) => (found[i] ??= partsOf(def, i));
-  return builderClass(def, index, view, { builder: (i) => of(i)[0], filler: (i) => (w, o, p) => of(i)[1](w, o, p) }) as unknown as ViewClass<B>;
+  return (made[index] ??= builderClass(def, index, view, { builder: (i) => of(i)[0], filler: (i) => (w, o, p) => of(i)[1](w, o, p) })) as unknown as ViewClass<B>;
 }
 
-/** Message i's builder class and filler: its message type's when loaded with both, else interpreted ones. */
+/** A message type's builder class (generated code asks for its interpreted one with `builder: true`), or undefined without builders. */
+export function builderOf(type: AnyMessageType): ViewClass<MessageView> | undefined {
+  const { builder, view } = type.parts;
+  return builder === true ? interpretedBuilder(view as ViewClass<MessageView>, type.schemaDef, type.index) : (builder as ViewClass<MessageView> | undefined);
+}
+
+/** A message type's filler: its generated one, else one interpreted from the schema (in the numbering of the type's own schema). */
+export const fillerOf = (type: AnyMessageType): Fill<never> => (type.parts.fill as Fill<never> | undefined) ?? classSource(type.schemaDef).filler(type.index);
+
+/** Message i's builder class and filler: its message type's when loaded with builders, else interpreted ones. */
 function partsOf(def: SchemaDef, i: number): readonly [ViewClass<MessageView>, Fill<never>] {
-  const type = typeAt(def, i) as MessageType<unknown, unknown> | undefined;
-  const generated = type?.builderParts();
-  if (generated !== undefined) {
+  const type = typeAt(def, i) as AnyMessageType | undefined;
+  const builder = type === undefined ? undefined : builderOf(type);
+  if (builder !== undefined) {
     // generated code numbers fields and enums as its own module's schema does
-    const [builder, fill] = generated, own = type!.schemaDef, index = type!.index;
+    const fill = fillerOf(type!), own = type!.schemaDef, index = type!.index;
     return [builder, own === def ? fill : (w, o, p) => w.fillAs(own, index, fill, o, p)];
   }
   const parts = interpretedParts(def, i);
