@@ -42,8 +42,9 @@ describe.each(["conformance", "unittest"])("%s: compiled decoders on the JS heap
   it("same records, errors and arena sizes, with first blocks of 8 bytes to 64 KiB", async () => {
     const x = rt.exports;
     const heap = new Heap();
+    const heapHost = hostOf({ exports: heap.exports() });
     const codec = { malloc: (n: number) => rt.malloc(n), arenaNew: (l: number, f: number) => x.hp_arena_new(l, f) >>> 0, reserved: (a: number) => x.hp_arena_reserved(a) >>> 0 };
-    const js = { malloc: (n: number) => heap.malloc(n), arenaNew: (l: number, f: number) => heap.arenaNew(l, f), reserved: (a: number) => heap.host.arenaReserved(a) };
+    const js = { malloc: (n: number) => heap.malloc(n), arenaNew: (l: number, f: number) => heap.arenaNew(l, f), reserved: (a: number) => heapHost.arenaReserved(a) };
     const r = randomSource(set.length);
     const counts = { value: 0, error: 0 };
     for (const def of (await fileSchemas(`${genDir}/${set}`)) as SchemaDef[]) {
@@ -56,7 +57,7 @@ describe.each(["conformance", "unittest"])("%s: compiled decoders on the JS heap
           if (n % 3 === 2) bytes = mutate(bytes, r);
           const firstBlock = [8, 64, 1024, 65536][n % 4]!;
           const a = decodeIn(def, hostOf(rt), x.memory, x.hp_status(), codec, i, bytes, firstBlock);
-          const b = decodeIn(def, heap.host, heap.memory, heap.status, js, i, bytes, firstBlock);
+          const b = decodeIn(def, heapHost, heap.memory, heap.status, js, i, bytes, firstBlock);
           expect(b, `${def.messages[i]!.name} ${Buffer.from(bytes).toString("hex")}`).toEqual(a);
           counts["value" in a ? "value" : "error"]++;
         }
@@ -72,6 +73,7 @@ describe.each(["conformance", "unittest"])("%s: compiled decoders on the JS heap
     const { schemaDef: def, index } = TestAllTypesProto3 as { schemaDef: SchemaDef; index: number };
     const x = rt.exports;
     const heap = new Heap();
+    const heapHost = hostOf({ exports: heap.exports() });
     const entries = new Uint8Array(180_000);
     for (let i = 0; i < 60_000; i++) entries.set([0x82, 0x03, 0x00], i * 3); // 60,000 empty repeated_nested_message
     const before = rt.limits;
@@ -79,7 +81,7 @@ describe.each(["conformance", "unittest"])("%s: compiled decoders on the JS heap
       rt.setLimits({ maxAmplification: 2 });
       new Uint32Array(heap.memory.buffer)[(heap.limits + LIMITS_MAX_AMPLIFICATION) >>> 2] = 2;
       const a = decodeIn(def, hostOf(rt), x.memory, x.hp_status(), { malloc: (n) => rt.malloc(n), arenaNew: (l, f) => x.hp_arena_new(l, f) >>> 0, reserved: (p) => x.hp_arena_reserved(p) >>> 0 }, index, entries, 4096);
-      const b = decodeIn(def, heap.host, heap.memory, heap.status, { malloc: (n) => heap.malloc(n), arenaNew: (l, f) => heap.arenaNew(l, f), reserved: (p) => heap.host.arenaReserved(p) }, index, entries, 4096);
+      const b = decodeIn(def, heapHost, heap.memory, heap.status, { malloc: (n) => heap.malloc(n), arenaNew: (l, f) => heap.arenaNew(l, f), reserved: (p) => heapHost.arenaReserved(p) }, index, entries, 4096);
       expect(a.error?.[0]).toBe(17); // MEMORY_BUDGET
       expect(b).toEqual(a);
     } finally {

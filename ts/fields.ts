@@ -14,7 +14,7 @@ type Plain = Record<string, unknown>;
  * oneofs absent or of their type; other properties allowed, as TypeScript allows them).
  */
 export function isMessage<M extends AnyMessageType>(type: M, x: unknown): x is PlainOf<M> | ViewOf<M> {
-  if (isView(x)) return type.parts.view !== undefined && x instanceof type.parts.view;
+  if (isView(x)) return type.ownView(x);
   return isPlainMessage(type.schemaDef, type.index, x);
 }
 

@@ -9,7 +9,6 @@ import {
   ARENA_CUR, ARENA_END, ARENA_HEAD, BUDGET_ALLOWANCE, LIMITS_MAX_AMPLIFICATION, LIMITS_MAX_DEPTH, LIMITS_MAX_ELEMENTS, LIMITS_MAX_MESSAGE_SIZE,
   PATH_ENTRY_SIZE, STATUS_CODE, STATUS_DETAIL, STATUS_MAX_PATH, STATUS_OFFSET, STATUS_PATH, STATUS_PATH_SIZE, STATUS_TRUNCATED,
 } from "./abi.js";
-import { decoderState, type CompiledHost } from "./compiled.js";
 import type { Exports } from "./runtime.js";
 
 const PAGE = 65536;
@@ -72,18 +71,6 @@ export class Heap {
     this.setWord(this.limits + LIMITS_MAX_MESSAGE_SIZE, 0x7fffffff);
     this.setWord(this.limits + LIMITS_MAX_ELEMENTS, 0x7fffffff);
     this.setWord(this.limits + LIMITS_MAX_AMPLIFICATION, 256);
-  }
-
-  #host: CompiledHost | undefined;
-
-  /** What compiled modules import from this heap (one host: its modules share their decoder state). */
-  get host(): CompiledHost {
-    const e = this.exports();
-    return (this.#host ??= {
-      memory: this.memory, limits: this.limits, status: this.status,
-      arenaReset: e.hp_arena_reset, arenaReserved: e.hp_arena_reserved, arenaGrow: e.hp_arena_grow, arenaRewind: e.hp_arena_rewind,
-      state: decoderState(), modules: [],
-    });
   }
 
   /**

@@ -106,6 +106,22 @@ export function init(options: InitOptions = {}): Promise<Runtime> {
   return initWith(options, wanted);
 }
 
+/** The codec instantiated from the module, bytes or URL given, else from its source, and a runtime of its class started on it. */
+async function startWithCodec(options: InitOptions, codec: Codec): Promise<Runtime> {
+  let rt: Runtime | undefined;
+  const imp = imports(() => rt?.mem.sync());
+  const src = options.wasm ?? (await codec.source());
+  let instance: WebAssembly.Instance;
+  if (typeof src === "string" || src instanceof URL) {
+    instance = (await WebAssembly.instantiate((await loadBytes(src)) as ArrayBuffer, imp)).instance;
+  } else if (ArrayBuffer.isView(src) || src instanceof ArrayBuffer) {
+    instance = (await WebAssembly.instantiate(src as ArrayBuffer, imp)).instance;
+  } else {
+    instance = await WebAssembly.instantiate(src as WebAssembly.Module, imp);
+  }
+  return (rt = start(instance, options.limits, codec.Kind));
+}
+
 /** init() with `codec` (undefined: none). */
 export function initWith(options: InitOptions, codec: Codec | undefined): Promise<Runtime> {
   if (hasRuntime()) {
@@ -114,23 +130,7 @@ export function initWith(options: InitOptions, codec: Codec | undefined): Promis
     return rt.instantiateCompiled().then(() => rt);
   }
   pending ??= (async () => {
-    if (codec === undefined) {
-      const rt = startWithoutCodec(options.limits);
-      await rt.instantiateCompiled();
-      return rt;
-    }
-    let rt: Runtime | undefined;
-    const imp = imports(() => rt?.mem.sync());
-    const src = options.wasm ?? (await codec.source());
-    let instance: WebAssembly.Instance;
-    if (typeof src === "string" || src instanceof URL) {
-      instance = (await WebAssembly.instantiate((await loadBytes(src)) as ArrayBuffer, imp)).instance;
-    } else if (ArrayBuffer.isView(src) || src instanceof ArrayBuffer) {
-      instance = (await WebAssembly.instantiate(src as ArrayBuffer, imp)).instance;
-    } else {
-      instance = await WebAssembly.instantiate(src as WebAssembly.Module, imp);
-    }
-    rt = start(instance, options.limits, codec.Kind);
+    const rt = codec === undefined ? startWithoutCodec(options.limits) : await startWithCodec(options, codec);
     await rt.instantiateCompiled();
     return rt;
   })();

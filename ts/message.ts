@@ -191,7 +191,7 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
   plainOf(message: T | V): Plain {
     if (isView(message)) {
       // another type's record would be read with this type's layout
-      if (this.parts.view === undefined || !(message instanceof this.parts.view)) throw new TypeError(`${this.typeName}: a view of another message type`);
+      if (!this.ownView(message)) throw new TypeError(`${this.typeName}: a view of another message type`);
       return this.part("read", "plain objects")(message.$mem(), message.$ptr, runtime()) as Plain;
     }
     if (typeof message !== "object" || message === null) throw new TypeError(`${this.typeName}: expected a message object or a view, got ${describe(message)}`);
@@ -417,7 +417,8 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
     const list = Array.isArray(messages) ? (messages as (Init<T> | V)[]) : [...messages];
     const encode = this.parts.encode;
     if (encode !== undefined && list.every((m) => this.encodesPlain(m))) {
-      const e = this.runPlain(encode, undefined, list.map((m, i) => this.plainToEncode(m, `[#${i}]`)));
+      const plain = list.some(isView) ? list.map((m, i) => this.plainToEncode(m, `[#${i}]`)) : (list as Init<T>[]);
+      const e = this.runPlain(encode, undefined, plain);
       return ownedCopy(e.buffer, 0, e.length);
     }
     const rt = fullRuntime(this.typeName);
@@ -455,7 +456,7 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
     return !isView(message) || (runtime().full === undefined && this.viewsEncodePlain());
   }
 
-  #viewsEncodePlain: boolean | undefined;
+  private readsOutExactly: boolean | undefined;
 
   /**
    * Whether a view read out encodes to what its record holds: the type reads plain objects, and
@@ -463,16 +464,23 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
    * object's order, one per key).
    */
   private viewsEncodePlain(): boolean {
-    return (this.#viewsEncodePlain ??= this.parts.read !== undefined && !readsOutLossily(this.schemaDef, this.index));
+    return (this.readsOutExactly ??= this.parts.read !== undefined && !readsOutLossily(this.schemaDef, this.index));
+  }
+
+  /** @internal whether a view is of this type: another type's record would be read with this type's layout */
+  ownView(view: MessageView): boolean {
+    return this.parts.view !== undefined && view instanceof this.parts.view;
+  }
+
+  /** What encoding a view of another type is (at `at` in a delimited run). */
+  private otherView(at: string): EncodeError {
+    return new EncodeError("INVALID_VALUE", at, `a view of another message type is not a ${this.typeName}`);
   }
 
   /** A message encodesPlain() took, as a plain object: a view read out (a view of another type fails as the codec's encode fails). */
   private plainToEncode(message: Init<T> | V, at = ""): Init<T> {
     if (!isView(message)) return message as Init<T>;
-    const view = this.parts.view;
-    if (view === undefined || !(message instanceof view)) {
-      throw new EncodeError("INVALID_VALUE", this.typeName + at, `a view of another message type is not a ${this.typeName}`);
-    }
+    if (!this.ownView(message)) throw this.otherView(this.typeName + at);
     return this.part("read", "plain objects")(message.$mem(), message.$ptr, runtime()) as Init<T>;
   }
 
@@ -524,8 +532,10 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
     return n;
   }
 
-  /** The record to encode: a view's own, or a plain object written by the writer of the encode's scratch arena. */
-  /** @internal */
+  /**
+   * @internal The record to encode: a view's own, or a plain object written by the writer of the
+   * encode's scratch arena with `fill` (the type's own by default).
+   */
   record(writer: RecordWriter, message: Init<T> | V, fill?: Fill<never>): number {
     try {
       return this.fillRecord(writer, message, fill);
@@ -537,10 +547,7 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
 
   private fillRecord(writer: RecordWriter, message: Init<T> | V, fill?: Fill<never>): number {
     if (isView(message)) {
-      const view = this.parts.view;
-      if (view === undefined || !(message instanceof view)) {
-        throw new EncodeError("INVALID_VALUE", "", `a view of another message type is not a ${this.typeName}`);
-      }
+      if (!this.ownView(message)) throw this.otherView("");
       message.$mem(); // throws if its arena was reset or released
       return message.$ptr;
     }

@@ -77,9 +77,6 @@ export function decodeOnly(typeName?: string): never {
   throw new Error('hppproto: the runtime was started with the decode-only module (init() from "hppproto/decode"), which cannot encode; init() from "hppproto" loads the whole codec');
 }
 
-/** hppproto::Error::out_of_memory (status.hpp). */
-const OUT_OF_MEMORY = 12;
-
 /** Why `what` cannot run: init() started without the codec. */
 export function codecMissing(what: string): string {
   return `hppproto: ${what} needs the codec, and init() started without it: no module loaded before init() needed it. ` +
@@ -100,7 +97,7 @@ const MAX_DEPTH_CAP = 1_000; // about 330 KB of the engine's ~1 MB native stack 
 
 export class Runtime {
   readonly mem: Memory;
-  protected readonly statusPtr: number;
+  private readonly statusPtr: number;
   private readonly limitsPtr: number;
   /** Each schema's compiled decoders (compiled.ts); null: it has none, or they are still being instantiated. */
   private compiled = new WeakMap<SchemaDef, Decoders | null>();
@@ -114,7 +111,7 @@ export class Runtime {
   protected readonly copyStaging = { ptr: 0, size: 0 };
   protected readonly slotPtr: number; // an ArraySlot the batch decoder (and the JSON writer) write into
   private zeroPtr = 0;
-  protected zeroSize = 0;
+  private zeroSize = 0;
   /** The WASM stack pointer between calls (the codec never calls back into JS code that calls it). */
   private readonly stackBase: number;
   /**
@@ -260,7 +257,7 @@ export class Runtime {
     return this.zeroPtr;
   }
 
-  protected ensureZeroRecord(size: number): void {
+  private ensureZeroRecord(size: number): void {
     if (size <= this.zeroSize) return;
     const p = this.malloc(size);
     this.mem.u8.fill(0, p, p + size);
@@ -343,9 +340,9 @@ export class Runtime {
 
   /**
    * A decode the compiled decoder (if `compiled`) left to the codec: the record, or 1 for an error
-   * in the Status. Without the codec: OUT_OF_MEMORY (the compiled decoder gives up on an array
-   * whose storage would pass 4 GiB, more than memory holds), or for a message without a compiled
-   * decoder, an error naming what loads the codec.
+   * in the Status. Without the codec it throws: OUT_OF_MEMORY (the compiled decoder gives up on an
+   * array whose storage would pass 4 GiB, more than memory holds), or for a message without a
+   * compiled decoder, an error naming what loads the codec.
    */
   protected genericDecode(_schema: number, message: number, _arena: number, _ptr: number, _size: number, _reset: boolean, def: SchemaDef, compiled: boolean): number {
     return this.withoutCodec(def, message, compiled);
@@ -356,18 +353,14 @@ export class Runtime {
     return this.withoutCodec(def, message, compiled);
   }
 
-  private withoutCodec(def: SchemaDef, message: number, compiled: boolean): number {
+  private withoutCodec(def: SchemaDef, message: number, compiled: boolean): never {
     if (!compiled) {
       const why = def.compiled === undefined ? "its file was generated for CODE_SIZE, or its schema made at run time"
         : this.compiled.get(def) === null ? "its file's compiled decoders are still being compiled in the background: await init() again to wait for them"
         : "its file's module was compiled for another version of hppproto (regenerate it), or has no decoder for it";
       throw new Error(codecMissing(`decoding ${def.messages[message]?.name ?? "this message"} (${why})`));
     }
-    const p = this.statusPtr >>> 2;
-    const u32 = this.mem.u32;
-    for (const at of [STATUS_OFFSET, STATUS_DETAIL, STATUS_PATH_SIZE, STATUS_TRUNCATED]) u32[p + (at >>> 2)] = 0;
-    u32[p + (STATUS_CODE >>> 2)] = OUT_OF_MEMORY;
-    return 1;
+    throw new DecodeError("OUT_OF_MEMORY", 0, def.messages[message]?.name ?? "");
   }
 
   /** Before a call that uses the WASM stack: puts back the stack pointer a trap left where it stopped. */

@@ -141,7 +141,6 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
   const fileOptions = c.model.fileOptions.get(c.file);
   if (fileOptions) body.push(fileDecl(c, fileOptions));
   for (const e of enums) body.push(enumDecl(c, e));
-  const typeClass = "$MessageType";
   const does = [views && "views", plain && "plain objects", builders && "builders", json && "ProtoJSON"].filter(Boolean).join(", ");
   // each message's code together, its message type last: that evaluates the classes it names
   for (const m of messages) {
@@ -162,7 +161,7 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
     const parts = [views && `view: ${n.view}`, plain && `read: ${n.reader}`, fills.has(m) && `fill: ${n.fill}`, encodes && `encode: ${n.encode}`, builders && "builder: true", json && `toJsonString: ${n.toJsonString}`].filter(Boolean);
     body.push(
       docComment(`${m.fullName}: ${does}.`, m.deprecated, "", m.comment) +
-        `export ${decl("declare ")}const ${n.type}${ts(`: ${typeClass}<${params}>`)}${impl(` = /* @__PURE__ */ new ${typeClass}${ts(`<${params}>`)}(${c.schemaOf(m)}, { ${parts.join(", ")} })`)};\n`,
+        `export ${decl("declare ")}const ${n.type}${ts(`: $MessageType<${params}>`)}${impl(` = /* @__PURE__ */ new $MessageType${ts(`<${params}>`)}(${c.schemaOf(m)}, { ${parts.join(", ")} })`)};\n`,
     );
   }
   for (const x of extensions) body.push(extensionDecl(c, x));
@@ -175,10 +174,10 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
   const runtimeNames = [
     ...(interpreted ? [
       "interpretedType as $interpretedType",
-      `type ${typeClass.slice(1)} as ${typeClass}`, "type MessageView as $MessageView", "type ListView as $ListView", "type MapView as $MapView",
+      "type MessageType as $MessageType", "type MessageView as $MessageView", "type ListView as $ListView", "type MapView as $MapView",
       "type Init as $Init",
     ] : [
-      `${typeClass.slice(1)} as ${typeClass}`, "interpretedParts as $interpretedParts", "MessageView as $MessageView", "ListView as $ListView",
+      "MessageType as $MessageType", "interpretedParts as $interpretedParts", "MessageView as $MessageView", "ListView as $ListView",
       "MessageList as $MessageList", "MapView as $MapView", "plain as $plain", "interpretedBuilder as $interpretedBuilder", "mapKey as $mapKey",
       "jsonWrite as $jsonWrite", "type Memory as $Memory", "type Runtime as $Runtime", "type JsonWriteOptions as $JsonWriteOptions",
       "type RecordWriter as $RecordWriter", "PlainEncoder as $PlainEncoder", "type Init as $Init", "type ViewClass as $ViewClass",
@@ -197,7 +196,7 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
     else head.push(ts(`import type { ${types.map((r) => r.slice(5)).join(", ")} } from ${from};`));
   }
   // messages that only the codec decodes (CODE_SIZE) or encodes (a message without an encode
-  // function; views and builders of one holding strings that need not be text): loading this
+  // function; views and builders of one holding what does not read out exactly): loading this
   // module makes init() load it
   if (interpreted || messages.some((m) => !encoded.has(m) || ((views || builders) && readsOutLossily(c, m)))) {
     head.push(`import ${literal(codecImport(c.options.runtimeImport))}; // init() loads the codec: only it decodes or encodes some of these messages`);

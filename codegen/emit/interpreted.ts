@@ -26,12 +26,10 @@ export function interpretedDecl(c: FileContext, m: MessageModel): string {
     out.push(ts(`${docComment(viewDoc(m), m.deprecated, "", m.comment)}export interface ${n.view} extends $MessageView {\n${members.join("\n")}\n}\n`));
   }
   if (builders) out.push(builderInterface(c, m));
-  const typeClass = "$MessageType";
-  const make = "$interpretedType";
   const does = [views && "views", plain && "plain objects", builders && "builders", json && "ProtoJSON"].filter(Boolean).join(", ");
   out.push(
     docComment(`${m.fullName}: ${does}, interpreted from the schema (optimize_for = CODE_SIZE).`, m.deprecated, "", m.comment) +
-      `export ${decl("declare ")}const ${n.type}${ts(`: ${typeClass}<${c.typeParams(m)}${c.formsParam(m)}>`)}${impl(` = /* @__PURE__ */ ${make}(${c.schemaOf(m)})`)};\n`,
+      `export ${decl("declare ")}const ${n.type}${ts(`: $MessageType<${c.typeParams(m)}${c.formsParam(m)}>`)}${impl(` = /* @__PURE__ */ $interpretedType(${c.schemaOf(m)})`)};\n`,
   );
   return out.join("\n");
 }

@@ -71,9 +71,13 @@ const builtClasses = new WeakMap<SchemaDef, ViewClass<MessageView>[]>();
 export function interpretedBuilder<B>(view: ViewClass<MessageView>, def: SchemaDef, index: number): ViewClass<B> {
   let made = builtClasses.get(def);
   if (made === undefined) builtClasses.set(def, (made = []));
+  return (made[index] ??= newBuilderClass(view, def, index)) as unknown as ViewClass<B>;
+}
+
+function newBuilderClass(view: ViewClass<MessageView>, def: SchemaDef, index: number): ViewClass<MessageView> {
   const found: (readonly [ViewClass<MessageView>, Fill<never>])[] = []; // made once: add() and mutable() allocate nothing
   const of = (i: number) => (found[i] ??= partsOf(def, i));
-  return (made[index] ??= builderClass(def, index, view, { builder: (i) => of(i)[0], filler: (i) => (w, o, p) => of(i)[1](w, o, p) })) as unknown as ViewClass<B>;
+  return builderClass(def, index, view, { builder: (i) => of(i)[0], filler: (i) => (w, o, p) => of(i)[1](w, o, p) }) as unknown as ViewClass<MessageView>;
 }
 
 /** A message type's builder class (generated code asks for its interpreted one with `builder: true`), or undefined without builders. */
