@@ -3,7 +3,7 @@
 // interpreted facades. Not an API for applications: it changes with the code generator.
 export { MessageType, type MessageParts, type Materializer, type Init } from "./message.js";
 export type { Int64, Int64Forms } from "./int64.js";
-export * as jsonWrite from "./json/write.js";
+export type { JsonWrite } from "./json/write.js";
 export type { JsonWriteOptions } from "./json/print.js";
 export { RecordWriter, type Fill } from "./fill.js";
 export { mapKey } from "./checks.js";
@@ -17,4 +17,7 @@ export { service, type ServiceType, type Method } from "./service.js";
 export { file, type FileReflection } from "./reflect.js";
 export type { Memory } from "./memory.js";
 export type { Runtime } from "./runtime.js";
-export * as plain from "./plain.js";
+// one by one, not as a namespace: bundlers keep every member of a re-exported namespace
+export {
+  withDefaults as plainWithDefaults, sub as plainSub, messages as plainMessages, i32s as plainI32s, u32s as plainU32s, f32s as plainF32s, f64s as plainF64s, i64s as plainI64s, u64s as plainU64s, int64Strings as plainInt64Strings, int64Numbers as plainInt64Numbers, safeNumber as plainSafeNumber, bools as plainBools, strings as plainStrings, bytesList as plainBytesList, bytesView as plainBytesView, map as plainMap, hasUnknown as plainHasUnknown, unknown as plainUnknown,
+} from "./plain.js";

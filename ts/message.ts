@@ -12,7 +12,7 @@ import type { FullRuntime } from "./fullruntime.js";
 import { fullRuntime, runtime, type Runtime } from "./runtime.js";
 import { convert64, type Int64Forms } from "./int64.js";
 import { readsOutLossily, type Int64As, type SchemaDef } from "./schema.js";
-import type { JsonWriteOptions } from "./json/print.js";
+import type { Write } from "./json/write.js";
 import type { MessageView, ViewClass } from "./view.js";
 import { isView } from "./viewmark.js";
 import { bytesOf, describe, type BinaryInput } from "./input.js";
@@ -140,7 +140,7 @@ export interface MessageParts<T, V, B> {
    */
   builder?: ViewClass<B> | true;
   /** ProtoJSON text of plain objects, generated per message (views and bytes are written by the codec). */
-  toJsonString?: (o: T, opts: JsonWriteOptions) => string;
+  toJsonString?: Write<T>;
 }
 
 /** A message type of any message (its plain-object, view and builder types erased), for what holds many kinds. */

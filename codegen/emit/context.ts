@@ -113,7 +113,7 @@ export class FileContext {
   value(target: MessageModel, which: "view" | "list" | "reader" | "readAll" | "fill" | "encode" | "builder" | "toJsonString"): string {
     if (which === "encode" || !this.interpreted(target.file)) return which === "list" || which === "readAll" ? this.repeated(target, which) : this.ref(target, which);
     this.ref(target, "type"); // the message's module is imported still: loading it registers the type
-    if (which === "toJsonString") return `$jsonWrite.bySchema(${this.schemaOf(target)})`;
+    if (which === "toJsonString") return `j.bySchema(${this.schemaOf(target)})`;
     const part = { view: "view", list: "list", reader: "read", readAll: "readAll", fill: "fill", builder: "builder" }[which];
     return `($interpretedParts${ts(`<${this.typeParams(target)}>`)}(${this.schemaOf(target)}).${part})`;
   }

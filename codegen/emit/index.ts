@@ -178,8 +178,8 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
       "type Init as $Init",
     ] : [
       "MessageType as $MessageType", "interpretedParts as $interpretedParts", "MessageView as $MessageView", "ListView as $ListView",
-      "MessageList as $MessageList", "MapView as $MapView", "plain as $plain", "interpretedBuilder as $interpretedBuilder", "mapKey as $mapKey",
-      "jsonWrite as $jsonWrite", "type Memory as $Memory", "type Runtime as $Runtime", "type JsonWriteOptions as $JsonWriteOptions",
+      "MessageList as $MessageList", "MapView as $MapView", "plainWithDefaults as $plainWithDefaults", "plainSub as $plainSub", "plainMessages as $plainMessages", "plainI32s as $plainI32s", "plainU32s as $plainU32s", "plainF32s as $plainF32s", "plainF64s as $plainF64s", "plainI64s as $plainI64s", "plainU64s as $plainU64s", "plainInt64Strings as $plainInt64Strings", "plainInt64Numbers as $plainInt64Numbers", "plainSafeNumber as $plainSafeNumber", "plainBools as $plainBools", "plainStrings as $plainStrings", "plainBytesList as $plainBytesList", "plainBytesView as $plainBytesView", "plainMap as $plainMap", "plainHasUnknown as $plainHasUnknown", "plainUnknown as $plainUnknown", "interpretedBuilder as $interpretedBuilder", "mapKey as $mapKey",
+      "type JsonWrite as $JsonWrite", "type Memory as $Memory", "type Runtime as $Runtime", "type JsonWriteOptions as $JsonWriteOptions",
       "type RecordWriter as $RecordWriter", "PlainEncoder as $PlainEncoder", "type Init as $Init", "type ViewClass as $ViewClass",
     ]),
     "type Int64 as $Int64", "type Int64Forms as $Int64Forms", "extension as $extension", "type Extension as $Extension",

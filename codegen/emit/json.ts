@@ -4,22 +4,22 @@ import { FieldType, isExtension, Label } from "../../ts/schema.js";
 import { hasSpecialJson } from "../../ts/json/common.js";
 import { isMessage, numberKinds, type FieldModel, type MessageModel } from "../model.js";
 import { comment, literal } from "../names.js";
-import { decl, impl, nonNull, ts } from "../syntax.js";
+import { nonNull } from "../syntax.js";
 import { propertyAccess, exportedFunction, uses } from "./code.js";
 import type { FileContext } from "./context.js";
 import { hasDefault } from "./plain.js";
 
 /** Expression: value `x` of f's type as JSON text (`key` is the field's quoted key, for error paths). */
 function jsonText(c: FileContext, f: FieldModel, x: string, key: string): string {
-  if (isMessage(f)) return `$jsonWrite.sub(${c.value(f.message!, "toJsonString")}, ${x}, opts, ${key})`;
+  if (isMessage(f)) return `j.sub(${c.value(f.message!, "toJsonString")}, ${x}, opts, ${key})`;
   switch (f.type) {
     case FieldType.Enum:
       if (f.enum!.fullName === "google.protobuf.NullValue") return '"null"';
-      return `(opts.enumsAsInts ? "" + ${x} : $jsonWrite.enumName($schema, ${c.enumIndex(f.enum!)}, ${x}))`;
-    case FieldType.Double: return `$jsonWrite.double(${x})`;
-    case FieldType.Float: return `$jsonWrite.float(${x})`;
-    case FieldType.Bytes: return `$jsonWrite.bytes(${x})`;
-    case FieldType.String: return `$jsonWrite.string(${x})`;
+      return `(opts.enumsAsInts ? "" + ${x} : j.enumName($schema, ${c.enumIndex(f.enum!)}, ${x}))`;
+    case FieldType.Double: return `j.double(${x})`;
+    case FieldType.Float: return `j.float(${x})`;
+    case FieldType.Bytes: return `j.bytes(${x})`;
+    case FieldType.String: return `j.string(${x})`;
     case FieldType.Bool: return `(${x} ? "true" : "false")`;
     default: return numberKinds[f.type]?.ts === "bigint" ? `'"' + ${x} + '"'` : `"" + ${x}`; // a number: its text is JSON's
   }
@@ -33,18 +33,23 @@ function jsonNonDefault(c: FileContext, f: FieldModel): string {
     case FieldType.Bool: return `v != null && v !== false`;
     // -0 is a value of its own only for floating point (protobuf writes it); an integer field's -0 is 0
     case FieldType.Double: case FieldType.Float: return "v != null && !Object.is(v, 0)";
-    default: return numberKinds[f.type]?.ts === "bigint" ? "v != null && $jsonWrite.nonZero64(v)" : "v != null && v !== 0";
+    default: return numberKinds[f.type]?.ts === "bigint" ? "v != null && j.nonZero64(v)" : "v != null && v !== 0";
   }
 }
+
+/**
+ * A writer's parameters: the JSON writer's helpers come as an argument, not an import, so that a
+ * program that never writes JSON carries the generated writers but not the runtime behind them.
+ */
+const writerParams = (type: string): [string, string][] => [["o", type], ["opts", "$JsonWriteOptions"], ["j", "$JsonWrite"]];
 
 export function toJsonDecl(c: FileContext, m: MessageModel): string {
   const n = c.names.get(m)!;
   // two fields with one json_name (proto2 allows it): a JSON object keeps the key once, with the later value
   const sharedKeys = new Set(m.fields.map((f) => f.jsonName)).size < m.fields.length;
   if (hasSpecialJson(m.fullName) || sharedKeys) {
-    const type = `(o: ${n.type}, opts: $JsonWriteOptions) => string`;
     const why = sharedKeys ? "has fields that share a json_name: it is written the schema-driven way" : "has its own JSON form";
-    return `/** ${comment(m.fullName)} ${why}. */\nexport ${decl("declare ")}const ${n.toJsonString}${ts(`: ${type}`)}${impl(` = $jsonWrite.bySchema(${c.schemaOf(m)})`)};\n`;
+    return exportedFunction(`${m.fullName} as ProtoJSON text: it ${why}.`, n.toJsonString, writerParams(n.type), "string", [`  return j.bySchema(${c.schemaOf(m)})(o, opts, j);`]);
   }
   // keys come quoted from the schema's names (jsonWrite.keys), so each name is in the bundle once
   const lines: string[] = [];
@@ -60,11 +65,11 @@ export function toJsonDecl(c: FileContext, m: MessageModel): string {
     switch (f.label) {
       case Label.Repeated: {
         let list: string;
-        if (isMessage(f)) list = `$jsonWrite.messages(v ?? [], ${c.value(f.message!, "toJsonString")}, opts, ${key})`;
+        if (isMessage(f)) list = `j.messages(v ?? [], ${c.value(f.message!, "toJsonString")}, opts, ${key})`;
         else {
           const each = jsonText(c, f, "x", key);
           // numbers and bools are written as Array.join writes them
-          list = each === '"" + x' || f.type === FieldType.Bool ? "$jsonWrite.list(v ?? [])" : `$jsonWrite.list(v ?? [], (x) => ${each})`;
+          list = each === '"" + x' || f.type === FieldType.Bool ? "j.list(v ?? [])" : `j.list(v ?? [], (x) => ${each})`;
         }
         // an empty repeated extension is unset, left out even with emitDefaults
         lines.push(`  { ${v} if ((v != null && v.length !== 0)${isExtension(f) ? "" : " || d"}) ${add(list)} }`);
@@ -72,8 +77,8 @@ export function toJsonDecl(c: FileContext, m: MessageModel): string {
       }
       case Label.Map: {
         const value = f.mapEntry!.fields[1]!;
-        const each = isMessage(value) ? `(x, mapKey) => $jsonWrite.entry(${c.value(value.message!, "toJsonString")}, x, opts, ${key}, mapKey)` : `(x) => ${jsonText(c, value, "x", key)}`;
-        lines.push(`  { ${v} if ((v != null && $jsonWrite.nonEmpty(v)) || d) ${add(`$jsonWrite.map(v ?? {}, ${each})`)} }`);
+        const each = isMessage(value) ? `(x, mapKey) => j.entry(${c.value(value.message!, "toJsonString")}, x, opts, ${key}, mapKey)` : `(x) => ${jsonText(c, value, "x", key)}`;
+        lines.push(`  { ${v} if ((v != null && j.nonEmpty(v)) || d) ${add(`j.map(v ?? {}, ${each})`)} }`);
         break;
       }
       case Label.Implicit: {
@@ -88,10 +93,10 @@ export function toJsonDecl(c: FileContext, m: MessageModel): string {
     }
   });
   // what the fields' lines use of the keys and options, declared before them
-  const keys = ["key", "commaKey"].filter((k) => uses(lines, k)), head = [...(keys.length > 0 ? [`{ ${keys.join(", ")} } = $jsonWrite.keys(${c.schemaOf(m)}, opts)`] : []), ...(uses(lines, "d") ? ["d = opts.emitDefaults"] : [])];
+  const keys = ["key", "commaKey"].filter((k) => uses(lines, k)), head = [...(keys.length > 0 ? [`{ ${keys.join(", ")} } = j.keys(${c.schemaOf(m)}, opts)`] : []), ...(uses(lines, "d") ? ["d = opts.emitDefaults"] : [])];
   lines.unshift(...(head.length > 0 ? [`  const ${head.join(", ")};`] : []), `  let s = "{";`);
   lines.push('  return s + "}";');
-  return exportedFunction(`${m.fullName} as ProtoJSON text.`, n.toJsonString, [["o", n.type], ["opts", "$JsonWriteOptions"]], "string", lines);
+  return exportedFunction(`${m.fullName} as ProtoJSON text.`, n.toJsonString, writerParams(n.type), "string", lines);
 }
 
 /** The plain object's value of an absent field, as the reader gives it for an empty record. */

@@ -1,5 +1,5 @@
 // Plain objects: the interface of each message, and the reader that copies a record into one.
-import { FieldType, Label } from "../../ts/schema.js";
+import { FieldType, Label, type NumberKind } from "../../ts/schema.js";
 import { isMessage, numberKinds, sourceDefault, type FieldModel, type MessageModel } from "../model.js";
 import { literal } from "../names.js";
 import { impl, nonNull, ts } from "../syntax.js";
@@ -52,12 +52,15 @@ export function plainValue(c: FileContext, f: FieldModel, a: string, raw = false
       const read = `m.${k.read}[(${a}) >>> ${k.shift}]${nonNull}`;
       switch (raw ? undefined : c.int64As(f)) {
         case "string": return `String(${read})`;
-        case "number": return `$plain.safeNumber(${read}, ${literal(c.fieldPath(f))})`;
+        case "number": return `$plainSafeNumber(${read}, ${literal(c.fieldPath(f))})`;
         default: return read;
       }
     }
   }
 }
+
+/** The runtime's reader of a repeated number field, by its kind (ts/plain.ts). */
+const numberLists: Record<NumberKind, string> = { i32: "$plainI32s", u32: "$plainU32s", f32: "$plainF32s", f64: "$plainF64s", i64: "$plainI64s", u64: "$plainU64s" };
 
 function plainField(c: FileContext, f: FieldModel): string {
   const at = `p + ${f.offset}`;
@@ -66,22 +69,22 @@ function plainField(c: FileContext, f: FieldModel): string {
       const [key, value] = f.mapEntry!.fields as [FieldModel, FieldModel];
       const k = `(m, e) => ${key.type === FieldType.String ? `m.strAt(e + ${key.offset})` : `String(${plainValue(c, key, `e + ${key.offset}`, true)})`}`;
       const v = `(m, e) => ${plainValue(c, value, `e + ${value.offset}`)}`;
-      return `$plain.map(m, ${at}, ${k}, ${v})`;
+      return `$plainMap(m, ${at}, ${k}, ${v})`;
     }
     case Label.Repeated: {
       if (isMessage(f)) return `${c.value(f.message!, "readAll")}(m, ${at}, rt)`;
-      if (f.type === FieldType.String) return `$plain.strings(m, ${at})`;
-      if (f.type === FieldType.Bytes) return `$plain.bytesList(m, ${at})`;
-      if (f.type === FieldType.Bool) return `$plain.bools(m, ${at})`;
+      if (f.type === FieldType.String) return `$plainStrings(m, ${at})`;
+      if (f.type === FieldType.Bytes) return `$plainBytesList(m, ${at})`;
+      if (f.type === FieldType.Bool) return `$plainBools(m, ${at})`;
       const k = numberKinds[f.type]!;
       switch (c.int64As(f)) {
-        case "string": return `$plain.int64Strings(m, ${at}, m.${k.read})`;
-        case "number": return `$plain.int64Numbers(m, ${at}, m.${k.read}, ${literal(c.fieldPath(f))})`;
-        default: return `$plain.${k.read}s(m, ${at})`;
+        case "string": return `$plainInt64Strings(m, ${at}, m.${k.read})`;
+        case "number": return `$plainInt64Numbers(m, ${at}, m.${k.read}, ${literal(c.fieldPath(f))})`;
+        default: return `${numberLists[k.read]}(m, ${at})`;
       }
     }
     case Label.Explicit: {
-      if (isMessage(f)) return `$plain.sub(m, ${at}, ${c.value(f.message!, "reader")}, rt)`;
+      if (isMessage(f)) return `$plainSub(m, ${at}, ${c.value(f.message!, "reader")}, rt)`;
       return `${hasbit("m.u8", "p", f.presence)} ? ${plainValue(c, f, at)} : undefined`;
     }
     default:
@@ -112,7 +115,7 @@ export function readerDecl(c: FileContext, m: MessageModel): string {
   for (const f of m.fields) if (!f.oneof) body.push(`    ${propertyKey(f.prop)}: ${plainField(c, f)},`);
   for (const o of m.oneofs) body.push(`    ${propertyKey(o.prop)}: ${oneofReader(o.prop)}(m, p, rt),`);
   // only a message with unknown fields carries them, so that equal messages compare equal
-  body.push("  };", "  if ($plain.hasUnknown(m, p)) o.$unknown = $plain.unknown(m, p);", "  return o;");
+  body.push("  };", "  if ($plainHasUnknown(m, p)) o.$unknown = $plainUnknown(m, p);", "  return o;");
   out.push(exportedFunction(undefined, n.reader, params, n.type, body));
   return out.join("\n");
 }
@@ -125,7 +128,7 @@ const makeName = (c: FileContext, m: MessageModel) => `make$${c.names.get(m)!.ty
 
 /**
  * A message with declared defaults: its reader constructs objects on the prototype holding them
- * ($plain.withDefaults), each field set in the constructor but for a field with a default while
+ * ($plainWithDefaults), each field set in the constructor but for a field with a default while
  * unset, which stays off the object so that it reads the default and counts as unset.
  */
 function defaultsConstructor(c: FileContext, m: MessageModel, params: [string, string][], oneofReader: (prop: string) => string): string {
@@ -138,9 +141,9 @@ function defaultsConstructor(c: FileContext, m: MessageModel, params: [string, s
     else body.push(`  ${to} = ${plainField(c, f)};`);
   }
   for (const o of m.oneofs) body.push(`  this${propertyAccess(o.prop)} = ${oneofReader(o.prop)}(m, p, rt);`);
-  body.push("  if ($plain.hasUnknown(m, p)) this.$unknown = $plain.unknown(m, p);");
+  body.push("  if ($plainHasUnknown(m, p)) this.$unknown = $plainUnknown(m, p);");
   const make = functionExpression(n.type, params, "void", body);
-  return impl(`${docComment(`${m.fullName}'s plain objects, on the prototype of its declared defaults.`, false)}const ${makeName(c, m)} = /* @__PURE__ */ $plain.withDefaults(${c.schemaOf(m)}, ${make});\n`);
+  return impl(`${docComment(`${m.fullName}'s plain objects, on the prototype of its declared defaults.`, false)}const ${makeName(c, m)} = /* @__PURE__ */ $plainWithDefaults(${c.schemaOf(m)}, ${make});\n`);
 }
 
 /** Reads repeated m fields into arrays, named `name` in this module: a loop of its own per message type (one shared loop would call every type's reader and go megamorphic). */

@@ -15,7 +15,7 @@ export function viewValueType(c: FileContext, f: FieldModel): string {
 /** Expression reading one value from the slot at address `a` inside a view (m, arena in scope). */
 function viewValue(c: FileContext, f: FieldModel, a: string): string {
   if (isMessage(f)) return `new ${c.value(f.message!, "view")}(arena, m.u32[(${a}) >>> 2]${nonNull} || arena.rt.zeroRecord)`;
-  if (f.type === FieldType.Bytes) return `$plain.bytesView(m, ${a})`;
+  if (f.type === FieldType.Bytes) return `$plainBytesView(m, ${a})`;
   return plainValue(c, f, a);
 }
 

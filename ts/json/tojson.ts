@@ -9,6 +9,7 @@ import type { AnyMessageType, PlainOf, ViewOf } from "../message.js";
 import { isView } from "../viewmark.js";
 import { jsonNamesTable } from "./names.js";
 import { within } from "./common.js";
+import * as jsonWrite from "./write.js";
 import { indentJson, messageToJson, shortestFloat32, stringify, type JsonWriteOptions } from "./print.js";
 import type { BinaryInput } from "../input.js";
 import type { Registry } from "../registry.js";
@@ -72,7 +73,7 @@ function inJs(type: AnyMessageType, message: Plain, options: JsonWriteOptions): 
   const generated = type.parts.toJsonString;
   if (generated === undefined) return bySchema(type, message, options);
   try {
-    return generated(message, options);
+    return generated(message, options, jsonWrite);
   } catch (e) {
     throw within(e, type.typeName);
   }

@@ -1,6 +1,7 @@
 // What generated toJsonString functions call: values as ProtoJSON text, written straight into the
 // message's text (no JSON value in between, no JSON.stringify of a whole object), and the error
-// path, built on the way out of nested messages.
+// path, built on the way out of nested messages. The writers get this module as an argument
+// (toJsonString() passes it), so programs that write no JSON carry none of it.
 import type { MessageInfo, SchemaDef } from "../schema.js";
 import { base64Encode, inside, mayOpen, within, writing } from "./common.js";
 import { hasRuntime, runtime } from "../runtime.js";
@@ -9,7 +10,13 @@ import { messageToJson, shortestFloat32, stringify, type JsonWriteOptions } from
 
 export { nonEmpty, nonZero64 } from "./out.js";
 
-type Write<T> = (o: T, opts: JsonWriteOptions) => string;
+import * as self from "./write.js";
+
+/** What generated writers are given: this module. */
+export type JsonWrite = typeof self;
+
+/** A generated writer (or the schema-driven one in its place). */
+export type Write<T> = (o: T, opts: JsonWriteOptions, j: JsonWrite) => string;
 
 /** A message's keys as text by field index: `"name":` for the first field written, `,"name":` after it. */
 export interface KeyTexts {
@@ -51,7 +58,7 @@ const keyName = (key: string): string => JSON.parse(key.slice(0, -1)) as string;
 export function sub<T>(write: Write<T>, v: T, opts: JsonWriteOptions, key: string): string {
   writing.enclosing++; // the object of the message it is a field of
   try {
-    return write(v, opts);
+    return write(v, opts, self);
   } catch (e) {
     throw within(e, `.${keyName(key)}`);
   } finally {
@@ -62,7 +69,7 @@ export function sub<T>(write: Write<T>, v: T, opts: JsonWriteOptions, key: strin
 /** A map entry's message value, with the entry's key in the error path. */
 export function entry<T>(write: Write<T>, v: T, opts: JsonWriteOptions, key: string, mapKey: string): string {
   try {
-    return write(v, opts);
+    return write(v, opts, self);
   } catch (e) {
     throw within(e, `.${keyName(key)}[${JSON.stringify(mapKey)}]`);
   }
@@ -132,8 +139,8 @@ export function messages<T>(v: readonly T[], write: Write<T>, opts: JsonWriteOpt
   try {
     return inside(2, () => { // the message's object, and the array
       if (v.length === 0) return "[]";
-      let s = "[" + write(v[(i = 0)]!, opts);
-      for (i = 1; i < v.length; i++) s += "," + write(v[i]!, opts);
+      let s = "[" + write(v[(i = 0)]!, opts, self);
+      for (i = 1; i < v.length; i++) s += "," + write(v[i]!, opts, self);
       return s + "]";
     });
   } catch (e) {
