@@ -28,6 +28,10 @@ export interface EncodeLimits {
   allowPartial: boolean;
 }
 
+/**
+ * The state of an encode of plain objects, and what its field writers (the free functions below)
+ * share. Generated code's, not an API: its members are open to those writers.
+ */
 export class PlainEncoder extends WireBuffer {
   // An error thrown while a message is written lacks the field it is in: named only when the error
   // reaches the code that knows the message (settle()), so that writing keeps no names nor paths.
@@ -39,14 +43,14 @@ export class PlainEncoder extends WireBuffer {
   private pendingEnum = -1;
   private pendingValue: unknown = undefined;
   /** Nesting of the message being written (the top-level one: 0), as the codec counts it. */
-  private level = 0;
-  private limits: EncodeLimits = { maxDepth: 100, maxMessageSize: 0x7fffffff, allowPartial: false };
+  level = 0;
+  limits: EncodeLimits = { maxDepth: 100, maxMessageSize: 0x7fffffff, allowPartial: false };
   /** A required field was found absent: the encode fails, unless a value error comes first (as the codec's, whose fill runs first). */
-  private missed = false;
+  missed = false;
   /** Set on the second pass that finds which required field it was. */
-  private diagnosing = false;
+  diagnosing = false;
 
-  constructor(private readonly mem: Memory) {
+  constructor(readonly mem: Memory) {
     super(1024);
   }
 
@@ -114,14 +118,8 @@ export class PlainEncoder extends WireBuffer {
     }
   }
 
-  /** A message's unknown fields (its `$unknown`, not null), as they are. */
-  unknown(v: unknown): void {
-    if (!(v instanceof Uint8Array)) throw invalid(v, "a Uint8Array", "$unknown");
-    this.raw(v);
-  }
-
   /** e, an error in field f of the message being written (its element or key), for settle() to name. */
-  private fail(e: unknown, f: FieldRef, element = -1, key?: string): unknown {
+  fail(e: unknown, f: FieldRef, element = -1, key?: string): unknown {
     this.pendingField = f;
     this.pendingElement = element;
     this.pendingKey = key;
@@ -147,152 +145,10 @@ export class PlainEncoder extends WireBuffer {
   }
 
   /** A value of enum `index` that is no int32. */
-  private badEnum(v: unknown, index: number, f: FieldRef, element = -1): unknown {
+  badEnum(v: unknown, index: number, f: FieldRef, element = -1): unknown {
     this.pendingEnum = index;
     this.pendingValue = v;
     return this.fail(invalid(v, "an enum value", ""), f, element);
-  }
-
-  /** A oneof object whose case names no member. */
-  badCase(oneof: string, c: unknown): never {
-    throw this.fail(new EncodeError("INVALID_VALUE", "", `${describe(c)} is not a case of this oneof`), oneof);
-  }
-
-  /** A required field `f` is absent. */
-  missing(f: FieldRef): void {
-    if (this.level === 0 && this.limits.allowPartial) return;
-    if (this.diagnosing) throw this.fail(new EncodeError("MISSING_REQUIRED", "", "required field is not set"), f);
-    this.missed = true;
-  }
-
-  // ---- scalars: the tag t, then the value (f names the field in errors) ----
-
-  int32(t: number, v: unknown, f: FieldRef): void {
-    if (typeof v !== "number" || (v | 0) !== v) throw this.fail(invalid(v, "a 32-bit signed integer", ""), f);
-    this.varint32(t);
-    this.int32Varint(v);
-  }
-  /** A value of enum `index` of the schema (any int32: open enums keep undeclared numbers); errors name the enum. */
-  enumValue(t: number, v: unknown, f: FieldRef, index: number): void {
-    if (typeof v !== "number" || (v | 0) !== v) throw this.badEnum(v, index, f);
-    this.varint32(t);
-    this.int32Varint(v);
-  }
-  uint32(t: number, v: unknown, f: FieldRef): void {
-    if (typeof v !== "number" || v >>> 0 !== v) throw this.fail(invalid(v, "a 32-bit unsigned integer", ""), f);
-    this.varint32(t);
-    this.varint32(v);
-  }
-  sint32(t: number, v: unknown, f: FieldRef): void {
-    if (typeof v !== "number" || (v | 0) !== v) throw this.fail(invalid(v, "a 32-bit signed integer", ""), f);
-    this.varint32(t);
-    this.varint32(((v << 1) ^ (v >> 31)) >>> 0);
-  }
-  fixed32(t: number, v: unknown, f: FieldRef): void {
-    if (typeof v !== "number" || v >>> 0 !== v) throw this.fail(invalid(v, "a 32-bit unsigned integer", ""), f);
-    this.varint32(t);
-    this.fixed32Bytes(v);
-  }
-  sfixed32(t: number, v: unknown, f: FieldRef): void {
-    if (typeof v !== "number" || (v | 0) !== v) throw this.fail(invalid(v, "a 32-bit signed integer", ""), f);
-    this.varint32(t);
-    this.fixed32Bytes(v >>> 0);
-  }
-  bool(t: number, v: unknown, f: FieldRef): void {
-    if (typeof v !== "boolean") throw this.fail(invalid(v, "a boolean", ""), f);
-    this.varint32(t);
-    this.byte(v ? 1 : 0);
-  }
-  double(t: number, v: unknown, f: FieldRef): void {
-    if (typeof v !== "number") throw this.fail(invalid(v, "a number", ""), f);
-    this.varint32(t);
-    this.doubleBytes(v);
-  }
-  /** A float; with `implicit`, left out when its 32-bit form is all zero bits (a record's slot would be). */
-  float(t: number, v: unknown, f: FieldRef, implicit: number): void {
-    if (typeof v !== "number") throw this.fail(invalid(v, "a number", ""), f);
-    const x = Math.fround(v);
-    if (implicit && x === 0 && 1 / x > 0) return;
-    this.varint32(t);
-    this.floatBytes(x);
-  }
-  // 64-bit values: with `implicit`, left out when zero
-  int64(t: number, v: unknown, f: FieldRef, implicit: number): void {
-    if (this.split64(v, f, true) || !implicit) {
-      this.varint32(t);
-      this.varintHalves();
-    }
-  }
-  uint64(t: number, v: unknown, f: FieldRef, implicit: number): void {
-    if (this.split64(v, f, false) || !implicit) {
-      this.varint32(t);
-      this.varintHalves();
-    }
-  }
-  sint64(t: number, v: unknown, f: FieldRef, implicit: number): void {
-    if (this.split64(v, f, true) || !implicit) {
-      this.varint32(t);
-      this.zigzagHalves();
-    }
-  }
-  fixed64(t: number, v: unknown, f: FieldRef, implicit: number): void {
-    if (this.split64(v, f, false) || !implicit) {
-      this.varint32(t);
-      this.halves64();
-    }
-  }
-  sfixed64(t: number, v: unknown, f: FieldRef, implicit: number): void {
-    if (this.split64(v, f, true) || !implicit) {
-      this.varint32(t);
-      this.halves64();
-    }
-  }
-
-  /** A string, UTF-8; a lone surrogate is an error. */
-  string(t: number, v: unknown, f: FieldRef): void {
-    if (typeof v !== "string") throw this.fail(invalid(v, "a string", ""), f);
-    this.varint32(t);
-    if (!this.utf8(v)) throw this.fail(new EncodeError("INVALID_UTF16", "", "string holds a lone surrogate"), f);
-  }
-  /** Bytes; with `implicit`, left out when empty. */
-  bytes(t: number, v: unknown, f: FieldRef, implicit: number): void {
-    if (!(v instanceof Uint8Array)) throw this.fail(invalid(v, "a Uint8Array", ""), f);
-    if (v.length === 0) {
-      this.attached(v, f);
-      if (implicit) return;
-    }
-    this.varint32(t);
-    this.lengthPrefixed(v);
-  }
-
-  /** A map entry's value that is absent: the zero value of its wire type (`width` bytes, a varint or length 0 as 1). */
-  absent(t: number, width: number): void {
-    this.varint32(t);
-    this.ensure(width);
-    for (let i = 0; i < width; i++) this.buf[this.pos++] = 0;
-  }
-
-  // ---- messages ----
-
-  /**
-   * A message field: the object written by `encode`, the code of message `index` of def (its
-   * module's schema); a group's when `end` is its end tag.
-   */
-  message<T>(t: number, v: unknown, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef, end = 0): void {
-    if (typeof v !== "object" || v === null) throw this.fail(invalid(v, "an object", ""), f);
-    this.varint32(t);
-    this.nested(v as T, encode, def, index, f, -1, end);
-  }
-
-  /** A field of a message set: an item group holding the field's number and its message. */
-  setItem<T>(number: number, v: unknown, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef): void {
-    if (typeof v !== "object" || v === null) throw this.fail(invalid(v, "an object", ""), f);
-    this.byte(0x0b); // group 1
-    this.byte(0x10); // type_id, field 2
-    this.varint32(number);
-    this.byte(0x1a); // message, field 3
-    this.nested(v as T, encode, def, index, f, -1, 0);
-    this.byte(0x0c);
   }
 
   /**
@@ -300,7 +156,7 @@ export class PlainEncoder extends WireBuffer {
    * (`end` its end tag) the end tag after it; errors inside get field f (its element, if one) of the
    * message around it in front of their path.
    */
-  private nested<T>(v: T, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef, element: number, end: number): void {
+  nested<T>(v: T, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef, element: number, end: number): void {
     const level = this.level;
     if (level + 1 > this.limits.maxDepth) {
       throw this.fail(new EncodeError("DEPTH_LIMIT", "", `messages nested deeper than the limit (${this.limits.maxDepth})`), f, element);
@@ -318,256 +174,18 @@ export class PlainEncoder extends WireBuffer {
     else if (this.joinBody() > this.limits.maxMessageSize) throw this.fail(tooLarge(this.limits.maxMessageSize), f, element);
   }
 
-  // ---- repeated fields ----
-
-  /** Repeated messages (groups when `end` is their end tag): each element after the tag t. */
-  messages<T>(t: number, v: unknown, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef, end = 0): void {
-    const list = this.list(v, f);
-    for (let i = 0; i < list.length; i++) {
-      const e = list[i];
-      if (typeof e !== "object" || e === null) throw this.element(e, "an object", f, i);
-      this.varint32(t);
-      this.nested(e as T, encode, def, index, f, i, end);
-    }
-  }
-
-  /** Repeated strings. */
-  strings(t: number, v: unknown, f: FieldRef): void {
-    const list = this.list(v, f);
-    for (let i = 0; i < list.length; i++) {
-      const e = list[i];
-      if (typeof e !== "string") throw this.element(e, "a string", f, i);
-      this.varint32(t);
-      if (!this.utf8(e)) throw this.fail(new EncodeError("INVALID_UTF16", "", "string holds a lone surrogate"), f, i);
-    }
-  }
-
-  /** Repeated strings, bytes or scalars not packed: `write` (one of the scalar methods) per element, with its tag. */
-  each(t: number, v: unknown, f: FieldRef, write: (this: PlainEncoder, t: number, e: unknown, f: FieldRef, x: number) => void, x = 0): void {
-    const list = this.list(v, f);
-    for (let i = 0; i < list.length; i++) {
-      try {
-        write.call(this, t, list[i], "", x);
-      } catch (e) {
-        throw this.fail(e, f, i);
-      }
-    }
-  }
-
-  /** A map from a plain object: per own key an entry, written by `entry` (key and value, the value's zero when absent). */
-  map(t: number, v: unknown, f: FieldRef, entry: (w: PlainEncoder, k: string, x: unknown) => void): void {
-    if (typeof v !== "object" || v === null) throw this.fail(invalid(v, "an object", ""), f);
-    const keys = Object.keys(v);
-    const level = this.level;
-    this.level = level + 1; // the entry is a message, as the codec counts nesting
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i]!;
-      this.varint32(t);
-      this.forkBody();
-      try {
-        entry(this, k, (v as Record<string, unknown>)[k]);
-      } catch (e) {
-        this.level = level;
-        throw this.fail(e, f, -1, k);
-      }
-      this.joinBody();
-    }
-    this.level = level;
-  }
-
-  // ---- packed runs: tag t, length, the values ----
-
-  // varint runs: room for the longest varints reserved once, each written inline (a call and a
-  // bounds check per element were most of a map tile's encode: npm run bench -- map-tile)
-  packedInt32(t: number, v: unknown, f: FieldRef): void {
-    this.int32Run(t, v, f, -1);
-  }
-  packedUint32(t: number, v: unknown, f: FieldRef): void {
-    const list = this.list(v, f), n = list.length;
-    if (n === 0) return;
-    this.openRun(t);
-    this.ensure(n * 5);
-    const buf = this.buf;
-    let pos = this.pos;
-    for (let i = 0; i < n; i++) {
-      const x = list[i];
-      if (typeof x !== "number" || x >>> 0 !== x) {
-        this.pos = pos;
-        throw this.element(x, "a 32-bit unsigned integer", f, i);
-      }
-      pos = putVarint32(buf, pos, x);
-    }
-    this.pos = pos;
-    this.joinBody();
-  }
-  packedSint32(t: number, v: unknown, f: FieldRef): void {
-    const list = this.list(v, f), n = list.length;
-    if (n === 0) return;
-    this.openRun(t);
-    this.ensure(n * 5);
-    const buf = this.buf;
-    let pos = this.pos;
-    for (let i = 0; i < n; i++) {
-      const x = list[i];
-      if (typeof x !== "number" || (x | 0) !== x) {
-        this.pos = pos;
-        throw this.element(x, "a 32-bit signed integer", f, i);
-      }
-      pos = putVarint32(buf, pos, ((x << 1) ^ (x >> 31)) >>> 0);
-    }
-    this.pos = pos;
-    this.joinBody();
-  }
-  packedBool(t: number, v: unknown, f: FieldRef): void {
-    const list = this.list(v, f), n = list.length;
-    if (n === 0) return;
-    this.varint32(t);
-    this.varint32(n);
-    this.ensure(n);
-    for (let i = 0; i < n; i++) {
-      const x = list[i];
-      if (typeof x !== "boolean") throw this.element(x, "a boolean", f, i);
-      this.buf[this.pos++] = x ? 1 : 0;
-    }
-  }
-  packedEnum(t: number, v: unknown, f: FieldRef, index: number): void {
-    this.int32Run(t, v, f, index);
-  }
-  /** A packed run of int32 varints, an enum's when `enumIndex` is one: negatives take ten bytes, as protobuf writes them. */
-  private int32Run(t: number, v: unknown, f: FieldRef, enumIndex: number): void {
-    const list = this.list(v, f), n = list.length;
-    if (n === 0) return;
-    this.openRun(t);
-    this.ensure(n * 10);
-    const buf = this.buf;
-    let pos = this.pos;
-    for (let i = 0; i < n; i++) {
-      const x = list[i];
-      if (typeof x !== "number" || (x | 0) !== x) {
-        this.pos = pos;
-        throw enumIndex >= 0 ? this.badEnum(x, enumIndex, f, i) : this.element(x, "a 32-bit signed integer", f, i);
-      }
-      if (x < 0) {
-        // the 64-bit sign extension: 28 bits of x, then its top 4 under 3 of the ones, then ones
-        buf[pos] = (x & 0x7f) | 0x80;
-        buf[pos + 1] = ((x >>> 7) & 0x7f) | 0x80;
-        buf[pos + 2] = ((x >>> 14) & 0x7f) | 0x80;
-        buf[pos + 3] = ((x >>> 21) & 0x7f) | 0x80;
-        buf[pos + 4] = ((x >>> 28) & 0x0f) | 0xf0;
-        buf[pos + 5] = buf[pos + 6] = buf[pos + 7] = buf[pos + 8] = 0xff;
-        buf[pos + 9] = 0x01;
-        pos += 10;
-      } else {
-        pos = putVarint32(buf, pos, x);
-      }
-    }
-    this.pos = pos;
-    this.joinBody();
-  }
-  packedDouble(t: number, v: unknown, f: FieldRef): void {
-    this.floatRun(t, v, f, 8);
-  }
-  packedFloat(t: number, v: unknown, f: FieldRef): void {
-    this.floatRun(t, v, f, 4);
-  }
-  /** A packed run of doubles (`width` 8) or floats (4); a typed array of that type is copied whole. */
-  private floatRun(t: number, v: unknown, f: FieldRef, width: number): void {
-    if ((width === 8 ? v instanceof Float64Array : v instanceof Float32Array) && (v as ArrayLike<number>).length !== 0) {
-      const typed = v as Float64Array | Float32Array;
-      this.varint32(t);
-      this.varint32(typed.byteLength);
-      this.raw(new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength)); // little-endian hosts
-      return;
-    }
-    const list = this.list(v, f), n = list.length;
-    if (n === 0) return;
-    this.varint32(t);
-    this.varint32(n * width);
-    this.ensure(n * width);
-    const dv = this.dv;
-    let pos = this.pos;
-    for (let i = 0; i < n; i++) {
-      const x = list[i];
-      if (typeof x !== "number") throw this.element(x, "a number", f, i);
-      if (width === 8) dv.setFloat64(pos, x, true);
-      else dv.setFloat32(pos, x, true);
-      pos += width;
-    }
-    this.pos = pos;
-  }
-  packedFixed32(t: number, v: unknown, f: FieldRef, signed: number): void {
-    const list = this.list(v, f), n = list.length;
-    if (n === 0) return;
-    this.varint32(t);
-    this.varint32(n * 4);
-    this.ensure(n * 4);
-    const dv = this.dv;
-    let pos = this.pos;
-    for (let i = 0; i < n; i++) {
-      const x = list[i];
-      if (typeof x !== "number" || (signed ? (x | 0) !== x : x >>> 0 !== x)) throw this.element(x, signed ? "a 32-bit signed integer" : "a 32-bit unsigned integer", f, i);
-      dv.setUint32(pos, x >>> 0, true);
-      pos += 4;
-    }
-    this.pos = pos;
-  }
-  /** A packed run of 64-bit values: `form` 0 varint, 1 zigzag varint, 2 fixed. */
-  packed64(t: number, v: unknown, f: FieldRef, signed: number, form: number): void {
-    const list = this.list(v, f), n = list.length;
-    if (n === 0) return;
-    if (form === 2) {
-      this.varint32(t);
-      this.varint32(n * 8);
-      this.ensure(n * 8);
-    } else {
-      this.openRun(t);
-      this.ensure(n * 10);
-    }
-    const buf = this.buf, dv = this.dv;
-    let pos = this.pos;
-    for (let i = 0; i < n; i++) {
-      try {
-        this.split64(list[i], "", signed === 1);
-      } catch (e) {
-        this.pos = pos;
-        throw this.fail(e, f, i);
-      }
-      let lo = halves[0]!, hi = halves[1]!;
-      if (form === 2) {
-        dv.setUint32(pos, lo, true);
-        dv.setUint32(pos + 4, hi, true);
-        pos += 8;
-        continue;
-      }
-      if (form === 1) {
-        const sign = hi >> 31; // all ones for negative values
-        const zl = ((lo << 1) ^ sign) >>> 0;
-        hi = (((hi << 1) | (lo >>> 31)) ^ sign) >>> 0;
-        lo = zl;
-      }
-      while (hi !== 0 || lo > 0x7f) {
-        buf[pos++] = (lo & 0x7f) | 0x80;
-        lo = ((lo >>> 7) | (hi << 25)) >>> 0;
-        hi >>>= 7;
-      }
-      buf[pos++] = lo;
-    }
-    this.pos = pos;
-    if (form !== 2) this.joinBody();
-  }
-
   /** The tag, and a length to patch when the run is done (varint runs: their size is known only then). */
-  private openRun(t: number): void {
+  openRun(t: number): void {
     this.varint32(t);
     this.forkBody();
   }
 
-  private element(x: unknown, want: string, f: FieldRef, i: number): unknown {
+  element(x: unknown, want: string, f: FieldRef, i: number): unknown {
     return this.fail(invalid(x, want, ""), f, i);
   }
 
   /** v as elements to read one by one: an array, or a typed array (not a detached one). */
-  private list(v: unknown, f: FieldRef): ArrayLike<unknown> {
+  list(v: unknown, f: FieldRef): ArrayLike<unknown> {
     if (Array.isArray(v)) return v;
     if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
       const typed = v as unknown as ArrayLike<unknown> & { buffer: ArrayBufferLike };
@@ -581,7 +199,7 @@ export class PlainEncoder extends WireBuffer {
    * An empty typed array may be an alias of memory that growth detached (memory grew since it was
    * read from its view): its contents are lost, an error rather than an empty field (as fill.ts).
    */
-  private attached(v: { length: number; buffer: ArrayBufferLike }, f: FieldRef): void {
+  attached(v: { length: number; buffer: ArrayBufferLike }, f: FieldRef): void {
     if (this.mem.isDetached(v)) throw this.fail(new EncodeError("INVALID_VALUE", "", DETACHED_ALIAS), f);
   }
 
@@ -589,7 +207,7 @@ export class PlainEncoder extends WireBuffer {
    * A 64-bit value (bigint, integral number or decimal string) checked as fill.ts checks it, its
    * two's complement left in `halves`; whether it is nonzero.
    */
-  private split64(v: unknown, f: FieldRef, signed: boolean): boolean {
+  split64(v: unknown, f: FieldRef, signed: boolean): boolean {
     if (typeof v === "number" && Number.isSafeInteger(v) && (signed || v >= 0)) {
       const lo = v >>> 0, hi = Math.floor(v / 4294967296) >>> 0;
       halves[0] = lo;
@@ -609,6 +227,419 @@ export class PlainEncoder extends WireBuffer {
     scratch64[0] = b;
     return b !== 0n;
   }
+}
+
+// ---- what generated encode functions call: free functions, so that a bundle keeps only those its
+// generated code calls ----
+
+/** A message's unknown fields (its `$unknown`, not null), as they are. */
+export function writeUnknown(w: PlainEncoder, v: unknown): void {
+  if (!(v instanceof Uint8Array)) throw invalid(v, "a Uint8Array", "$unknown");
+  w.raw(v);
+}
+
+/** A oneof object whose case names no member. */
+export function badOneofCase(w: PlainEncoder, oneof: string, c: unknown): never {
+  throw w.fail(new EncodeError("INVALID_VALUE", "", `${describe(c)} is not a case of this oneof`), oneof);
+}
+
+/** A required field `f` is absent. */
+export function missingRequired(w: PlainEncoder, f: FieldRef): void {
+  if (w.level === 0 && w.limits.allowPartial) return;
+  if (w.diagnosing) throw w.fail(new EncodeError("MISSING_REQUIRED", "", "required field is not set"), f);
+  w.missed = true;
+}
+
+// ---- scalars: the tag t, then the value (f names the field in errors) ----
+
+export function writeInt32(w: PlainEncoder, t: number, v: unknown, f: FieldRef): void {
+  if (typeof v !== "number" || (v | 0) !== v) throw w.fail(invalid(v, "a 32-bit signed integer", ""), f);
+  w.varint32(t);
+  w.int32Varint(v);
+}
+
+/** A value of enum `index` of the schema (any int32: open enums keep undeclared numbers); errors name the enum. */
+export function writeEnumValue(w: PlainEncoder, t: number, v: unknown, f: FieldRef, index: number): void {
+  if (typeof v !== "number" || (v | 0) !== v) throw w.badEnum(v, index, f);
+  w.varint32(t);
+  w.int32Varint(v);
+}
+
+export function writeUint32(w: PlainEncoder, t: number, v: unknown, f: FieldRef): void {
+  if (typeof v !== "number" || v >>> 0 !== v) throw w.fail(invalid(v, "a 32-bit unsigned integer", ""), f);
+  w.varint32(t);
+  w.varint32(v);
+}
+
+export function writeSint32(w: PlainEncoder, t: number, v: unknown, f: FieldRef): void {
+  if (typeof v !== "number" || (v | 0) !== v) throw w.fail(invalid(v, "a 32-bit signed integer", ""), f);
+  w.varint32(t);
+  w.varint32(((v << 1) ^ (v >> 31)) >>> 0);
+}
+
+export function writeFixed32(w: PlainEncoder, t: number, v: unknown, f: FieldRef): void {
+  if (typeof v !== "number" || v >>> 0 !== v) throw w.fail(invalid(v, "a 32-bit unsigned integer", ""), f);
+  w.varint32(t);
+  w.fixed32Bytes(v);
+}
+
+export function writeSfixed32(w: PlainEncoder, t: number, v: unknown, f: FieldRef): void {
+  if (typeof v !== "number" || (v | 0) !== v) throw w.fail(invalid(v, "a 32-bit signed integer", ""), f);
+  w.varint32(t);
+  w.fixed32Bytes(v >>> 0);
+}
+
+export function writeBool(w: PlainEncoder, t: number, v: unknown, f: FieldRef): void {
+  if (typeof v !== "boolean") throw w.fail(invalid(v, "a boolean", ""), f);
+  w.varint32(t);
+  w.byte(v ? 1 : 0);
+}
+
+export function writeDouble(w: PlainEncoder, t: number, v: unknown, f: FieldRef): void {
+  if (typeof v !== "number") throw w.fail(invalid(v, "a number", ""), f);
+  w.varint32(t);
+  w.doubleBytes(v);
+}
+
+/** A float; with `implicit`, left out when its 32-bit form is all zero bits (a record's slot would be). */
+export function writeFloat(w: PlainEncoder, t: number, v: unknown, f: FieldRef, implicit: number): void {
+  if (typeof v !== "number") throw w.fail(invalid(v, "a number", ""), f);
+  const x = Math.fround(v);
+  if (implicit && x === 0 && 1 / x > 0) return;
+  w.varint32(t);
+  w.floatBytes(x);
+}
+
+// 64-bit values: with `implicit`, left out when zero
+export function writeInt64(w: PlainEncoder, t: number, v: unknown, f: FieldRef, implicit: number): void {
+  if (w.split64(v, f, true) || !implicit) {
+    w.varint32(t);
+    w.varintHalves();
+  }
+}
+
+export function writeUint64(w: PlainEncoder, t: number, v: unknown, f: FieldRef, implicit: number): void {
+  if (w.split64(v, f, false) || !implicit) {
+    w.varint32(t);
+    w.varintHalves();
+  }
+}
+
+export function writeSint64(w: PlainEncoder, t: number, v: unknown, f: FieldRef, implicit: number): void {
+  if (w.split64(v, f, true) || !implicit) {
+    w.varint32(t);
+    w.zigzagHalves();
+  }
+}
+
+export function writeFixed64(w: PlainEncoder, t: number, v: unknown, f: FieldRef, implicit: number): void {
+  if (w.split64(v, f, false) || !implicit) {
+    w.varint32(t);
+    w.halves64();
+  }
+}
+
+export function writeSfixed64(w: PlainEncoder, t: number, v: unknown, f: FieldRef, implicit: number): void {
+  if (w.split64(v, f, true) || !implicit) {
+    w.varint32(t);
+    w.halves64();
+  }
+}
+
+/** A string, UTF-8; a lone surrogate is an error. */
+export function writeString(w: PlainEncoder, t: number, v: unknown, f: FieldRef): void {
+  if (typeof v !== "string") throw w.fail(invalid(v, "a string", ""), f);
+  w.varint32(t);
+  if (!w.utf8(v)) throw w.fail(new EncodeError("INVALID_UTF16", "", "string holds a lone surrogate"), f);
+}
+
+/** Bytes; with `implicit`, left out when empty. */
+export function writeBytes(w: PlainEncoder, t: number, v: unknown, f: FieldRef, implicit: number): void {
+  if (!(v instanceof Uint8Array)) throw w.fail(invalid(v, "a Uint8Array", ""), f);
+  if (v.length === 0) {
+    w.attached(v, f);
+    if (implicit) return;
+  }
+  w.varint32(t);
+  w.lengthPrefixed(v);
+}
+
+/** A map entry's value that is absent: the zero value of its wire type (`width` bytes, a varint or length 0 as 1). */
+export function writeAbsent(w: PlainEncoder, t: number, width: number): void {
+  w.varint32(t);
+  w.ensure(width);
+  for (let i = 0; i < width; i++) w.buf[w.pos++] = 0;
+}
+
+// ---- messages ----
+
+/**
+ * A message field: the object written by `encode`, the code of message `index` of def (its
+ * module's schema); a group's when `end` is its end tag.
+ */
+export function writeMessage<T>(w: PlainEncoder, t: number, v: unknown, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef, end = 0): void {
+  if (typeof v !== "object" || v === null) throw w.fail(invalid(v, "an object", ""), f);
+  w.varint32(t);
+  w.nested(v as T, encode, def, index, f, -1, end);
+}
+
+/** A field of a message set: an item group holding the field's number and its message. */
+export function writeSetItem<T>(w: PlainEncoder, number: number, v: unknown, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef): void {
+  if (typeof v !== "object" || v === null) throw w.fail(invalid(v, "an object", ""), f);
+  w.byte(0x0b); // group 1
+  w.byte(0x10); // type_id, field 2
+  w.varint32(number);
+  w.byte(0x1a); // message, field 3
+  w.nested(v as T, encode, def, index, f, -1, 0);
+  w.byte(0x0c);
+}
+
+// ---- repeated fields ----
+
+/** Repeated messages (groups when `end` is their end tag): each element after the tag t. */
+export function writeMessages<T>(w: PlainEncoder, t: number, v: unknown, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef, end = 0): void {
+  const list = w.list(v, f);
+  for (let i = 0; i < list.length; i++) {
+    const e = list[i];
+    if (typeof e !== "object" || e === null) throw w.element(e, "an object", f, i);
+    w.varint32(t);
+    w.nested(e as T, encode, def, index, f, i, end);
+  }
+}
+
+/** Repeated strings. */
+export function writeStrings(w: PlainEncoder, t: number, v: unknown, f: FieldRef): void {
+  const list = w.list(v, f);
+  for (let i = 0; i < list.length; i++) {
+    const e = list[i];
+    if (typeof e !== "string") throw w.element(e, "a string", f, i);
+    w.varint32(t);
+    if (!w.utf8(e)) throw w.fail(new EncodeError("INVALID_UTF16", "", "string holds a lone surrogate"), f, i);
+  }
+}
+
+/** Repeated strings, bytes or scalars not packed: `write` (one of the scalar writers) per element, with its tag. */
+export function writeEach(w: PlainEncoder, t: number, v: unknown, f: FieldRef, write: (w: PlainEncoder, t: number, e: unknown, f: FieldRef, x: number) => void, x = 0): void {
+  const list = w.list(v, f);
+  for (let i = 0; i < list.length; i++) {
+    try {
+      write(w, t, list[i], "", x);
+    } catch (e) {
+      throw w.fail(e, f, i);
+    }
+  }
+}
+
+/** A map from a plain object: per own key an entry, written by `entry` (key and value, the value's zero when absent). */
+export function writeMap(w: PlainEncoder, t: number, v: unknown, f: FieldRef, entry: (w: PlainEncoder, k: string, x: unknown) => void): void {
+  if (typeof v !== "object" || v === null) throw w.fail(invalid(v, "an object", ""), f);
+  const keys = Object.keys(v);
+  const level = w.level;
+  w.level = level + 1; // the entry is a message, as the codec counts nesting
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    w.varint32(t);
+    w.forkBody();
+    try {
+      entry(w, k, (v as Record<string, unknown>)[k]);
+    } catch (e) {
+      w.level = level;
+      throw w.fail(e, f, -1, k);
+    }
+    w.joinBody();
+  }
+  w.level = level;
+}
+
+// ---- packed runs: tag t, length, the values ----
+
+// varint runs: room for the longest varints reserved once, each written inline (a call and a
+// bounds check per element were most of a map tile's encode: npm run bench -- map-tile)
+export function writePackedInt32(w: PlainEncoder, t: number, v: unknown, f: FieldRef): void {
+  int32Run(w, t, v, f, -1);
+}
+
+export function writePackedUint32(w: PlainEncoder, t: number, v: unknown, f: FieldRef): void {
+  const list = w.list(v, f), n = list.length;
+  if (n === 0) return;
+  w.openRun(t);
+  w.ensure(n * 5);
+  const buf = w.buf;
+  let pos = w.pos;
+  for (let i = 0; i < n; i++) {
+    const x = list[i];
+    if (typeof x !== "number" || x >>> 0 !== x) {
+      w.pos = pos;
+      throw w.element(x, "a 32-bit unsigned integer", f, i);
+    }
+    pos = putVarint32(buf, pos, x);
+  }
+  w.pos = pos;
+  w.joinBody();
+}
+
+export function writePackedSint32(w: PlainEncoder, t: number, v: unknown, f: FieldRef): void {
+  const list = w.list(v, f), n = list.length;
+  if (n === 0) return;
+  w.openRun(t);
+  w.ensure(n * 5);
+  const buf = w.buf;
+  let pos = w.pos;
+  for (let i = 0; i < n; i++) {
+    const x = list[i];
+    if (typeof x !== "number" || (x | 0) !== x) {
+      w.pos = pos;
+      throw w.element(x, "a 32-bit signed integer", f, i);
+    }
+    pos = putVarint32(buf, pos, ((x << 1) ^ (x >> 31)) >>> 0);
+  }
+  w.pos = pos;
+  w.joinBody();
+}
+
+export function writePackedBool(w: PlainEncoder, t: number, v: unknown, f: FieldRef): void {
+  const list = w.list(v, f), n = list.length;
+  if (n === 0) return;
+  w.varint32(t);
+  w.varint32(n);
+  w.ensure(n);
+  for (let i = 0; i < n; i++) {
+    const x = list[i];
+    if (typeof x !== "boolean") throw w.element(x, "a boolean", f, i);
+    w.buf[w.pos++] = x ? 1 : 0;
+  }
+}
+
+export function writePackedEnum(w: PlainEncoder, t: number, v: unknown, f: FieldRef, index: number): void {
+  int32Run(w, t, v, f, index);
+}
+
+/** A packed run of int32 varints, an enum's when `enumIndex` is one: negatives take ten bytes, as protobuf writes them. */
+function int32Run(w: PlainEncoder, t: number, v: unknown, f: FieldRef, enumIndex: number): void {
+  const list = w.list(v, f), n = list.length;
+  if (n === 0) return;
+  w.openRun(t);
+  w.ensure(n * 10);
+  const buf = w.buf;
+  let pos = w.pos;
+  for (let i = 0; i < n; i++) {
+    const x = list[i];
+    if (typeof x !== "number" || (x | 0) !== x) {
+      w.pos = pos;
+      throw enumIndex >= 0 ? w.badEnum(x, enumIndex, f, i) : w.element(x, "a 32-bit signed integer", f, i);
+    }
+    if (x < 0) {
+      // the 64-bit sign extension: 28 bits of x, then its top 4 under 3 of the ones, then ones
+      buf[pos] = (x & 0x7f) | 0x80;
+      buf[pos + 1] = ((x >>> 7) & 0x7f) | 0x80;
+      buf[pos + 2] = ((x >>> 14) & 0x7f) | 0x80;
+      buf[pos + 3] = ((x >>> 21) & 0x7f) | 0x80;
+      buf[pos + 4] = ((x >>> 28) & 0x0f) | 0xf0;
+      buf[pos + 5] = buf[pos + 6] = buf[pos + 7] = buf[pos + 8] = 0xff;
+      buf[pos + 9] = 0x01;
+      pos += 10;
+    } else {
+      pos = putVarint32(buf, pos, x);
+    }
+  }
+  w.pos = pos;
+  w.joinBody();
+}
+
+export function writePackedDouble(w: PlainEncoder, t: number, v: unknown, f: FieldRef): void {
+  floatRun(w, t, v, f, 8);
+}
+
+export function writePackedFloat(w: PlainEncoder, t: number, v: unknown, f: FieldRef): void {
+  floatRun(w, t, v, f, 4);
+}
+
+/** A packed run of doubles (`width` 8) or floats (4); a typed array of that type is copied whole. */
+function floatRun(w: PlainEncoder, t: number, v: unknown, f: FieldRef, width: number): void {
+  if ((width === 8 ? v instanceof Float64Array : v instanceof Float32Array) && (v as ArrayLike<number>).length !== 0) {
+    const typed = v as Float64Array | Float32Array;
+    w.varint32(t);
+    w.varint32(typed.byteLength);
+    w.raw(new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength)); // little-endian hosts
+    return;
+  }
+  const list = w.list(v, f), n = list.length;
+  if (n === 0) return;
+  w.varint32(t);
+  w.varint32(n * width);
+  w.ensure(n * width);
+  const dv = w.dv;
+  let pos = w.pos;
+  for (let i = 0; i < n; i++) {
+    const x = list[i];
+    if (typeof x !== "number") throw w.element(x, "a number", f, i);
+    if (width === 8) dv.setFloat64(pos, x, true);
+    else dv.setFloat32(pos, x, true);
+    pos += width;
+  }
+  w.pos = pos;
+}
+
+export function writePackedFixed32(w: PlainEncoder, t: number, v: unknown, f: FieldRef, signed: number): void {
+  const list = w.list(v, f), n = list.length;
+  if (n === 0) return;
+  w.varint32(t);
+  w.varint32(n * 4);
+  w.ensure(n * 4);
+  const dv = w.dv;
+  let pos = w.pos;
+  for (let i = 0; i < n; i++) {
+    const x = list[i];
+    if (typeof x !== "number" || (signed ? (x | 0) !== x : x >>> 0 !== x)) throw w.element(x, signed ? "a 32-bit signed integer" : "a 32-bit unsigned integer", f, i);
+    dv.setUint32(pos, x >>> 0, true);
+    pos += 4;
+  }
+  w.pos = pos;
+}
+
+/** A packed run of 64-bit values: `form` 0 varint, 1 zigzag varint, 2 fixed. */
+export function writePacked64(w: PlainEncoder, t: number, v: unknown, f: FieldRef, signed: number, form: number): void {
+  const list = w.list(v, f), n = list.length;
+  if (n === 0) return;
+  if (form === 2) {
+    w.varint32(t);
+    w.varint32(n * 8);
+    w.ensure(n * 8);
+  } else {
+    w.openRun(t);
+    w.ensure(n * 10);
+  }
+  const buf = w.buf, dv = w.dv;
+  let pos = w.pos;
+  for (let i = 0; i < n; i++) {
+    try {
+      w.split64(list[i], "", signed === 1);
+    } catch (e) {
+      w.pos = pos;
+      throw w.fail(e, f, i);
+    }
+    let lo = halves[0]!, hi = halves[1]!;
+    if (form === 2) {
+      dv.setUint32(pos, lo, true);
+      dv.setUint32(pos + 4, hi, true);
+      pos += 8;
+      continue;
+    }
+    if (form === 1) {
+      const sign = hi >> 31; // all ones for negative values
+      const zl = ((lo << 1) ^ sign) >>> 0;
+      hi = (((hi << 1) | (lo >>> 31)) ^ sign) >>> 0;
+      lo = zl;
+    }
+    while (hi !== 0 || lo > 0x7f) {
+      buf[pos++] = (lo & 0x7f) | 0x80;
+      lo = ((lo >>> 7) | (hi << 25)) >>> 0;
+      hi >>>= 7;
+    }
+    buf[pos++] = lo;
+  }
+  w.pos = pos;
+  if (form !== 2) w.joinBody();
 }
 
 /** A required field absent in the first pass that the second did not find again. */

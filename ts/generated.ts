@@ -7,7 +7,9 @@ export type { JsonWrite } from "./json/write.js";
 export type { JsonWriteOptions } from "./json/print.js";
 export { RecordWriter, type Fill } from "./fill.js";
 export { mapKey } from "./checks.js";
-export { PlainEncoder, type Encode } from "./encoder.js";
+export {
+  PlainEncoder, type Encode, writeUnknown, badOneofCase, missingRequired, writeInt32, writeEnumValue, writeUint32, writeSint32, writeFixed32, writeSfixed32, writeBool, writeDouble, writeFloat, writeInt64, writeUint64, writeSint64, writeFixed64, writeSfixed64, writeString, writeBytes, writeAbsent, writeMessage, writeSetItem, writeMessages, writeStrings, writeEach, writeMap, writePackedInt32, writePackedUint32, writePackedSint32, writePackedBool, writePackedEnum, writePackedDouble, writePackedFloat, writePackedFixed32, writePacked64,
+} from "./encoder.js";
 export { MessageView, ListView, MessageList, MapView, type ViewClass, type SlotReader } from "./view.js";
 export { defineFileSchema, type SchemaDef, type SchemaSource } from "./schema.js";
 export { COMPILED_CORE as compiledCore } from "./compiledcore.js";

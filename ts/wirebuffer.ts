@@ -17,13 +17,17 @@ const SHORT_STRING = 64;
 /** The most bytes a buffer holds: lengths stay below 2^31, as the codec's. */
 const MAX_BUFFER = 0x7fffffff;
 
+/**
+ * Not an API: the streaming Writer holds one privately, and the encoder of plain objects extends
+ * it, its field writers being free functions (encoder.ts) that reach into it.
+ */
 export class WireBuffer {
-  protected buf: Uint8Array;
-  protected dv: DataView;
-  protected pos = 0;
+  buf: Uint8Array;
+  dv: DataView;
+  pos = 0;
   /** Start of each open message's body (its one-byte length placeholder sits just before it), depth entries deep. */
-  protected open = new Int32Array(16);
-  protected depth = 0;
+  open = new Int32Array(16);
+  depth = 0;
 
   constructor(initialSize = 1024) {
     this.buf = new Uint8Array(Math.max(16, initialSize));
@@ -36,7 +40,7 @@ export class WireBuffer {
   }
 
   /** Opens a length-prefixed message without a tag; everything written until join() is its body. */
-  protected forkBody(): void {
+  forkBody(): void {
     this.ensure(1);
     this.pos += 1; // the length, assumed to fit one byte; join() moves the body when it does not
     if (this.depth === this.open.length) {
@@ -48,7 +52,7 @@ export class WireBuffer {
   }
 
   /** Closes the innermost open message, writing its length in front of it; returns the length. */
-  protected joinBody(): number {
+  joinBody(): number {
     const start = this.open[--this.depth]!;
     const n = this.pos - start;
     const size = varintSize(n);
@@ -64,12 +68,12 @@ export class WireBuffer {
     return n;
   }
 
-  protected byte(b: number): void {
+  byte(b: number): void {
     this.ensure(1);
     this.buf[this.pos++] = b;
   }
 
-  protected varint32(v: number): void {
+  varint32(v: number): void {
     this.ensure(5);
     const buf = this.buf;
     while (v > 0x7f) {
@@ -80,7 +84,7 @@ export class WireBuffer {
   }
 
   /** An int32 as protobuf writes it: a negative one as its 64-bit sign extension, ten bytes. */
-  protected int32Varint(v: number): void {
+  int32Varint(v: number): void {
     if (v >= 0) {
       this.varint32(v);
       return;
@@ -94,7 +98,7 @@ export class WireBuffer {
   // small integer, and passing it to a call V8 does not inline would allocate a HeapNumber.
 
   /** The varint of the unsigned 64-bit value in halves. */
-  protected varintHalves(): void {
+  varintHalves(): void {
     this.ensure(10);
     const buf = this.buf;
     let lo = halves[0]!;
@@ -108,7 +112,7 @@ export class WireBuffer {
   }
 
   /** The varint of the zigzag encoding of the signed 64-bit value in halves. */
-  protected zigzagHalves(): void {
+  zigzagHalves(): void {
     const lo = halves[0]!;
     const hi = halves[1]!;
     const sign = hi >> 31; // all ones for negative values
@@ -118,33 +122,33 @@ export class WireBuffer {
   }
 
   /** The 8 bytes of halves (little-endian). */
-  protected halves64(): void {
+  halves64(): void {
     this.ensure(8);
     this.dv.setUint32(this.pos, halves[0]!, true);
     this.dv.setUint32(this.pos + 4, halves[1]!, true);
     this.pos += 8;
   }
 
-  protected fixed32Bytes(v: number): void {
+  fixed32Bytes(v: number): void {
     this.ensure(4);
     this.dv.setUint32(this.pos, v, true);
     this.pos += 4;
   }
 
-  protected floatBytes(v: number): void {
+  floatBytes(v: number): void {
     this.ensure(4);
     this.dv.setFloat32(this.pos, v, true);
     this.pos += 4;
   }
 
-  protected doubleBytes(v: number): void {
+  doubleBytes(v: number): void {
     this.ensure(8);
     this.dv.setFloat64(this.pos, v, true);
     this.pos += 8;
   }
 
   /** A length-prefixed UTF-8 string; false (and nothing written) when it holds a lone surrogate, which has no UTF-8 form. */
-  protected utf8(s: string): boolean {
+  utf8(s: string): boolean {
     const most = s.length * 3;
     const room = varintSize(most);
     this.ensure(room + most);
@@ -165,19 +169,19 @@ export class WireBuffer {
   }
 
   /** Length-prefixed bytes. */
-  protected lengthPrefixed(v: Uint8Array): void {
+  lengthPrefixed(v: Uint8Array): void {
     this.varint32(v.length);
     this.raw(v);
   }
 
   /** Bytes as they are. */
-  protected raw(v: Uint8Array): void {
+  raw(v: Uint8Array): void {
     this.ensure(v.length);
     this.buf.set(v, this.pos);
     this.pos += v.length;
   }
 
-  protected ensure(n: number): void {
+  ensure(n: number): void {
     if (this.pos + n <= this.buf.length) return;
     if (this.pos + n > MAX_BUFFER) {
       throw new EncodeError("MESSAGE_TOO_LARGE", "", `encoded message is larger than the limit (${MAX_BUFFER} bytes)`);

@@ -12,9 +12,16 @@ const I64_MAX = (1n << 63n) - 1n;
 
 const enum Wire { Varint = 0, Fixed64 = 1, Len = 2, Fixed32 = 5 }
 
-export class Writer extends WireBuffer {
+export class Writer {
+  private readonly out: WireBuffer;
+
   constructor(initialSize = 1024) {
-    super(initialSize);
+    this.out = new WireBuffer(initialSize);
+  }
+
+  /** Bytes written so far. */
+  get length(): number {
+    return this.out.pos;
   }
 
   /**
@@ -22,8 +29,8 @@ export class Writer extends WireBuffer {
    * nothing once they have grown to the largest message (finishInto() to take the bytes out).
    */
   reset(): this {
-    this.pos = 0;
-    this.depth = 0;
+    this.out.pos = 0;
+    this.out.depth = 0;
     return this;
   }
 
@@ -33,7 +40,7 @@ export class Writer extends WireBuffer {
    */
   finish(): Uint8Array {
     this.checkClosed();
-    return this.buf.subarray(0, this.pos);
+    return this.out.buf.subarray(0, this.out.pos);
   }
 
   /**
@@ -43,11 +50,11 @@ export class Writer extends WireBuffer {
   finishInto(target: BinaryInput, offset = 0): number {
     this.checkClosed();
     const into = bytesOf(target, "Writer", "finishInto");
-    if (!(offset >= 0 && offset <= into.length && this.pos <= into.length - offset)) {
-      throw new EncodeError("BUFFER_TOO_SMALL", "", `${this.pos} bytes do not fit at offset ${offset} of a ${into.length}-byte buffer`);
+    if (!(offset >= 0 && offset <= into.length && this.out.pos <= into.length - offset)) {
+      throw new EncodeError("BUFFER_TOO_SMALL", "", `${this.out.pos} bytes do not fit at offset ${offset} of a ${into.length}-byte buffer`);
     }
-    copyBytes(this.buf, 0, this.pos, into, offset);
-    return this.pos;
+    copyBytes(this.out.buf, 0, this.out.pos, into, offset);
+    return this.out.pos;
   }
 
   // ---- fields ----
@@ -55,19 +62,19 @@ export class Writer extends WireBuffer {
   int32(field: number, v: number): this {
     if ((v | 0) !== v) throw range(field, v, "a 32-bit signed integer");
     this.tag(field, Wire.Varint);
-    this.int32Varint(v);
+    this.out.int32Varint(v);
     return this;
   }
   uint32(field: number, v: number): this {
     if (v >>> 0 !== v) throw range(field, v, "a 32-bit unsigned integer");
     this.tag(field, Wire.Varint);
-    this.varint32(v);
+    this.out.varint32(v);
     return this;
   }
   sint32(field: number, v: number): this {
     if ((v | 0) !== v) throw range(field, v, "a 32-bit signed integer");
     this.tag(field, Wire.Varint);
-    this.varint32(((v << 1) ^ (v >> 31)) >>> 0);
+    this.out.varint32(((v << 1) ^ (v >> 31)) >>> 0);
     return this;
   }
   /** Enum values are written as int32. */
@@ -77,31 +84,31 @@ export class Writer extends WireBuffer {
   bool(field: number, v: boolean): this {
     if (typeof v !== "boolean") throw range(field, v, "a boolean");
     this.tag(field, Wire.Varint);
-    this.byte(v ? 1 : 0);
+    this.out.byte(v ? 1 : 0);
     return this;
   }
   int64(field: number, v: bigint | number): this {
     split64(field, v, I64_MIN, I64_MAX);
     this.tag(field, Wire.Varint);
-    this.varintHalves();
+    this.out.varintHalves();
     return this;
   }
   uint64(field: number, v: bigint | number): this {
     split64(field, v, 0n, U64_MAX);
     this.tag(field, Wire.Varint);
-    this.varintHalves();
+    this.out.varintHalves();
     return this;
   }
   sint64(field: number, v: bigint | number): this {
     split64(field, v, I64_MIN, I64_MAX);
     this.tag(field, Wire.Varint);
-    this.zigzagHalves();
+    this.out.zigzagHalves();
     return this;
   }
   fixed32(field: number, v: number): this {
     if (v >>> 0 !== v) throw range(field, v, "a 32-bit unsigned integer");
     this.tag(field, Wire.Fixed32);
-    this.fixed32Bytes(v);
+    this.out.fixed32Bytes(v);
     return this;
   }
   sfixed32(field: number, v: number): this {
@@ -111,35 +118,35 @@ export class Writer extends WireBuffer {
   fixed64(field: number, v: bigint | number): this {
     split64(field, v, 0n, U64_MAX);
     this.tag(field, Wire.Fixed64);
-    this.halves64();
+    this.out.halves64();
     return this;
   }
   sfixed64(field: number, v: bigint | number): this {
     split64(field, v, I64_MIN, I64_MAX);
     this.tag(field, Wire.Fixed64);
-    this.halves64();
+    this.out.halves64();
     return this;
   }
   float(field: number, v: number): this {
     if (typeof v !== "number") throw range(field, v, "a number");
     this.tag(field, Wire.Fixed32);
-    this.floatBytes(v);
+    this.out.floatBytes(v);
     return this;
   }
   double(field: number, v: number): this {
     if (typeof v !== "number") throw range(field, v, "a number");
     this.tag(field, Wire.Fixed64);
-    this.doubleBytes(v);
+    this.out.doubleBytes(v);
     return this;
   }
 
   /** A string field, UTF-8. A lone surrogate is an error (it has no UTF-8 form). */
   string(field: number, s: string): this {
     if (typeof s !== "string") throw range(field, s, "a string");
-    const at = this.pos;
+    const at = this.out.pos;
     this.tag(field, Wire.Len);
-    if (!this.utf8(s)) {
-      this.pos = at; // nothing of the field stays written
+    if (!this.out.utf8(s)) {
+      this.out.pos = at; // nothing of the field stays written
       throw new EncodeError("INVALID_UTF16", `field ${field}`, "string holds a lone surrogate");
     }
     return this;
@@ -149,7 +156,7 @@ export class Writer extends WireBuffer {
   bytes(field: number, v: Uint8Array): this {
     if (!(v instanceof Uint8Array)) throw range(field, v, "a Uint8Array");
     this.tag(field, Wire.Len);
-    this.lengthPrefixed(v);
+    this.out.lengthPrefixed(v);
     return this;
   }
 
@@ -159,8 +166,8 @@ export class Writer extends WireBuffer {
     if (values instanceof Float64Array) {
       const n = values.length;
       this.tag(field, Wire.Len);
-      this.varint32(n * 8);
-      this.raw(new Uint8Array(values.buffer, values.byteOffset, n * 8)); // little-endian hosts
+      this.out.varint32(n * 8);
+      this.out.raw(new Uint8Array(values.buffer, values.byteOffset, n * 8)); // little-endian hosts
       return this;
     }
     return this.packedRun(field, values, Writer.doubleElement);
@@ -169,8 +176,8 @@ export class Writer extends WireBuffer {
     if (values instanceof Float32Array) {
       const n = values.length;
       this.tag(field, Wire.Len);
-      this.varint32(n * 4);
-      this.raw(new Uint8Array(values.buffer, values.byteOffset, n * 4)); // little-endian hosts
+      this.out.varint32(n * 4);
+      this.out.raw(new Uint8Array(values.buffer, values.byteOffset, n * 4)); // little-endian hosts
       return this;
     }
     return this.packedRun(field, values, Writer.floatElement);
@@ -203,48 +210,48 @@ export class Writer extends WireBuffer {
   // packed elements: (writer, value, field for errors), static so that no closure is made per call
   private static fixed32Element(w: Writer, v: number, field: number): void {
     if (v >>> 0 !== v) throw range(field, v, "a 32-bit unsigned integer");
-    w.fixed32Bytes(v);
+    w.out.fixed32Bytes(v);
   }
   private static int32Element(w: Writer, v: number, field: number): void {
     if ((v | 0) !== v) throw range(field, v, "a 32-bit signed integer");
-    w.int32Varint(v);
+    w.out.int32Varint(v);
   }
   private static uint32Element(w: Writer, v: number, field: number): void {
     if (v >>> 0 !== v) throw range(field, v, "a 32-bit unsigned integer");
-    w.varint32(v);
+    w.out.varint32(v);
   }
   private static sint32Element(w: Writer, v: number, field: number): void {
     if ((v | 0) !== v) throw range(field, v, "a 32-bit signed integer");
-    w.varint32(((v << 1) ^ (v >> 31)) >>> 0);
+    w.out.varint32(((v << 1) ^ (v >> 31)) >>> 0);
   }
   private static boolElement(w: Writer, v: boolean, field: number): void {
     if (typeof v !== "boolean") throw range(field, v, "a boolean");
-    w.byte(v ? 1 : 0);
+    w.out.byte(v ? 1 : 0);
   }
   private static doubleElement(w: Writer, v: number, field: number): void {
     if (typeof v !== "number") throw range(field, v, "a number");
-    w.doubleBytes(v);
+    w.out.doubleBytes(v);
   }
   private static floatElement(w: Writer, v: number, field: number): void {
     if (typeof v !== "number") throw range(field, v, "a number");
-    w.floatBytes(v);
+    w.out.floatBytes(v);
   }
   private static int64Element(w: Writer, v: bigint | number, field: number): void {
     split64(field, v, I64_MIN, I64_MAX);
-    w.varintHalves();
+    w.out.varintHalves();
   }
   private static uint64Element(w: Writer, v: bigint | number, field: number): void {
     split64(field, v, 0n, U64_MAX);
-    w.varintHalves();
+    w.out.varintHalves();
   }
   private static sint64Element(w: Writer, v: bigint | number, field: number): void {
     split64(field, v, I64_MIN, I64_MAX);
-    w.zigzagHalves();
+    w.out.zigzagHalves();
   }
 
   /** A run whose byte length is only known once written: written after a placeholder, then patched. */
   private packedRun<T>(field: number, values: ArrayLike<T>, write: (w: Writer, v: T, field: number) => void): this {
-    const before = this.pos;
+    const before = this.out.pos;
     this.fork(field);
     const n = values.length;
     let i = 0;
@@ -252,8 +259,8 @@ export class Writer extends WireBuffer {
       for (; i < n; i++) write(this, values[i]!, field);
     } catch (e) {
       // a bad element: the field is taken back whole
-      this.depth--;
-      this.pos = before;
+      this.out.depth--;
+      this.out.pos = before;
       throw e instanceof EncodeError ? new EncodeError(e.code, `field ${field}[${i}]`, e.reason) : e;
     }
     return this.join();
@@ -269,14 +276,14 @@ export class Writer extends WireBuffer {
 
   /** Opens a length-prefixed message without a tag: one message of a delimited stream. */
   forkDelimited(): this {
-    this.forkBody();
+    this.out.forkBody();
     return this;
   }
 
   /** Closes the innermost open message, writing its length in front of it. */
   join(): this {
-    if (this.depth === 0) throw new EncodeError("UNBALANCED", "", "join() without an open fork()");
-    this.joinBody();
+    if (this.out.depth === 0) throw new EncodeError("UNBALANCED", "", "join() without an open fork()");
+    this.out.joinBody();
     return this;
   }
 
@@ -286,11 +293,11 @@ export class Writer extends WireBuffer {
     if (!(field >= 1 && field <= 0x1fffffff && Number.isInteger(field))) {
       throw new EncodeError("VALUE_OUT_OF_RANGE", `field ${field}`, "field numbers are integers in 1..2^29-1");
     }
-    this.varint32(((field << 3) | wire) >>> 0);
+    this.out.varint32(((field << 3) | wire) >>> 0);
   }
 
   private checkClosed(): void {
-    if (this.depth > 0) throw new EncodeError("UNBALANCED", "", `${this.depth} fork() not joined`);
+    if (this.out.depth > 0) throw new EncodeError("UNBALANCED", "", `${this.out.depth} fork() not joined`);
   }
 }
 

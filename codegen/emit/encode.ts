@@ -8,9 +8,12 @@ import { exportedFunction, propertyAccess } from "./code.js";
 import type { FileContext } from "./context.js";
 import { hasDefault } from "./plain.js";
 
+/** The runtime's writer of a value by its encoder method's name (ts/encoder.ts: writeInt32, ...). */
+const writer = (method: string) => `$write${method[0]!.toUpperCase()}${method.slice(1)}`;
+
 const tag = (number: number, wire: Wire) => String(((number << 3) | wire) >>> 0);
 
-/** The encoder method writing one value of a scalar type, and its trailing argument ("" for none). */
+/** The encoder writer (its name without "write") of one value of a scalar type, and its trailing argument ("" for none). */
 function scalarMethod(c: FileContext, f: FieldModel, implicit: boolean): [string, string] {
   const z = implicit ? "1" : "0";
   switch (f.type) {
@@ -36,10 +39,10 @@ function scalarMethod(c: FileContext, f: FieldModel, implicit: boolean): [string
 
 /** Statement writing one value `v` of f (its tag first); `field` names it in errors ("" for a map key or value). */
 function writeValue(c: FileContext, f: FieldModel, v: string, field: string, implicit = false): string {
-  if (f.type === FieldType.Group) return `w.message(${tag(f.number, Wire.Group)}, ${v}, ${c.value(f.message!, "encode")}, ${c.schemaOf(f.message!)}, ${field}, ${tag(f.number, Wire.EndGroup)})`;
-  if (f.type === FieldType.Message) return `w.message(${tag(f.number, Wire.Len)}, ${v}, ${c.value(f.message!, "encode")}, ${c.schemaOf(f.message!)}, ${field})`;
+  if (f.type === FieldType.Group) return `$writeMessage(w, ${tag(f.number, Wire.Group)}, ${v}, ${c.value(f.message!, "encode")}, ${c.schemaOf(f.message!)}, ${field}, ${tag(f.number, Wire.EndGroup)})`;
+  if (f.type === FieldType.Message) return `$writeMessage(w, ${tag(f.number, Wire.Len)}, ${v}, ${c.value(f.message!, "encode")}, ${c.schemaOf(f.message!)}, ${field})`;
   const [method, extra] = scalarMethod(c, f, implicit);
-  return `w.${method}(${tag(f.number, wireType(f.type))}, ${v}, ${field}${extra === "" ? "" : `, ${extra}`})`;
+  return `${writer(method)}(w, ${tag(f.number, wireType(f.type))}, ${v}, ${field}${extra === "" ? "" : `, ${extra}`})`;
 }
 
 /** The test an implicit-presence value passes to be written, where it is cheaper than the method's own ("" for none). */
@@ -58,20 +61,20 @@ function nonZero(f: FieldModel, v: string): string {
 function packed(c: FileContext, f: FieldModel, v: string, field: string): string {
   const t = tag(f.number, Wire.Len);
   switch (f.type) {
-    case FieldType.Int32: return `w.packedInt32(${t}, ${v}, ${field});`;
-    case FieldType.Uint32: return `w.packedUint32(${t}, ${v}, ${field});`;
-    case FieldType.Sint32: return `w.packedSint32(${t}, ${v}, ${field});`;
-    case FieldType.Bool: return `w.packedBool(${t}, ${v}, ${field});`;
-    case FieldType.Enum: return `w.packedEnum(${t}, ${v}, ${field}, ${c.enumIndex(f.enum!)});`;
-    case FieldType.Double: return `w.packedDouble(${t}, ${v}, ${field});`;
-    case FieldType.Float: return `w.packedFloat(${t}, ${v}, ${field});`;
-    case FieldType.Fixed32: return `w.packedFixed32(${t}, ${v}, ${field}, 0);`;
-    case FieldType.Sfixed32: return `w.packedFixed32(${t}, ${v}, ${field}, 1);`;
-    case FieldType.Int64: return `w.packed64(${t}, ${v}, ${field}, 1, 0);`;
-    case FieldType.Uint64: return `w.packed64(${t}, ${v}, ${field}, 0, 0);`;
-    case FieldType.Sint64: return `w.packed64(${t}, ${v}, ${field}, 1, 1);`;
-    case FieldType.Fixed64: return `w.packed64(${t}, ${v}, ${field}, 0, 2);`;
-    case FieldType.Sfixed64: return `w.packed64(${t}, ${v}, ${field}, 1, 2);`;
+    case FieldType.Int32: return `$writePackedInt32(w, ${t}, ${v}, ${field});`;
+    case FieldType.Uint32: return `$writePackedUint32(w, ${t}, ${v}, ${field});`;
+    case FieldType.Sint32: return `$writePackedSint32(w, ${t}, ${v}, ${field});`;
+    case FieldType.Bool: return `$writePackedBool(w, ${t}, ${v}, ${field});`;
+    case FieldType.Enum: return `$writePackedEnum(w, ${t}, ${v}, ${field}, ${c.enumIndex(f.enum!)});`;
+    case FieldType.Double: return `$writePackedDouble(w, ${t}, ${v}, ${field});`;
+    case FieldType.Float: return `$writePackedFloat(w, ${t}, ${v}, ${field});`;
+    case FieldType.Fixed32: return `$writePackedFixed32(w, ${t}, ${v}, ${field}, 0);`;
+    case FieldType.Sfixed32: return `$writePackedFixed32(w, ${t}, ${v}, ${field}, 1);`;
+    case FieldType.Int64: return `$writePacked64(w, ${t}, ${v}, ${field}, 1, 0);`;
+    case FieldType.Uint64: return `$writePacked64(w, ${t}, ${v}, ${field}, 0, 0);`;
+    case FieldType.Sint64: return `$writePacked64(w, ${t}, ${v}, ${field}, 1, 1);`;
+    case FieldType.Fixed64: return `$writePacked64(w, ${t}, ${v}, ${field}, 0, 2);`;
+    case FieldType.Sfixed64: return `$writePacked64(w, ${t}, ${v}, ${field}, 1, 2);`;
     default: throw new Error(`field type ${f.type} is not packed`);
   }
 }
@@ -85,21 +88,21 @@ function zeroWidth(f: FieldModel): number {
 /** Statement writing field f (number `index` of m's fields, not a oneof member) from `v`, known not to be null. */
 function fieldStatement(c: FileContext, m: MessageModel, f: FieldModel, index: number, v: string): string {
   const name = String(index);
-  if (m.messageSet) return `w.setItem(${f.number}, ${v}, ${c.value(f.message!, "encode")}, ${c.schemaOf(f.message!)}, ${name});`;
+  if (m.messageSet) return `$writeSetItem(w, ${f.number}, ${v}, ${c.value(f.message!, "encode")}, ${c.schemaOf(f.message!)}, ${name});`;
   switch (f.label) {
     case Label.Map: {
       const [key, value] = f.mapEntry!.fields as [FieldModel, FieldModel];
       const k = key.type === FieldType.String ? "k" : `$mapKey(k, ${literal(key.type === FieldType.Bool ? "bool" : numberKinds[key.type]!.read)})`;
-      const entry = `(w, k, x) => { ${writeValue(c, key, k, '""')}; if (x != null) ${writeValue(c, value, "x", '""')}; else w.absent(${tag(value.number, wireType(value.type))}, ${zeroWidth(value)}); }`;
-      return `w.map(${tag(f.number, Wire.Len)}, ${v}, ${name}, ${entry});`;
+      const entry = `(w, k, x) => { ${writeValue(c, key, k, '""')}; if (x != null) ${writeValue(c, value, "x", '""')}; else $writeAbsent(w, ${tag(value.number, wireType(value.type))}, ${zeroWidth(value)}); }`;
+      return `$writeMap(w, ${tag(f.number, Wire.Len)}, ${v}, ${name}, ${entry});`;
     }
     case Label.Repeated: {
-      if (f.type === FieldType.Group) return `w.messages(${tag(f.number, Wire.Group)}, ${v}, ${c.value(f.message!, "encode")}, ${c.schemaOf(f.message!)}, ${name}, ${tag(f.number, Wire.EndGroup)});`;
-      if (f.type === FieldType.Message) return `w.messages(${tag(f.number, Wire.Len)}, ${v}, ${c.value(f.message!, "encode")}, ${c.schemaOf(f.message!)}, ${name});`;
-      if (f.type === FieldType.String) return `w.strings(${tag(f.number, Wire.Len)}, ${v}, ${name});`;
+      if (f.type === FieldType.Group) return `$writeMessages(w, ${tag(f.number, Wire.Group)}, ${v}, ${c.value(f.message!, "encode")}, ${c.schemaOf(f.message!)}, ${name}, ${tag(f.number, Wire.EndGroup)});`;
+      if (f.type === FieldType.Message) return `$writeMessages(w, ${tag(f.number, Wire.Len)}, ${v}, ${c.value(f.message!, "encode")}, ${c.schemaOf(f.message!)}, ${name});`;
+      if (f.type === FieldType.String) return `$writeStrings(w, ${tag(f.number, Wire.Len)}, ${v}, ${name});`;
       if (f.flags & FieldFlag.Packed && f.type !== FieldType.Bytes) return packed(c, f, v, name);
       const [method, extra] = scalarMethod(c, f, false);
-      return `w.each(${tag(f.number, wireType(f.type))}, ${v}, ${name}, w.${method}${extra === "" || extra === "0" ? "" : `, ${extra}`});`;
+      return `$writeEach(w, ${tag(f.number, wireType(f.type))}, ${v}, ${name}, ${writer(method)}${extra === "" || extra === "0" ? "" : `, ${extra}`});`;
     }
     case Label.Implicit:
       return `${writeValue(c, f, v, name, true)};`;
@@ -145,7 +148,7 @@ export function encodeDecl(c: FileContext, m: MessageModel): string {
   m.fields.forEach((f, i) => {
     if (!(f.flags & FieldFlag.Required)) return;
     const absent = `o${propertyAccess(f.prop)} == null`;
-    body.push(`  if (${hasDefault(f) ? `!Object.hasOwn(o, ${literal(f.prop)}) || ` : ""}${absent}) w.missing(${i});`);
+    body.push(`  if (${hasDefault(f) ? `!Object.hasOwn(o, ${literal(f.prop)}) || ` : ""}${absent}) $missingRequired(w, ${i});`);
   });
   body.push(`  let v${ts(": unknown")};`);
   if (m.oneofs.length > 0) body.push(`  let c${ts(": { case?: unknown; value?: unknown } | null | undefined")};`);
@@ -162,9 +165,9 @@ export function encodeDecl(c: FileContext, m: MessageModel): string {
   });
   for (const o of m.oneofs) {
     const cases = o.fields.map((f) => `case ${literal(f.prop)}: `).join("");
-    body.push(`  if ((c = o${propertyAccess(o.prop)}) != null) switch (c.case) { ${cases}case undefined: break; default: w.badCase(${literal(o.name)}, c.case); }`);
+    body.push(`  if ((c = o${propertyAccess(o.prop)}) != null) switch (c.case) { ${cases}case undefined: break; default: $badOneofCase(w, ${literal(o.name)}, c.case); }`);
   }
   // (read here, where the object's shape is known: in the encoder one load site sees every message type)
-  body.push("  if ((v = o.$unknown) != null) w.unknown(v);");
+  body.push("  if ((v = o.$unknown) != null) $writeUnknown(w, v);");
   return exportedFunction(undefined, n.encode, [["w", "$PlainEncoder"], ["o", `$Init<${n.type}>`]], "void", body);
 }
