@@ -8,6 +8,8 @@ import { RecordWriter } from "./fill.js";
 import { CodecRuntime } from "./codecruntime.js";
 import { decodeOnly, MAX_INPUT } from "./runtime.js";
 import type { SchemaDef } from "./schema.js";
+import { Arena } from "./arena.js";
+import { checkNesting, scratchArenas, type AnyMessageType, type Encoder, type Scratch } from "./message.js";
 
 const utf8Encoder = new TextEncoder();
 
@@ -135,6 +137,71 @@ export class FullRuntime extends CodecRuntime {
     const staging = this.copyStaging;
     if (need > staging.size) this.growStaging(staging, need, () => {});
     return utf8Encoder.encodeInto(text, this.mem.u8.subarray(staging.ptr, staging.ptr + need)).written;
+  }
+
+  /**
+   * @internal `message` of `type` (a view, or a plain object written into the scratch record of its
+   * encode) encoded by the codec: its size, the bytes at `output` until the next encode (with
+   * `sizeOnly`, the size alone).
+   */
+  encodeMessage(type: AnyMessageType, message: unknown, sizeOnly: boolean): number {
+    const handle = this.schema(type.schemaDef);
+    const s = scratchArenas(this);
+    const { writer } = this.enterEncode(s, type.typeName);
+    try {
+      const rec = type.record(writer, message);
+      return sizeOnly ? this.encodedSize(handle, type.index, rec, type.schemaDef) : this.encode(handle, type.index, rec, type.schemaDef);
+    } finally {
+      s.encoding--;
+    }
+  }
+
+  /** @internal messages of `type` encoded by the codec, each after its length: as encodeMessage(). */
+  encodeMessages(type: AnyMessageType, list: readonly unknown[]): number {
+    const handle = this.schema(type.schemaDef);
+    const s = scratchArenas(this);
+    const { writer } = this.enterEncode(s, type.typeName);
+    try {
+      const recs = writer.alloc(list.length * 4);
+      for (let i = 0; i < list.length; i++) this.mem.u32[(recs >>> 2) + i] = type.record(writer, list[i], undefined, `[#${i}]`);
+      return this.encodeDelimited(handle, type.index, recs, list.length, type.schemaDef);
+    } finally {
+      s.encoding--;
+    }
+  }
+
+  /**
+   * @internal `use` of the record of `message`: a view's own, or the plain object written into the
+   * scratch record of an encode; `refused` answers when the object cannot be written.
+   */
+  withRecord<R>(type: AnyMessageType, message: unknown, use: (rt: FullRuntime, handle: number, rec: number) => R, refused: () => R): R {
+    const handle = this.schema(type.schemaDef);
+    const s = scratchArenas(this);
+    const { writer } = this.enterEncode(s, type.typeName);
+    try {
+      let rec: number;
+      try {
+        rec = type.record(writer, message);
+      } catch {
+        return refused();
+      }
+      return use(this, handle, rec);
+    } finally {
+      s.encoding--;
+    }
+  }
+
+  /** Starts an encode: the emptied encoder of its nesting level. The caller ends it with `s.encoding--`. */
+  private enterEncode(s: Scratch, typeName: string): Encoder {
+    checkNesting(s, typeName);
+    let e = s.encoders[s.encoding];
+    if (e === undefined) {
+      const arena = new Arena();
+      s.encoders[s.encoding] = e = { arena, writer: this.recordWriter(arena.ptr) };
+    }
+    s.encoding++;
+    this.exports.hp_arena_reset(e.arena.ptr);
+    return e;
   }
 
   /**

@@ -43,8 +43,8 @@ export type PartialMessage<T> = T extends Uint8Array | bigint | number | string 
 /** Builds a plain object from the record at ptr. */
 export type Materializer<T> = (m: Memory, ptr: number, rt: Runtime) => T;
 
-/** A scratch arena for the records of plain objects being encoded, and its writer. */
-interface Encoder {
+/** A scratch arena for the records of plain objects the codec encodes, and its writer (fullruntime.ts). */
+export interface Encoder {
   arena: Arena;
   writer: RecordWriter;
 }
@@ -54,7 +54,7 @@ interface Encoder {
  * getter or toJSON of the object being encoded may encode another message), so each level of
  * nesting has an encoder of its own, and an inner encode never writes into an outer one's records.
  */
-interface Scratch {
+export interface Scratch {
   views: Arena;
   plain: Arena;
   encoders: Encoder[];
@@ -86,7 +86,8 @@ const scratch = new WeakMap<Runtime, Scratch>();
 let lastRuntime: Runtime | undefined;
 let lastScratch: Scratch | undefined;
 
-function scratchArenas(rt: Runtime): Scratch {
+/** @internal the runtime's scratch arenas and encoders */
+export function scratchArenas(rt: Runtime): Scratch {
   if (rt === lastRuntime) return lastScratch!; // a WeakMap lookup per call costs ~10 ns
   let s = scratch.get(rt);
   if (s === undefined) {
@@ -103,24 +104,11 @@ type Plain = Record<string, unknown>;
 /** @internal the arena decode() reads into, emptied by each call (its records are read out at once) */
 export const scratchPlainArena = (rt: Runtime): Arena => scratchArenas(rt).plain;
 
-/** An error if another encode cannot start inside those in progress. */
-function checkNesting(s: Scratch, typeName: string): void {
+/** @internal An error if another encode cannot start inside those in progress. */
+export function checkNesting(s: Scratch, typeName: string): void {
   if (s.encoding >= MAX_NESTED_ENCODES) {
     throw new EncodeError("DEPTH_LIMIT", typeName, `more than ${MAX_NESTED_ENCODES} encodes started inside one another (from getters or toJSON)`);
   }
-}
-
-/** Starts an encode: the emptied encoder of its nesting level. The caller ends it with `s.encoding--`. */
-function enterEncode(rt: FullRuntime, s: Scratch, typeName: string): Encoder {
-  checkNesting(s, typeName);
-  let e = s.encoders[s.encoding];
-  if (e === undefined) {
-    const arena = new Arena();
-    s.encoders[s.encoding] = e = { arena, writer: rt.recordWriter(arena.ptr) };
-  }
-  s.encoding++;
-  rt.exports.hp_arena_reset(e.arena.ptr);
-  return e;
 }
 
 /** The facades generated for a message; hppproto-gen --facades leaves some out. */
@@ -345,47 +333,15 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
       const e = this.runPlain(encode, this.plainToEncode(message));
       return ownedCopy(e.buffer, 0, e.length);
     }
-    // written out rather than through withRecord(): no closure on the hottest path
     const rt = fullRuntime(this.typeName);
-    const handle = rt.schema(this.schemaDef);
-    const s = scratchArenas(rt);
-    const { writer } = enterEncode(rt, s, this.typeName);
-    try {
-      return rt.takeOutput(rt.encode(handle, this.index, this.record(writer, message), this.schemaDef));
-    } finally {
-      s.encoding--;
-    }
+    return rt.takeOutput(rt.encodeMessage(this, message, false));
   }
 
   /** How many bytes encode() would return. */
   encodedSize(message: Init<T> | V): number {
     const encode = this.parts.encode;
     if (encode !== undefined && this.encodesPlain(message)) return this.runPlain(encode, this.plainToEncode(message)).length;
-    return this.withRecord(message, (rt, handle, rec) => rt.encodedSize(handle, this.index, rec, this.schemaDef));
-  }
-
-  /**
-   * @internal `use` of the message's record: a view's own, or the plain object written into the
-   * encode's scratch arena. When the object cannot be written, `refused` answers instead if given.
-   */
-  withRecord<R>(message: Init<T> | V, use: (rt: FullRuntime, handle: number, rec: number) => R, refused?: () => R): R {
-    const rt = refused === undefined ? fullRuntime(this.typeName) : runtime().full;
-    if (rt === undefined) return refused!(); // the decode-only runtime fills no records
-    const handle = rt.schema(this.schemaDef);
-    const s = scratchArenas(rt);
-    const { writer } = enterEncode(rt, s, this.typeName);
-    try {
-      let rec: number;
-      try {
-        rec = this.record(writer, message);
-      } catch (e) {
-        if (refused === undefined) throw e;
-        return refused();
-      }
-      return use(rt, handle, rec);
-    } finally {
-      s.encoding--;
-    }
+    return fullRuntime(this.typeName).encodeMessage(this, message, true);
   }
 
   /**
@@ -401,15 +357,8 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
       return this.copyInto(e.buffer, 0, e.length, into, offset);
     }
     const rt = fullRuntime(this.typeName);
-    const handle = rt.schema(this.schemaDef);
-    const s = scratchArenas(rt);
-    const { writer } = enterEncode(rt, s, this.typeName);
-    try {
-      const n = rt.encode(handle, this.index, this.record(writer, message), this.schemaDef);
-      return this.copyInto(rt.mem.u8, rt.output, n, into, offset);
-    } finally {
-      s.encoding--;
-    }
+    const n = rt.encodeMessage(this, message, false);
+    return this.copyInto(rt.mem.u8, rt.output, n, into, offset);
   }
 
   /** Many messages in one buffer, each preceded by its length (what viewDelimited() reads). */
@@ -422,29 +371,17 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
       return ownedCopy(e.buffer, 0, e.length);
     }
     const rt = fullRuntime(this.typeName);
-    const handle = rt.schema(this.schemaDef);
-    const s = scratchArenas(rt);
-    const { writer } = enterEncode(rt, s, this.typeName);
-    try {
-      const recs = writer.alloc(list.length * 4);
-      for (let i = 0; i < list.length; i++) {
-        let rec: number;
-        try {
-          rec = this.fillRecord(writer, list[i]!);
-        } catch (e) {
-          if (e instanceof EncodeError) {
-            e.prefix(`[#${i}]`);
-            e.prefix(this.typeName);
-          }
-          throw e;
-        }
-        rt.mem.u32[(recs >>> 2) + i] = rec;
-      }
-      const n = rt.encodeDelimited(handle, this.index, recs, list.length, this.schemaDef);
-      return rt.takeOutput(n);
-    } finally {
-      s.encoding--;
-    }
+    return rt.takeOutput(rt.encodeMessages(this, list));
+  }
+
+  /**
+   * @internal `use` of the message's record (a view's own, or the plain object written into the
+   * scratch record of an encode) by the codec; `refused` answers without the codec, or when the
+   * object cannot be written. The runtime is the type's (a program may hold two copies of hppproto).
+   */
+  withRecord<R>(message: unknown, use: (rt: FullRuntime, handle: number, rec: number) => R, refused: () => R): R {
+    const full = runtime().full;
+    return full === undefined ? refused() : full.withRecord(this, message, use, refused);
   }
 
   /**
@@ -534,13 +471,16 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
 
   /**
    * @internal The record to encode: a view's own, or a plain object written by the writer of the
-   * encode's scratch arena with `fill` (the type's own by default).
+   * encode's scratch arena with `fill` (the type's own by default); `at` is its place in a delimited run.
    */
-  record(writer: RecordWriter, message: Init<T> | V, fill?: Fill<never>): number {
+  record(writer: RecordWriter, message: Init<T> | V, fill?: Fill<never>, at?: string): number {
     try {
       return this.fillRecord(writer, message, fill);
     } catch (e) {
-      if (e instanceof EncodeError) e.prefix(this.typeName);
+      if (e instanceof EncodeError) {
+        if (at !== undefined) e.prefix(at);
+        e.prefix(this.typeName);
+      }
       throw e;
     }
   }

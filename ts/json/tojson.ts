@@ -38,7 +38,7 @@ export function toJsonString<M extends AnyMessageType>(type: M, message: PlainOf
   // the codec writes the record (a view's own, or the plain object written as encode() writes
   // it); what it leaves to JS (well-known types' own forms), objects encode() would refuse, and
   // runtimes without the codec's writer get the JS writer, which also names what is wrong
-  const text = type.withRecord(message as never, (rt, handle, rec) => codecText(type, rt, handle, rec, options), () => undefined);
+  const text = type.withRecord(message, (rt, handle, rec) => codecText(type, rt, handle, rec, options), () => undefined);
   return text ?? inJs(type, plainOf(type, message), options);
 }
 
