@@ -111,6 +111,21 @@ describe("generated encoders against the codec", () => {
     expect(TestAllTypes3.encode({ optionalInt64: "0", optionalUint64: 0, optionalBytes: new Uint8Array(0), optionalString: "" })).toEqual(new Uint8Array(0));
   });
 
+  it("long runs of doubles and floats (staged in chunks) write every value as the codec does, and a bad element is named", () => {
+    for (const n of [511, 512, 513, 1536, 9000]) {
+      const values = Array.from({ length: n }, (_, i) => (i % 7 === 0 ? -0 : Math.sin(i) * 10 ** ((i % 90) - 45)));
+      if (n > 4098) [values[511], values[4097], values[8999]] = [NaN, Infinity, -Infinity];
+      const o = { repeatedDouble: values, repeatedFloat: values };
+      const bytes = TestAllTypes3.encode(o);
+      expect(bytes).toEqual(byCodec(TestAllTypes3, o));
+      expect(TestAllTypes3.decode(bytes).repeatedDouble).toEqual(values);
+    }
+    const values: unknown[] = Array.from({ length: 9000 }, (_, i) => i);
+    values[8500] = "8500";
+    expect(thrown(() => TestAllTypes3.encode({ repeatedDouble: values } as never), EncodeError)).toEqual(["INVALID_VALUE", "proto3_unittest.TestAllTypes.repeated_double[8500]"]);
+    expect(thrown(() => TestAllTypes3.encode({ repeatedFloat: values } as never), EncodeError)).toEqual(["INVALID_VALUE", "proto3_unittest.TestAllTypes.repeated_float[8500]"]);
+  });
+
   it("a map entry whose value is absent is written with the value's zero, as protoc writes it", () => {
     const bytes = TestMap.encode({ mapInt32Int32: { 5: null }, mapInt32ForeignMessage: { 7: undefined } } as never);
     expect([...bytes]).toEqual([0x0a, 4, 0x08, 5, 0x10, 0, 0x8a, 0x01, 4, 0x08, 7, 0x12, 0]);
