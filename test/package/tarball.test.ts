@@ -75,8 +75,9 @@ describe("the npm package", () => {
     // other and the core module of their helpers (dist/ts/compiledcore.js, ts/compiledabi.ts), 406 KB
     // with the encoder of plain objects that generated code drives (ts/encoder.ts, ts/wirebuffer.ts,
     // codegen/emit/encode.ts), 413 KB with the runtime that starts without the codec (ts/heap.ts,
-    // ts/codec*.ts) and the message functions in modules of their own
-    expect(packed.size).toBeLessThan(420_000);
+    // ts/codec*.ts) and the message functions in modules of their own, 421 KB with the encoder's
+    // field writers as free functions and the codec's record encodes in fullruntime.ts
+    expect(packed.size).toBeLessThan(425_000);
   });
 
   it("metadata: a license, keywords, its package.json exported, no install-time build, no source map comments without maps", () => {
