@@ -1,6 +1,7 @@
 // `npm run bench:browser [-- --smoke] [dataset ...]`: the suite bundled for browsers, served on
 // 127.0.0.1 and run in Debian's headless Chromium through playwright-core, one fresh page per
-// dataset. Writes bench/results/browser.json and a screenshot of the results page.
+// dataset. Writes bench/results/browser.json and a screenshot of the results page (a run of named
+// datasets: bench/gen/browser-subset.json).
 import { createServer } from "node:http";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -72,11 +73,14 @@ try {
   const page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
   await page.goto(base);
   await page.waitForSelector("body[data-done]");
-  const out = smoke ? join(bench, "gen") : join(bench, "results");
+  // only a full run replaces the published results (as bench/run.mjs): a smoke or subset run goes to bench/gen
+  const published = !smoke && only.length === 0;
+  const out = published ? join(bench, "results") : join(bench, "gen");
+  const name = smoke ? "browser-smoke" : published ? "browser" : "browser-subset";
   mkdirSync(out, { recursive: true });
-  await page.screenshot({ path: join(out, "browser.png"), fullPage: true });
-  writeFileSync(join(out, smoke ? "browser-smoke.json" : "browser.json"), JSON.stringify({ date: new Date().toISOString(), runtime, rows }, null, 1) + "\n");
-  console.log(`${rows.length} results -> ${join(out, smoke ? "browser-smoke.json" : "browser.json")}`);
+  await page.screenshot({ path: join(out, `${name}.png`), fullPage: true });
+  writeFileSync(join(out, `${name}.json`), JSON.stringify({ date: new Date().toISOString(), runtime, rows }, null, 1) + "\n");
+  console.log(`${rows.length} results -> ${join(out, `${name}.json`)}`);
 } finally {
   await browser.close();
   server.close();
