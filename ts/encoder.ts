@@ -40,8 +40,8 @@ export class PlainEncoder extends WireBuffer {
   private pendingElement = -1;
   private pendingKey: string | undefined = undefined;
   /** A value that is no int32, for the enum of this index (named with the message's schema). */
-  private pendingEnum = -1;
-  private pendingValue: unknown = undefined;
+  pendingEnum = -1;
+  pendingValue: unknown = undefined;
   /** Nesting of the message being written (the top-level one: 0), as the codec counts it. */
   level = 0;
   limits: EncodeLimits = { maxDepth: 100, maxMessageSize: 0x7fffffff, allowPartial: false };
@@ -127,7 +127,7 @@ export class PlainEncoder extends WireBuffer {
   }
 
   /** e with what it lacks filled in, now that the message it was thrown in is known: message `index` of def. */
-  private settle(e: unknown, def: SchemaDef, index: number): unknown {
+  settle(e: unknown, def: SchemaDef, index: number): unknown {
     if (!(e instanceof EncodeError)) return e;
     if (this.pendingEnum >= 0) {
       e = invalid(this.pendingValue, `a value of enum ${def.enums[this.pendingEnum]!.name} (a 32-bit signed integer)`, (e as EncodeError).path);
@@ -143,90 +143,93 @@ export class PlainEncoder extends WireBuffer {
     }
     return e;
   }
+}
 
-  /** A value of enum `index` that is no int32. */
-  badEnum(v: unknown, index: number, f: FieldRef, element = -1): unknown {
-    this.pendingEnum = index;
-    this.pendingValue = v;
-    return this.fail(invalid(v, "an enum value", ""), f, element);
-  }
+// ---- what the field writers share: free functions, so that a bundle keeps only those its writers call ----
 
-  /**
-   * A message one level down (message `index` of def), its length in front of it, or for a group
-   * (`end` its end tag) the end tag after it; errors inside get field f (its element, if one) of the
-   * message around it in front of their path.
-   */
-  nested<T>(v: T, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef, element: number, end: number): void {
-    const level = this.level;
-    if (level + 1 > this.limits.maxDepth) {
-      throw this.fail(new EncodeError("DEPTH_LIMIT", "", `messages nested deeper than the limit (${this.limits.maxDepth})`), f, element);
-    }
-    if (end === 0) this.forkBody();
-    this.level = level + 1;
-    try {
-      encode(this, v);
-    } catch (e) {
-      this.level = level;
-      throw this.fail(this.settle(e, def, index), f, element);
-    }
-    this.level = level;
-    if (end !== 0) this.varint32(end);
-    else if (this.joinBody() > this.limits.maxMessageSize) throw this.fail(tooLarge(this.limits.maxMessageSize), f, element);
-  }
+/** A value of enum `index` that is no int32. */
+function badEnum(w: PlainEncoder, v: unknown, index: number, f: FieldRef, element = -1): unknown {
+  w.pendingEnum = index;
+  w.pendingValue = v;
+  return w.fail(invalid(v, "an enum value", ""), f, element);
+}
 
-  /** The tag, and a length to patch when the run is done (varint runs: their size is known only then). */
-  openRun(t: number): void {
-    this.varint32(t);
-    this.forkBody();
+/**
+ * A message one level down (message `index` of def), its length in front of it, or for a group
+ * (`end` its end tag) the end tag after it; errors inside get field f (its element, if one) of the
+ * message around it in front of their path.
+ */
+function nested<T>(w: PlainEncoder, v: T, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef, element: number, end: number): void {
+  const level = w.level;
+  if (level + 1 > w.limits.maxDepth) {
+    throw w.fail(new EncodeError("DEPTH_LIMIT", "", `messages nested deeper than the limit (${w.limits.maxDepth})`), f, element);
   }
+  if (end === 0) w.forkBody();
+  w.level = level + 1;
+  try {
+    encode(w, v);
+  } catch (e) {
+    w.level = level;
+    throw w.fail(w.settle(e, def, index), f, element);
+  }
+  w.level = level;
+  if (end !== 0) w.varint32(end);
+  else if (w.joinBody() > w.limits.maxMessageSize) throw w.fail(tooLarge(w.limits.maxMessageSize), f, element);
+}
 
-  element(x: unknown, want: string, f: FieldRef, i: number): unknown {
-    return this.fail(invalid(x, want, ""), f, i);
-  }
+/** The tag, and a length to patch when the run is done (varint runs: their size is known only then). */
+function openRun(w: PlainEncoder, t: number): void {
+  w.varint32(t);
+  w.forkBody();
+}
 
-  /** v as elements to read one by one: an array, or a typed array (not a detached one). */
-  list(v: unknown, f: FieldRef): ArrayLike<unknown> {
-    if (Array.isArray(v)) return v;
-    if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
-      const typed = v as unknown as ArrayLike<unknown> & { buffer: ArrayBufferLike };
-      this.attached(typed, f);
-      return typed;
-    }
-    throw this.fail(invalid(v, "an array", ""), f);
-  }
+/** A bad element `i` of a repeated field. */
+function badElement(w: PlainEncoder, x: unknown, want: string, f: FieldRef, i: number): unknown {
+  return w.fail(invalid(x, want, ""), f, i);
+}
 
-  /**
-   * An empty typed array may be an alias of memory that growth detached (memory grew since it was
-   * read from its view): its contents are lost, an error rather than an empty field (as fill.ts).
-   */
-  attached(v: { length: number; buffer: ArrayBufferLike }, f: FieldRef): void {
-    if (this.mem.isDetached(v)) throw this.fail(new EncodeError("INVALID_VALUE", "", DETACHED_ALIAS), f);
+/** v as elements to read one by one: an array, or a typed array (not a detached one). */
+function listOf(w: PlainEncoder, v: unknown, f: FieldRef): ArrayLike<unknown> {
+  if (Array.isArray(v)) return v;
+  if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
+    const typed = v as unknown as ArrayLike<unknown> & { buffer: ArrayBufferLike };
+    checkAttached(w, typed, f);
+    return typed;
   }
+  throw w.fail(invalid(v, "an array", ""), f);
+}
 
-  /**
-   * A 64-bit value (bigint, integral number or decimal string) checked as fill.ts checks it, its
-   * two's complement left in `halves`; whether it is nonzero.
-   */
-  split64(v: unknown, f: FieldRef, signed: boolean): boolean {
-    if (typeof v === "number" && Number.isSafeInteger(v) && (signed || v >= 0)) {
-      const lo = v >>> 0, hi = Math.floor(v / 4294967296) >>> 0;
-      halves[0] = lo;
-      halves[1] = hi;
-      return (lo | hi) !== 0;
-    }
-    if (typeof v === "bigint" && (signed ? v >= I64_MIN && v <= I64_MAX : v >= 0n && v <= U64_MAX)) {
-      scratch64[0] = v; // (stored modulo 2^64: unsigned values past 2^63 wrap to their two's complement)
-      return v !== 0n;
-    }
-    let b: bigint;
-    try {
-      b = signed ? toInt64(v) : toUint64(v);
-    } catch (e) {
-      throw this.fail(e, f);
-    }
-    scratch64[0] = b;
-    return b !== 0n;
+/**
+ * An empty typed array may be an alias of memory that growth detached (memory grew since it was
+ * read from its view): its contents are lost, an error rather than an empty field (as fill.ts).
+ */
+function checkAttached(w: PlainEncoder, v: { length: number; buffer: ArrayBufferLike }, f: FieldRef): void {
+  if (w.mem.isDetached(v)) throw w.fail(new EncodeError("INVALID_VALUE", "", DETACHED_ALIAS), f);
+}
+
+/**
+ * A 64-bit value (bigint, integral number or decimal string) checked as fill.ts checks it, its
+ * two's complement left in `halves`; whether it is nonzero.
+ */
+function split64(w: PlainEncoder, v: unknown, f: FieldRef, signed: boolean): boolean {
+  if (typeof v === "number" && Number.isSafeInteger(v) && (signed || v >= 0)) {
+    const lo = v >>> 0, hi = Math.floor(v / 4294967296) >>> 0;
+    halves[0] = lo;
+    halves[1] = hi;
+    return (lo | hi) !== 0;
   }
+  if (typeof v === "bigint" && (signed ? v >= I64_MIN && v <= I64_MAX : v >= 0n && v <= U64_MAX)) {
+    scratch64[0] = v; // (stored modulo 2^64: unsigned values past 2^63 wrap to their two's complement)
+    return v !== 0n;
+  }
+  let b: bigint;
+  try {
+    b = signed ? toInt64(v) : toUint64(v);
+  } catch (e) {
+    throw w.fail(e, f);
+  }
+  scratch64[0] = b;
+  return b !== 0n;
 }
 
 // ---- what generated encode functions call: free functions, so that a bundle keeps only those its
@@ -260,7 +263,7 @@ export function writeInt32(w: PlainEncoder, t: number, v: unknown, f: FieldRef):
 
 /** A value of enum `index` of the schema (any int32: open enums keep undeclared numbers); errors name the enum. */
 export function writeEnumValue(w: PlainEncoder, t: number, v: unknown, f: FieldRef, index: number): void {
-  if (typeof v !== "number" || (v | 0) !== v) throw w.badEnum(v, index, f);
+  if (typeof v !== "number" || (v | 0) !== v) throw badEnum(w, v, index, f);
   w.varint32(t);
   w.int32Varint(v);
 }
@@ -312,35 +315,35 @@ export function writeFloat(w: PlainEncoder, t: number, v: unknown, f: FieldRef, 
 
 // 64-bit values: with `implicit`, left out when zero
 export function writeInt64(w: PlainEncoder, t: number, v: unknown, f: FieldRef, implicit: number): void {
-  if (w.split64(v, f, true) || !implicit) {
+  if (split64(w, v, f, true) || !implicit) {
     w.varint32(t);
     w.varintHalves();
   }
 }
 
 export function writeUint64(w: PlainEncoder, t: number, v: unknown, f: FieldRef, implicit: number): void {
-  if (w.split64(v, f, false) || !implicit) {
+  if (split64(w, v, f, false) || !implicit) {
     w.varint32(t);
     w.varintHalves();
   }
 }
 
 export function writeSint64(w: PlainEncoder, t: number, v: unknown, f: FieldRef, implicit: number): void {
-  if (w.split64(v, f, true) || !implicit) {
+  if (split64(w, v, f, true) || !implicit) {
     w.varint32(t);
     w.zigzagHalves();
   }
 }
 
 export function writeFixed64(w: PlainEncoder, t: number, v: unknown, f: FieldRef, implicit: number): void {
-  if (w.split64(v, f, false) || !implicit) {
+  if (split64(w, v, f, false) || !implicit) {
     w.varint32(t);
     w.halves64();
   }
 }
 
 export function writeSfixed64(w: PlainEncoder, t: number, v: unknown, f: FieldRef, implicit: number): void {
-  if (w.split64(v, f, true) || !implicit) {
+  if (split64(w, v, f, true) || !implicit) {
     w.varint32(t);
     w.halves64();
   }
@@ -357,7 +360,7 @@ export function writeString(w: PlainEncoder, t: number, v: unknown, f: FieldRef)
 export function writeBytes(w: PlainEncoder, t: number, v: unknown, f: FieldRef, implicit: number): void {
   if (!(v instanceof Uint8Array)) throw w.fail(invalid(v, "a Uint8Array", ""), f);
   if (v.length === 0) {
-    w.attached(v, f);
+    checkAttached(w, v, f);
     if (implicit) return;
   }
   w.varint32(t);
@@ -380,7 +383,7 @@ export function writeAbsent(w: PlainEncoder, t: number, width: number): void {
 export function writeMessage<T>(w: PlainEncoder, t: number, v: unknown, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef, end = 0): void {
   if (typeof v !== "object" || v === null) throw w.fail(invalid(v, "an object", ""), f);
   w.varint32(t);
-  w.nested(v as T, encode, def, index, f, -1, end);
+  nested(w, v as T, encode, def, index, f, -1, end);
 }
 
 /** A field of a message set: an item group holding the field's number and its message. */
@@ -390,7 +393,7 @@ export function writeSetItem<T>(w: PlainEncoder, number: number, v: unknown, enc
   w.byte(0x10); // type_id, field 2
   w.varint32(number);
   w.byte(0x1a); // message, field 3
-  w.nested(v as T, encode, def, index, f, -1, 0);
+  nested(w, v as T, encode, def, index, f, -1, 0);
   w.byte(0x0c);
 }
 
@@ -398,21 +401,21 @@ export function writeSetItem<T>(w: PlainEncoder, number: number, v: unknown, enc
 
 /** Repeated messages (groups when `end` is their end tag): each element after the tag t. */
 export function writeMessages<T>(w: PlainEncoder, t: number, v: unknown, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef, end = 0): void {
-  const list = w.list(v, f);
+  const list = listOf(w, v, f);
   for (let i = 0; i < list.length; i++) {
     const e = list[i];
-    if (typeof e !== "object" || e === null) throw w.element(e, "an object", f, i);
+    if (typeof e !== "object" || e === null) throw badElement(w, e, "an object", f, i);
     w.varint32(t);
-    w.nested(e as T, encode, def, index, f, i, end);
+    nested(w, e as T, encode, def, index, f, i, end);
   }
 }
 
 /** Repeated strings. */
 export function writeStrings(w: PlainEncoder, t: number, v: unknown, f: FieldRef): void {
-  const list = w.list(v, f);
+  const list = listOf(w, v, f);
   for (let i = 0; i < list.length; i++) {
     const e = list[i];
-    if (typeof e !== "string") throw w.element(e, "a string", f, i);
+    if (typeof e !== "string") throw badElement(w, e, "a string", f, i);
     w.varint32(t);
     if (!w.utf8(e)) throw w.fail(new EncodeError("INVALID_UTF16", "", "string holds a lone surrogate"), f, i);
   }
@@ -420,7 +423,7 @@ export function writeStrings(w: PlainEncoder, t: number, v: unknown, f: FieldRef
 
 /** Repeated strings, bytes or scalars not packed: `write` (one of the scalar writers) per element, with its tag. */
 export function writeEach(w: PlainEncoder, t: number, v: unknown, f: FieldRef, write: (w: PlainEncoder, t: number, e: unknown, f: FieldRef, x: number) => void, x = 0): void {
-  const list = w.list(v, f);
+  const list = listOf(w, v, f);
   for (let i = 0; i < list.length; i++) {
     try {
       write(w, t, list[i], "", x);
@@ -460,9 +463,9 @@ export function writePackedInt32(w: PlainEncoder, t: number, v: unknown, f: Fiel
 }
 
 export function writePackedUint32(w: PlainEncoder, t: number, v: unknown, f: FieldRef): void {
-  const list = w.list(v, f), n = list.length;
+  const list = listOf(w, v, f), n = list.length;
   if (n === 0) return;
-  w.openRun(t);
+  openRun(w, t);
   w.ensure(n * 5);
   const buf = w.buf;
   let pos = w.pos;
@@ -470,7 +473,7 @@ export function writePackedUint32(w: PlainEncoder, t: number, v: unknown, f: Fie
     const x = list[i];
     if (typeof x !== "number" || x >>> 0 !== x) {
       w.pos = pos;
-      throw w.element(x, "a 32-bit unsigned integer", f, i);
+      throw badElement(w, x, "a 32-bit unsigned integer", f, i);
     }
     pos = putVarint32(buf, pos, x);
   }
@@ -479,9 +482,9 @@ export function writePackedUint32(w: PlainEncoder, t: number, v: unknown, f: Fie
 }
 
 export function writePackedSint32(w: PlainEncoder, t: number, v: unknown, f: FieldRef): void {
-  const list = w.list(v, f), n = list.length;
+  const list = listOf(w, v, f), n = list.length;
   if (n === 0) return;
-  w.openRun(t);
+  openRun(w, t);
   w.ensure(n * 5);
   const buf = w.buf;
   let pos = w.pos;
@@ -489,7 +492,7 @@ export function writePackedSint32(w: PlainEncoder, t: number, v: unknown, f: Fie
     const x = list[i];
     if (typeof x !== "number" || (x | 0) !== x) {
       w.pos = pos;
-      throw w.element(x, "a 32-bit signed integer", f, i);
+      throw badElement(w, x, "a 32-bit signed integer", f, i);
     }
     pos = putVarint32(buf, pos, ((x << 1) ^ (x >> 31)) >>> 0);
   }
@@ -498,14 +501,14 @@ export function writePackedSint32(w: PlainEncoder, t: number, v: unknown, f: Fie
 }
 
 export function writePackedBool(w: PlainEncoder, t: number, v: unknown, f: FieldRef): void {
-  const list = w.list(v, f), n = list.length;
+  const list = listOf(w, v, f), n = list.length;
   if (n === 0) return;
   w.varint32(t);
   w.varint32(n);
   w.ensure(n);
   for (let i = 0; i < n; i++) {
     const x = list[i];
-    if (typeof x !== "boolean") throw w.element(x, "a boolean", f, i);
+    if (typeof x !== "boolean") throw badElement(w, x, "a boolean", f, i);
     w.buf[w.pos++] = x ? 1 : 0;
   }
 }
@@ -516,9 +519,9 @@ export function writePackedEnum(w: PlainEncoder, t: number, v: unknown, f: Field
 
 /** A packed run of int32 varints, an enum's when `enumIndex` is one: negatives take ten bytes, as protobuf writes them. */
 function int32Run(w: PlainEncoder, t: number, v: unknown, f: FieldRef, enumIndex: number): void {
-  const list = w.list(v, f), n = list.length;
+  const list = listOf(w, v, f), n = list.length;
   if (n === 0) return;
-  w.openRun(t);
+  openRun(w, t);
   w.ensure(n * 10);
   const buf = w.buf;
   let pos = w.pos;
@@ -526,7 +529,7 @@ function int32Run(w: PlainEncoder, t: number, v: unknown, f: FieldRef, enumIndex
     const x = list[i];
     if (typeof x !== "number" || (x | 0) !== x) {
       w.pos = pos;
-      throw enumIndex >= 0 ? w.badEnum(x, enumIndex, f, i) : w.element(x, "a 32-bit signed integer", f, i);
+      throw enumIndex >= 0 ? badEnum(w, x, enumIndex, f, i) : badElement(w, x, "a 32-bit signed integer", f, i);
     }
     if (x < 0) {
       // the 64-bit sign extension: 28 bits of x, then its top 4 under 3 of the ones, then ones
@@ -563,7 +566,7 @@ function floatRun(w: PlainEncoder, t: number, v: unknown, f: FieldRef, width: nu
     w.raw(new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength)); // little-endian hosts
     return;
   }
-  const list = w.list(v, f), n = list.length;
+  const list = listOf(w, v, f), n = list.length;
   if (n === 0) return;
   w.varint32(t);
   w.varint32(n * width);
@@ -574,7 +577,7 @@ function floatRun(w: PlainEncoder, t: number, v: unknown, f: FieldRef, width: nu
   for (const staged = n - (n % STAGE_LENGTH); i < staged; pos += STAGE_LENGTH * width) {
     for (let j = 0; j < STAGE_LENGTH; i++, j++) {
       const x = list[i];
-      if (typeof x !== "number") throw w.element(x, "a number", f, i);
+      if (typeof x !== "number") throw badElement(w, x, "a number", f, i);
       if (width === 8) stage64[j] = x;
       else stage32[j] = x;
     }
@@ -582,7 +585,7 @@ function floatRun(w: PlainEncoder, t: number, v: unknown, f: FieldRef, width: nu
   }
   for (; i < n; i++) {
     const x = list[i];
-    if (typeof x !== "number") throw w.element(x, "a number", f, i);
+    if (typeof x !== "number") throw badElement(w, x, "a number", f, i);
     if (width === 8) dv.setFloat64(pos, x, true);
     else dv.setFloat32(pos, x, true);
     pos += width;
@@ -600,7 +603,7 @@ const stage64 = new Float64Array(STAGE_LENGTH), stage32 = new Float32Array(stage
 const staged64 = new Uint8Array(stage64.buffer), staged32 = new Uint8Array(stage64.buffer, 0, STAGE_LENGTH * 4);
 
 export function writePackedFixed32(w: PlainEncoder, t: number, v: unknown, f: FieldRef, signed: number): void {
-  const list = w.list(v, f), n = list.length;
+  const list = listOf(w, v, f), n = list.length;
   if (n === 0) return;
   w.varint32(t);
   w.varint32(n * 4);
@@ -609,7 +612,7 @@ export function writePackedFixed32(w: PlainEncoder, t: number, v: unknown, f: Fi
   let pos = w.pos;
   for (let i = 0; i < n; i++) {
     const x = list[i];
-    if (typeof x !== "number" || (signed ? (x | 0) !== x : x >>> 0 !== x)) throw w.element(x, signed ? "a 32-bit signed integer" : "a 32-bit unsigned integer", f, i);
+    if (typeof x !== "number" || (signed ? (x | 0) !== x : x >>> 0 !== x)) throw badElement(w, x, signed ? "a 32-bit signed integer" : "a 32-bit unsigned integer", f, i);
     dv.setUint32(pos, x >>> 0, true);
     pos += 4;
   }
@@ -618,21 +621,21 @@ export function writePackedFixed32(w: PlainEncoder, t: number, v: unknown, f: Fi
 
 /** A packed run of 64-bit values: `form` 0 varint, 1 zigzag varint, 2 fixed. */
 export function writePacked64(w: PlainEncoder, t: number, v: unknown, f: FieldRef, signed: number, form: number): void {
-  const list = w.list(v, f), n = list.length;
+  const list = listOf(w, v, f), n = list.length;
   if (n === 0) return;
   if (form === 2) {
     w.varint32(t);
     w.varint32(n * 8);
     w.ensure(n * 8);
   } else {
-    w.openRun(t);
+    openRun(w, t);
     w.ensure(n * 10);
   }
   const buf = w.buf, dv = w.dv;
   let pos = w.pos;
   for (let i = 0; i < n; i++) {
     try {
-      w.split64(list[i], "", signed === 1);
+      split64(w, list[i], "", signed === 1);
     } catch (e) {
       w.pos = pos;
       throw w.fail(e, f, i);
