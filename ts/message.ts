@@ -43,13 +43,14 @@ export type PartialMessage<T> = T extends Uint8Array | bigint | number | string 
 /** Builds a plain object from the record at ptr. */
 export type Materializer<T> = (m: Memory, ptr: number, rt: Runtime) => T;
 
-/** A scratch arena for the records of plain objects the codec encodes, and its writer (fullruntime.ts). */
+/** @internal A scratch arena for the records of plain objects the codec encodes, and its writer (fullruntime.ts). */
 export interface Encoder {
   arena: Arena;
   writer: RecordWriter;
 }
 
 /**
+ * @internal
  * Arenas the runtime keeps for calls without one: reset by the next such call. Encodes nest (a
  * getter or toJSON of the object being encoded may encode another message), so each level of
  * nesting has an encoder of its own, and an inner encode never writes into an outer one's records.
