@@ -12,7 +12,7 @@ import { fileSchemas, randomInput } from "./support/wirecheck.mjs";
 import { genDir } from "./support/paths.js";
 import { thrown } from "./support/thrown.js";
 import { TestAllTypes as TestAllTypes3 } from "./gen/unittest/google/protobuf/unittest_proto3_pb.js";
-import { NestedTestAllTypes } from "./gen/unittest/google/protobuf/unittest_proto3_pb.js";
+import { NestedTestAllTypes, TestPackedTypes } from "./gen/unittest/google/protobuf/unittest_proto3_pb.js";
 import { TestAllExtensions, TestRequired, TestRequiredForeign } from "./gen/unittest/google/protobuf/unittest_pb.js";
 import { TestMap } from "./gen/unittest/google/protobuf/map_unittest_pb.js";
 
@@ -124,6 +124,18 @@ describe("generated encoders against the codec", () => {
     values[8500] = "8500";
     expect(thrown(() => TestAllTypes3.encode({ repeatedDouble: values } as never), EncodeError)).toEqual(["INVALID_VALUE", "proto3_unittest.TestAllTypes.repeated_double[8500]"]);
     expect(thrown(() => TestAllTypes3.encode({ repeatedFloat: values } as never), EncodeError)).toEqual(["INVALID_VALUE", "proto3_unittest.TestAllTypes.repeated_float[8500]"]);
+  });
+
+  it("packed varint runs mixing one-, two- and longer varints write each value as the codec does", () => {
+    const edges = [0, 1, 127, 128, 129, 255, 16383, 16384, 2 ** 21 - 1, 2 ** 21, 2 ** 28, 2 ** 31 - 1];
+    const r = randomSource(7);
+    for (const n of [1, 2, 3, 17, 1000]) {
+      const u = Array.from({ length: n }, () => r.pick(edges));
+      const o = { packedUint32: [...u, 2 ** 32 - 1], packedInt32: u.map((x, i) => (i % 3 === 0 ? -x | 0 : x)), packedSint32: u.map((x, i) => (i % 2 ? -x | 0 : x)), packedEnum: u.map((x) => x % 3) };
+      const bytes = TestPackedTypes.encode(o);
+      expect(bytes).toEqual(byCodec(TestPackedTypes, o));
+      expect(TestPackedTypes.decode(bytes)).toMatchObject(o);
+    }
   });
 
   it("a map entry whose value is absent is written with the value's zero, as protoc writes it", () => {
