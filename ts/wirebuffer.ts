@@ -199,10 +199,12 @@ export class WireBuffer {
 }
 
 /**
- * The varint of uint32 x into buf at pos; returns the position after it. The caller reserves five
- * bytes a value (a run: five per element), as a value under 2^14 takes one or two bytes without a
- * branch on which: both are written and the position moves past what the value needs (a branch
- * there, on a run mixing both sizes, was a third of a map tile's encode: npm run bench -- map-tile).
+ * The varint of uint32 x into buf at pos; returns the position after it. For runs written forward
+ * only, five bytes reserved a value: a value under 2^14 takes one or two bytes without a branch on
+ * which, both written and the position moved past what the value needs, so the byte after a
+ * one-byte value is overwritten (never where bytes after it are kept, as a length patched in front
+ * of a body). A branch there, on a run mixing both sizes, was a third of a map tile's encode
+ * (npm run bench -- map-tile).
  */
 export function putVarint32(buf: Uint8Array, pos: number, x: number): number {
   if (x < 0x4000) {
