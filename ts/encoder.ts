@@ -65,7 +65,7 @@ export class PlainEncoder extends WireBuffer {
       // the first pass checked every value: again, to name the first absent required field
       this.begin(limits, true);
       this.top(def, index, encode, o);
-      throw notFoundAgain(); // (getters that answered otherwise the second time)
+      throw requiredNotSet(); // (getters that answered otherwise the second time)
     }
     if (this.pos > limits.maxMessageSize) throw tooLarge(limits.maxMessageSize);
     return this.pos;
@@ -86,7 +86,7 @@ export class PlainEncoder extends WireBuffer {
         if (n > limits.maxMessageSize) throw within(tooLarge(limits.maxMessageSize), `[#${i}]`);
       }
       if (!this.missed) break;
-      if (pass === 1) throw notFoundAgain();
+      if (pass === 1) throw requiredNotSet();
     }
     if (this.pos > limits.maxMessageSize) throw tooLarge(limits.maxMessageSize);
     return this.pos;
@@ -249,7 +249,7 @@ export function badOneofCase(w: PlainEncoder, oneof: string, c: unknown): never 
 /** A required field `f` is absent. */
 export function missingRequired(w: PlainEncoder, f: FieldRef): void {
   if (w.level === 0 && w.limits.allowPartial) return;
-  if (w.diagnosing) throw w.fail(new EncodeError("MISSING_REQUIRED", "", "required field is not set"), f);
+  if (w.diagnosing) throw w.fail(requiredNotSet(), f);
   w.missed = true;
 }
 
@@ -664,8 +664,8 @@ export function writePacked64(w: PlainEncoder, t: number, v: unknown, f: FieldRe
   if (form !== 2) w.joinBody();
 }
 
-/** A required field absent in the first pass that the second did not find again. */
-function notFoundAgain(): EncodeError {
+/** A required field absent (also when the first pass found one the second did not find again). */
+function requiredNotSet(): EncodeError {
   return new EncodeError("MISSING_REQUIRED", "", "required field is not set");
 }
 

@@ -9,7 +9,7 @@ import { CodecRuntime } from "./codecruntime.js";
 import { decodeOnly, MAX_INPUT } from "./runtime.js";
 import type { SchemaDef } from "./schema.js";
 import { Arena } from "./arena.js";
-import { checkNesting, scratchArenas, type AnyMessageType, type Encoder, type Scratch } from "./message.js";
+import { checkNesting, scratchArenas, type AnyMessageType } from "./message.js";
 
 const utf8Encoder = new TextEncoder();
 
@@ -146,27 +146,25 @@ export class FullRuntime extends CodecRuntime {
    */
   encodeMessage(type: AnyMessageType, message: unknown, sizeOnly: boolean): number {
     const handle = this.schema(type.schemaDef);
-    const s = scratchArenas(this);
-    const { writer } = this.enterEncode(s, type.typeName);
+    const writer = this.enterEncode(type.typeName);
     try {
       const rec = type.record(writer, message);
       return sizeOnly ? this.encodedSize(handle, type.index, rec, type.schemaDef) : this.encode(handle, type.index, rec, type.schemaDef);
     } finally {
-      s.encoding--;
+      this.leaveEncode();
     }
   }
 
   /** @internal messages of `type` encoded by the codec, each after its length: as encodeMessage(). */
   encodeMessages(type: AnyMessageType, list: readonly unknown[]): number {
     const handle = this.schema(type.schemaDef);
-    const s = scratchArenas(this);
-    const { writer } = this.enterEncode(s, type.typeName);
+    const writer = this.enterEncode(type.typeName);
     try {
       const recs = writer.alloc(list.length * 4);
       for (let i = 0; i < list.length; i++) this.mem.u32[(recs >>> 2) + i] = type.record(writer, list[i], undefined, `[#${i}]`);
       return this.encodeDelimited(handle, type.index, recs, list.length, type.schemaDef);
     } finally {
-      s.encoding--;
+      this.leaveEncode();
     }
   }
 
@@ -176,8 +174,7 @@ export class FullRuntime extends CodecRuntime {
    */
   withRecord<R>(type: AnyMessageType, message: unknown, use: (rt: FullRuntime, handle: number, rec: number) => R, refused: () => R): R {
     const handle = this.schema(type.schemaDef);
-    const s = scratchArenas(this);
-    const { writer } = this.enterEncode(s, type.typeName);
+    const writer = this.enterEncode(type.typeName);
     try {
       let rec: number;
       try {
@@ -187,12 +184,13 @@ export class FullRuntime extends CodecRuntime {
       }
       return use(this, handle, rec);
     } finally {
-      s.encoding--;
+      this.leaveEncode();
     }
   }
 
-  /** Starts an encode: the emptied encoder of its nesting level. The caller ends it with `s.encoding--`. */
-  private enterEncode(s: Scratch, typeName: string): Encoder {
+  /** Starts an encode: the emptied record writer of its nesting level. The caller ends it with leaveEncode(). */
+  private enterEncode(typeName: string): RecordWriter {
+    const s = scratchArenas(this);
     checkNesting(s, typeName);
     let e = s.encoders[s.encoding];
     if (e === undefined) {
@@ -201,7 +199,11 @@ export class FullRuntime extends CodecRuntime {
     }
     s.encoding++;
     this.exports.hp_arena_reset(e.arena.ptr);
-    return e;
+    return e.writer;
+  }
+
+  private leaveEncode(): void {
+    scratchArenas(this).encoding--;
   }
 
   /**

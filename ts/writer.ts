@@ -21,7 +21,7 @@ export class Writer {
 
   /** Bytes written so far. */
   get length(): number {
-    return this.out.pos;
+    return this.out.length;
   }
 
   /**

@@ -5,6 +5,8 @@
 import * as path from "node:path";
 import { fileScope, localIndexes, schemaSource, type EnumModel, type ExtensionModel, type FileOptionsModel, type MessageModel, type SchemaModel, type ServiceModel } from "../model.js";
 import { charsOfBytes } from "../../ts/schema.js";
+import * as encoder from "../../ts/encoder.js";
+import * as plainRuntime from "../../ts/plain.js";
 import { compileDecoders } from "../wasm/decoder.js";
 import { comment, literal, topLevelName } from "../names.js";
 import { decl, impl, render, ts } from "../syntax.js";
@@ -178,9 +180,9 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
       "type Init as $Init",
     ] : [
       "MessageType as $MessageType", "interpretedParts as $interpretedParts", "MessageView as $MessageView", "ListView as $ListView",
-      "MessageList as $MessageList", "MapView as $MapView", "plainWithDefaults as $plainWithDefaults", "plainSub as $plainSub", "plainMessages as $plainMessages", "plainI32s as $plainI32s", "plainU32s as $plainU32s", "plainF32s as $plainF32s", "plainF64s as $plainF64s", "plainI64s as $plainI64s", "plainU64s as $plainU64s", "plainInt64Strings as $plainInt64Strings", "plainInt64Numbers as $plainInt64Numbers", "plainSafeNumber as $plainSafeNumber", "plainBools as $plainBools", "plainStrings as $plainStrings", "plainBytesList as $plainBytesList", "plainBytesView as $plainBytesView", "plainMap as $plainMap", "plainHasUnknown as $plainHasUnknown", "plainUnknown as $plainUnknown", "interpretedBuilder as $interpretedBuilder", "mapKey as $mapKey",
+      "MessageList as $MessageList", "MapView as $MapView", ...plainHelpers, "interpretedBuilder as $interpretedBuilder", "mapKey as $mapKey",
       "type JsonWrite as $JsonWrite", "type Memory as $Memory", "type Runtime as $Runtime", "type JsonWriteOptions as $JsonWriteOptions",
-      "type RecordWriter as $RecordWriter", "PlainEncoder as $PlainEncoder", "writeUnknown as $writeUnknown", "badOneofCase as $badOneofCase", "missingRequired as $missingRequired", "writeInt32 as $writeInt32", "writeEnumValue as $writeEnumValue", "writeUint32 as $writeUint32", "writeSint32 as $writeSint32", "writeFixed32 as $writeFixed32", "writeSfixed32 as $writeSfixed32", "writeBool as $writeBool", "writeDouble as $writeDouble", "writeFloat as $writeFloat", "writeInt64 as $writeInt64", "writeUint64 as $writeUint64", "writeSint64 as $writeSint64", "writeFixed64 as $writeFixed64", "writeSfixed64 as $writeSfixed64", "writeString as $writeString", "writeBytes as $writeBytes", "writeAbsent as $writeAbsent", "writeMessage as $writeMessage", "writeSetItem as $writeSetItem", "writeMessages as $writeMessages", "writeStrings as $writeStrings", "writeEach as $writeEach", "writeMap as $writeMap", "writePackedInt32 as $writePackedInt32", "writePackedUint32 as $writePackedUint32", "writePackedSint32 as $writePackedSint32", "writePackedBool as $writePackedBool", "writePackedEnum as $writePackedEnum", "writePackedDouble as $writePackedDouble", "writePackedFloat as $writePackedFloat", "writePackedFixed32 as $writePackedFixed32", "writePacked64 as $writePacked64", "type Init as $Init", "type ViewClass as $ViewClass",
+      "type RecordWriter as $RecordWriter", ...encoderWriters, "type Init as $Init", "type ViewClass as $ViewClass",
     ]),
     "type Int64 as $Int64", "type Int64Forms as $Int64Forms", "extension as $extension", "type Extension as $Extension",
     "service as $service", "type ServiceType as $ServiceType", "type Method as $Method", "file as $file", "type FileReflection as $FileReflection",
@@ -217,6 +219,14 @@ const codecImport = (runtimeImport: string) => {
   const at = runtimeImport.match(/(^|\/)generated(\.[cm]?js)?$/);
   return at === null ? "hppproto/codec" : `${runtimeImport.slice(0, at.index! + at[1]!.length)}codec${at[2] ?? ""}`;
 };
+
+/**
+ * The runtime's helpers generated code calls one by one, named after their modules' exports:
+ * the encoder and its field writers as they are ($PlainEncoder, $writeInt32, ...), the plain-object
+ * readers' helpers after "plain" ($plainSub, $plainStrings, ...).
+ */
+const encoderWriters = Object.keys(encoder).map((n) => `${n} as $${n}`);
+const plainHelpers = Object.keys(plainRuntime).map((n) => `${n} as $plain${n[0]!.toUpperCase()}${n.slice(1)}`);
 
 /**
  * The messages that get fillers (plain objects written into records): those the codec encodes,

@@ -7,10 +7,9 @@ import { base64Encode, inside, mayOpen, within, writing } from "./common.js";
 import { hasRuntime, runtime } from "../runtime.js";
 import { isWellFormed } from "../utf16.js";
 import { messageToJson, shortestFloat32, stringify, type JsonWriteOptions } from "./print.js";
+import * as self from "./write.js";
 
 export { nonEmpty, nonZero64 } from "./out.js";
-
-import * as self from "./write.js";
 
 /** What generated writers are given: this module. */
 export type JsonWrite = typeof self;
