@@ -86,11 +86,13 @@ export const float = (v: number): string => double(shortestFloat32(v));
 export const bytes = (v: Uint8Array): string => `"${base64Encode(v)}"`;
 
 /**
- * Characters from which the codec escapes a string faster than JSON.stringify (measured, Node 20:
- * 1.1× at 128 with an escape every 80 characters, 2× without; 2× and 4× at 2,000). Below, a string
- * that needs an escape costs more through the codec (it is decoded back from memory).
+ * Characters from which the codec escapes a string faster than JSON.stringify. Node: from about 512
+ * (Node 24: 1.3x at 512 ASCII characters, 2x at 2,048; below, and for non-ASCII text, JSON.stringify
+ * is as fast or faster). Browsers: never (Chromium 156: JSON.stringify 1.5-5x faster at 128 to
+ * 2,048 characters, since staging the text there costs a TextEncoder and a TextDecoder call that
+ * Node makes through Buffer). `npm run bench:browser` and `npm run bench` show it in gm1-big's json out.
  */
-const CODEC_STRING = 128;
+const CODEC_STRING = (globalThis as { Buffer?: unknown }).Buffer !== undefined ? 512 : Infinity;
 
 /**
  * A string as JSON text. Short ones mostly need no escape: a scan of their char codes and two
