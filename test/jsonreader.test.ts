@@ -241,3 +241,24 @@ describe("map keys crafted to collide in the codec's duplicate-key check (test/s
     expect(JSON.parse(decodeToJsonString(T, again)).mapStringString).toEqual({ ...map, [keys[3]!]: "again" });
   });
 });
+
+describe("the staged text", () => {
+  it("is read whole after the staging buffer moved and after memory grew (the subarray it is encoded into is made again)", () => {
+    const T = conf3.TestAllTypesProto3;
+    const text = (n: number, c: string) => `{"optionalInt32":${n},"optionalString":"${c.repeat(n)}"}`;
+    const mem = () => runtime().mem.buffer;
+    for (const [n, c] of [[10, "a"], [100_000, "b"], [20, "c"], [3_000_000, "d"], [30, "e"], [5, "é"]] as const) {
+      const before = mem();
+      const m = fromJsonString(T, text(n, c));
+      expect(m.optionalString).toBe(c.repeat(n));
+      expect(m.optionalInt32).toBe(n);
+      expect(toJsonString(T, T.decode(encodeFromJsonString(T, text(n, c))))).toBe(text(n, c));
+      if (n === 3_000_000) expect(mem()).not.toBe(before); // memory grew under the cached subarray
+    }
+    // memory grown by a decode between two reads of small texts
+    const small = fromJsonString(T, text(7, "x"));
+    T.decode(T.encode({ optionalBytes: new Uint8Array(20_000_000) }));
+    expect(fromJsonString(T, text(8, "y")).optionalString).toBe("yyyyyyyy");
+    expect(small.optionalString).toBe("xxxxxxx");
+  });
+});

@@ -9,7 +9,7 @@ import { describe, invalid, toInt64, toUint64, within } from "./checks.js";
 import { DETACHED_ALIAS, type Memory } from "./memory.js";
 import { MAX_BLOCK, type Runtime } from "./runtime.js";
 import type { SchemaDef } from "./schema.js";
-import { isWellFormed } from "./utf16.js";
+import { isWellFormed, nodeText } from "./utf16.js";
 
 /** Fills the record at p from a plain object. */
 export type Fill<T> = (w: RecordWriter, o: T, p: number) => void;
@@ -23,8 +23,8 @@ export type FieldRef = number | string;
 
 const utf8 = new TextEncoder();
 
-/** ASCII strings up to this length are written by a JS loop; longer ones by TextEncoder.encodeInto. */
-const SHORT_STRING = 32;
+/** ASCII strings up to this length are written by a JS loop; longer ones by TextEncoder.encodeInto (see wirebuffer.ts). */
+const SHORT_STRING = nodeText ? 32 : 256;
 
 export class RecordWriter {
   readonly m: Memory;

@@ -2,7 +2,7 @@
 // messages opened and closed with their length back-patched) that the streaming Writer and the
 // generated encoders of plain objects (encoder.ts) are built on.
 import { EncodeError } from "./errors.js";
-import { isWellFormed } from "./utf16.js";
+import { isWellFormed, nodeText } from "./utf16.js";
 
 const utf8 = new TextEncoder();
 
@@ -11,8 +11,12 @@ const utf8 = new TextEncoder();
 export const scratch64 = new BigInt64Array(1);
 export const halves = new Uint32Array(scratch64.buffer); // [lo, hi] on little-endian hosts, which WASM needs anyway
 
-/** Strings up to this many UTF-16 units are encoded by a loop; longer ones by TextEncoder.encodeInto, which needs a subarray. */
-const SHORT_STRING = 64;
+/**
+ * Strings up to this many UTF-16 units are encoded by a loop (about 1.6 ns a unit); longer ones by
+ * TextEncoder.encodeInto, which needs a subarray: about 60 ns a call in Node, 450 in Chromium.
+ * `npm run bench:browser -- gm1-proto3` shows it (two strings of 68 and 88 characters).
+ */
+const SHORT_STRING = nodeText ? 64 : 256;
 
 /** The most bytes a buffer holds: lengths stay below 2^31, as the codec's. */
 const MAX_BUFFER = 0x7fffffff;

@@ -5,7 +5,7 @@
 import type { MessageInfo, SchemaDef } from "../schema.js";
 import { base64Encode, inside, mayOpen, within, writing } from "./common.js";
 import { hasRuntime, runtime } from "../runtime.js";
-import { isWellFormed } from "../utf16.js";
+import { isWellFormed, nodeText } from "../utf16.js";
 import { messageToJson, shortestFloat32, stringify, type JsonWriteOptions } from "./print.js";
 import * as self from "./write.js";
 
@@ -92,7 +92,7 @@ export const bytes = (v: Uint8Array): string => `"${base64Encode(v)}"`;
  * 2,048 characters, since staging the text there costs a TextEncoder and a TextDecoder call that
  * Node makes through Buffer). `npm run bench:browser` and `npm run bench` show it in gm1-big's json out.
  */
-const CODEC_STRING = (globalThis as { Buffer?: unknown }).Buffer !== undefined ? 512 : Infinity;
+const CODEC_STRING = nodeText ? 512 : Infinity;
 
 /**
  * A string as JSON text. Short ones mostly need no escape: a scan of their char codes and two
