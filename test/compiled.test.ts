@@ -201,6 +201,41 @@ describe("a wide schema (all field types, oneofs, packed and unpacked, proto2 pr
     for (const bytes of errors) expect(c.check(typeName, Uint8Array.from(bytes)), Buffer.from(bytes).toString("hex")).toBe("error");
   });
 
+  it("packed varints of every type at every length, non-minimal, and overlong in the tenth byte decode and fail as the codec's", () => {
+    const c = compile(conformanceProtos, ["google/protobuf/test_messages_proto3.proto"]);
+    const typeName = "protobuf_test_messages.proto3.TestAllTypesProto3";
+    // packed_int32 (75) to packed_sint64 (80), packed_bool (87), packed_nested_enum (88, open)
+    const fields = [75, 76, 77, 78, 79, 80, 87, 88];
+    const varints: number[][] = [];
+    for (let bytes = 1; bytes <= 10; bytes++) {
+      for (const top of bytes === 10 ? [0x00, 0x01] : [0x01, 0x7f]) {
+        varints.push([...Array.from({ length: bytes - 1 }, (_, i) => 0x80 | ((i * 37 + bytes) & 0x7f)), top]);
+      }
+    }
+    varints.push([0x80, 0x00], [0xff, 0x80, 0x80, 0x00], [0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00]); // non-minimal
+    const run = (field: number, values: number[][]) => {
+      const body = values.flat();
+      return Uint8Array.from([(field << 3 | 2) & 0x7f | 0x80, field >> 4, body.length, ...body]);
+    };
+    let checked = 0;
+    for (const field of fields) {
+      expect(c.check(typeName, run(field, varints)), `field ${field}`).toBe("same");
+      for (let i = 0; i < varints.length; i++) expect(c.check(typeName, run(field, [varints[i]!])), `field ${field}, ${i}`).toBe("same");
+      for (const tenth of [0x02, 0x7f]) {
+        // overlong in the tenth byte, first, between others, and last
+        const overlong = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, tenth];
+        for (const values of [[overlong, [0x01]], [[0x01], [0x80, 0x01], overlong, [0x05]], [[0x7f], overlong]]) {
+          expect(c.check(typeName, run(field, values)), `field ${field}, tenth ${tenth}`).toBe("error");
+          checked++;
+        }
+      }
+      // an eleventh byte: the tenth has its continuation bit, so the run is overlong there too
+      expect(c.check(typeName, run(field, [[0x01], [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x81, 0x00]]))).toBe("error");
+      checked += varints.length + 2;
+    }
+    expect(checked).toBeGreaterThan(200);
+  });
+
   it("packed closed-enum values outside the enum are re-encoded as unknown fields, the array keeping the rest", () => {
     const c = compile(conformanceProtos, ["google/protobuf/test_messages_proto2.proto"]);
     const typeName = "protobuf_test_messages.proto2.TestAllTypesProto2";

@@ -36,7 +36,7 @@ export const DELIMITED_EXPORT = "d";
 export const LAYOUT_EXPORT = "layout";
 
 /** Changed whenever what compiled modules import or bake in changes meaning: modules of another version then go unused. */
-const COMPILED_ABI = 3;
+const COMPILED_ABI = 4;
 
 /** What layoutHash reads of a field (a generator's FieldModel or a schema's FieldInfo). */
 interface HashedField {
