@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkS
 import { tmpdir } from "node:os";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
-import { Extension, fromText, getOption, init, toText, toJsonString, fromJsonString, builder, findField } from "hppproto";
+import { Extension, fromText, getOption, init, toText, toJsonString, fromJsonString, fromJson, builder, findField } from "hppproto";
 import { loadSchema } from "../dist/codegen/dynamic.js";
 import { EDITION_2024 } from "./support/edition2024.js";
 import { OPTIONS_ONLY, OPTIONS_USED } from "./support/optionsonly.js";
@@ -92,6 +92,8 @@ describe("generated code", () => {
     expect(proto.decode(bytes)).toEqual({ Proto: 5, then$: { Enum: 1 } });
     expect(toJsonString(proto, proto.decode(bytes))).toBe('{"Proto":5,"then":{"Enum":"__proto__"}}');
     expect(fromJsonString(proto, '{"__proto__":6,"then":{"Enum":"__proto__"}}')).toEqual({ Proto: 6, then$: { Enum: 1 } });
+    // a JSON value: JSON.parse makes "__proto__" an own key, which fromJson's copy keeps one
+    expect(fromJson(proto, JSON.parse('{"__proto__":6,"then":{"Enum":"__proto__"}}'))).toEqual({ Proto: 6, then$: { Enum: 1 } });
     expect(({} as Record<string, unknown>).Enum).toBeUndefined();
   });
 

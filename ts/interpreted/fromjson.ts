@@ -132,7 +132,10 @@ function messageReader(def: SchemaDef, index: number): FromJson {
     let seen = 0, more: Set<FieldInfo> | undefined; // fields that can be given by two names, given
     let key: string | undefined; // for the error path
     try {
-      for (const [k, v] of jsonIn.object(json)) {
+      const obj = jsonIn.object(json);
+      const keys = Object.keys(obj);
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i]!, v = obj[k]!;
         key = k;
         const m = byKey.get(k);
         if (m === undefined) {
