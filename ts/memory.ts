@@ -2,6 +2,8 @@
 // made over the old one, so the runtime calls sync() after each call into WASM that can allocate;
 // getters never cache arrays of their own.
 
+import { nodeText } from "./utf16.js";
+
 // (ignoreBOM: a leading U+FEFF of a protobuf string is text, which TextDecoder would drop by default)
 const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 export const EMPTY_BYTES = Object.freeze(new Uint8Array(0)) as Uint8Array;
@@ -20,7 +22,7 @@ const NodeBuffer = (globalThis as unknown as { Buffer?: { from(b: ArrayBuffer): 
  * there, and pays up to about 110). Measured per length against each, in Chromium 156 and Node 24;
  * `npm run bench:browser` shows the effect on whole messages.
  */
-const SHORT_STRING = NodeBuffer ? 12 : 112;
+const SHORT_STRING = nodeText ? 12 : 112;
 
 /** What an alias of memory (a view's typed array or bytes) is once growth has detached it. */
 export const DETACHED_ALIAS =

@@ -789,17 +789,15 @@ function countVarints(): Code {
   return c;
 }
 
-/** How packedVarints stores each value: by the field's type, as convertVarint and varintStore do one. */
-const enum PackedStore { Wide = 0, Zigzag64 = 1, Low32 = 2, Zigzag32 = 3, Bool = 4 }
+/**
+ * The ways packedVarints stores a value, as convertVarint and varintStore store one of these
+ * types; a field's type is stored as the one it shares both with.
+ */
+const PACKED_STORES = [FieldType.Int64, FieldType.Sint64, FieldType.Int32, FieldType.Sint32, FieldType.Bool] as const;
 
-function packedStore(t: FieldType): PackedStore {
-  switch (t) {
-    case FieldType.Int64: case FieldType.Uint64: return PackedStore.Wide;
-    case FieldType.Sint64: return PackedStore.Zigzag64;
-    case FieldType.Sint32: return PackedStore.Zigzag32;
-    case FieldType.Bool: return PackedStore.Bool;
-    default: return PackedStore.Low32;
-  }
+function packedStore(t: FieldType): number {
+  const i = (PACKED_STORES as readonly FieldType[]).indexOf(t);
+  return i >= 0 ? i : varintStore(t) === "i64" ? 0 : 2; // uint64; uint32 and enums
 }
 
 /**
@@ -844,20 +842,16 @@ function packedVarints(h: Helpers): Code {
   c.end();
   // stored as the field's type keeps it (a branch the run always takes the same way)
   const stored = c.block();
-  const bool = c.block(), zigzag32 = c.block(), low32 = c.block(), zigzag64 = c.block(), wide = c.block();
-  c.get(K).br_table([wide, zigzag64, low32, zigzag32, bool], bool);
-  c.end(); // Wide
-  c.get(D).get(V).store("i64").get(D).i32(8).op("i32.add").set(D).br(stored);
-  c.end(); // Zigzag64
-  c.get(D).get(V).i64(1).op("i64.shr_u").i64(0).get(V).i64(1).op("i64.and", "i64.sub", "i64.xor").store("i64");
-  c.get(D).i32(8).op("i32.add").set(D).br(stored);
-  c.end(); // Low32
-  c.get(D).get(V).store("i64_32").get(D).i32(4).op("i32.add").set(D).br(stored);
-  c.end(); // Zigzag32
-  c.get(D).get(V).op("i32.wrap_i64").tee(B).i32(1).op("i32.shr_u").i32(0).get(B).i32(1).op("i32.and", "i32.sub", "i32.xor").store("i32");
-  c.get(D).i32(4).op("i32.add").set(D).br(stored);
-  c.end(); // Bool
-  c.get(D).get(V).i64(0).op("i64.ne").store("i32_8").get(D).i32(1).op("i32.add").set(D);
+  const cases = PACKED_STORES.map(() => c.block()).reverse(); // cases[i] closes i-th: PACKED_STORES[i]'s code follows its end
+  c.get(K).br_table(cases, cases[cases.length - 1]!);
+  PACKED_STORES.forEach((t, i) => {
+    c.end();
+    c.get(D);
+    convertVarint(c, t, V);
+    c.store(varintStore(t));
+    c.get(D).i32(valueSize(t)).op("i32.add").set(D);
+    if (i < PACKED_STORES.length - 1) c.br(stored);
+  });
   c.end();
   c.br(value).end().end();
   c.i32(1);
@@ -908,21 +902,21 @@ function lengthAt(c: Code, h: Helpers, out: Target): void {
   c.get(V).op("i32.wrap_i64").set(LEN);
 }
 
-/** Pushes V as the field's in-record value (store_varint), for a store of storeKind(f). */
-function convertVarint(c: Code, t: FieldType): void {
+/** Pushes local v (V) as the field's in-record value (store_varint), for a store of varintStore(t). */
+function convertVarint(c: Code, t: FieldType, v = V): void {
   switch (t) {
     case FieldType.Sint32:
       // zigzag of the low 32 bits
-      c.get(V).op("i32.wrap_i64").i32(1).op("i32.shr_u").i32(0).get(V).op("i32.wrap_i64").i32(1).op("i32.and", "i32.sub", "i32.xor");
+      c.get(v).op("i32.wrap_i64").i32(1).op("i32.shr_u").i32(0).get(v).op("i32.wrap_i64").i32(1).op("i32.and", "i32.sub", "i32.xor");
       return;
     case FieldType.Sint64:
-      c.get(V).i64(1).op("i64.shr_u").i64(0).get(V).i64(1).op("i64.and", "i64.sub", "i64.xor");
+      c.get(v).i64(1).op("i64.shr_u").i64(0).get(v).i64(1).op("i64.and", "i64.sub", "i64.xor");
       return;
     case FieldType.Bool:
-      c.get(V).i64(0).op("i64.ne");
+      c.get(v).i64(0).op("i64.ne");
       return;
     default:
-      c.get(V); // 32-bit types keep the low 32 bits (an i64.store32)
+      c.get(v); // 32-bit types keep the low 32 bits (an i64.store32)
   }
 }
 
@@ -1210,7 +1204,9 @@ function packedCase(c: Code, h: Helpers, f: FieldModel, next: Target, out: Targe
   c.get(MISSES).i32(1).op("i32.add").set(MISSES);
   c.br(value);
   c.end();
-  c.get(DST).get(V).store("i64_32");
+  c.get(DST);
+  convertVarint(c, f.type);
+  c.store(varintStore(f.type));
   c.get(DST).i32(width).op("i32.add").set(DST);
   c.br(value).end().end();
   c.get(REC).get(REC).load("i32", off + ARRAY_SIZE).get(MISSES).op("i32.sub").store("i32", off + ARRAY_SIZE);
