@@ -24,7 +24,7 @@ export class Arena {
   released = false;
   /** @internal address of the C++ Arena */
   readonly ptr: number;
-  /** @internal */
+  /** The runtime the arena's memory belongs to (generated views read its zero record). */
   readonly rt: Runtime;
 
   constructor(options: ArenaOptions = {}) {

@@ -24,10 +24,11 @@ const empty = {
 };
 
 export abstract class MessageView {
-  /** @internal */ readonly $arena: Arena;
-  /** @internal (builders re-point themselves: see builder.ts) */ $gen: number;
-  /** @internal address of the record */ $ptr: number;
-  /** @internal the runtime's memory (one object for the runtime's life: growth refreshes its arrays) */ readonly $m: Memory;
+  // What generated getters read (so declared in the types); not an API for applications.
+  /** The arena holding the record. */ readonly $arena: Arena;
+  /** The arena's generation the record belongs to (builders re-point themselves: see builder.ts). */ $gen: number;
+  /** Address of the record. */ $ptr: number;
+  /** The runtime's memory (one object for the runtime's life: growth refreshes its arrays). */ readonly $m: Memory;
 
   constructor(arena: Arena, ptr: number) {
     this.$arena = arena;
@@ -52,7 +53,7 @@ export abstract class MessageView {
     return this.$m;
   }
 
-  /** @internal the error of a view whose record is gone */
+  /** The error of a view whose record is gone (generated getters throw it). */
   $stale(): never {
     throw new StaleViewError(this.$arena.released ? "released" : "reset", "$writer" in this ? "builder" : "view");
   }
@@ -118,7 +119,7 @@ export abstract class MessageView {
  * element kind, so that each get() is a monomorphic call site.
  */
 export abstract class ListView<T> implements Iterable<T> {
-  /** @internal address of the first element's slot */
+  /** Address of the first element's slot (generated list classes read it). */
   protected readonly data: number;
   readonly length: number;
 
@@ -127,7 +128,7 @@ export abstract class ListView<T> implements Iterable<T> {
    * the address from owner themselves: done here, for every list class, those reads saw every view
    * class and went polymorphic (reading a map tile's views took 7-9% longer).
    */
-  constructor(/** @internal */ protected readonly owner: MessageView, m: Memory, slot: number) {
+  constructor(/** the view whose field this is (generated list classes read it) */ protected readonly owner: MessageView, m: Memory, slot: number) {
     const u32 = m.u32, w = slot >>> 2;
     this.data = u32[w]!;
     this.length = u32[w + 1]!;
@@ -182,7 +183,7 @@ export abstract class MessageList<V> extends ListView<V> {
     return this.get(index);
   }
 
-  /** @internal get()'s failure: an index out of range, or a view that is no longer valid. */
+  /** get()'s failure (generated list classes call it): an index out of range, or a view that is no longer valid. */
   protected $invalid(index: number): never {
     this.owner.$mem(); // throws StaleViewError
     throw this.outOfRange(index);

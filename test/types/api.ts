@@ -3,7 +3,7 @@
 import {
  anyIs, anyPack, anyUnpack, clearExtension, decodeStream, DelimitedReader, fieldMaskApply, fieldMaskMerge, fromText, getExtension, hasExtension, Registry,
  setExtension, timestampFromDate, toText, create, merge,
- builder, clone, equals, isFieldSet, clearField, isMessage, fromJsonString, toJsonString, fromJson, toJson, encodeFromJsonString, fieldsOf, oneofsOf, findField } from "hppproto";
+ Arena, builder, clone, equals, isFieldSet, clearField, isMessage, fromJsonString, toJsonString, fromJson, toJson, encodeFromJsonString, fieldsOf, oneofsOf, findField } from "hppproto";
 import * as conf2 from "../gen/conformance/google/protobuf/test_messages_proto2_pb.js";
 import { TestAllTypesProto3 } from "../gen/conformance/google/protobuf/test_messages_proto3_pb.js";
 import { Timestamp } from "../gen/conformance/google/protobuf/timestamp_pb.js";
@@ -85,4 +85,17 @@ equals(T, m, create(TestAllTypesProto3));
 // @ts-expect-error the builder of a TestAllTypesProto2 has no such field
 builder(T).noSuchField = 1;
 
-export { seconds, unknownType, masked, back, level, group, s, list, n, wrong, numbers, bigints, notString, generated, pushed, pushedViews, notViews, streamed, same, cleared, guarded, fromText2, fromValue, fieldNames };
+export { seconds, unknownType, masked, back, level, group, s, list, n, wrong, numbers, bigints, notString, generated, pushed, pushedViews, notViews, streamed, same, cleared, guarded, fromText2, fromValue, fieldNames, stillReadable };
+
+// The declarations hold the API, not the runtime's internals (tsconfig.build.json: stripInternal)
+// @ts-expect-error a message type's generated parts are internal
+T.parts;
+// @ts-expect-error so is its schema
+T.schemaDef;
+// @ts-expect-error and how the codec takes a record of it
+T.withRecord;
+// @ts-expect-error a view's checked memory access is internal
+T.view(new Uint8Array(0)).$mem();
+// @ts-expect-error an arena's address in linear memory is internal
+new Arena().ptr;
+const stillReadable: boolean = T.view(new Uint8Array(0)).$valid;
