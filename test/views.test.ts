@@ -89,6 +89,28 @@ describe("repeated message fields", () => {
     expect(() => Node.view(node(1)).children.get(0)).toThrow(RangeError); // an absent field is empty
   });
 
+  it("get() of a fraction is a RangeError on every kind of list, generated and interpreted: it read a slot across two elements, a string or Uint8Array of whatever memory that pointed to", () => {
+    const bytes = TestAllTypes.encode({ repeatedString: ["a", "bb", "ccc"], repeatedBytes: [new Uint8Array([1]), new Uint8Array([2, 3])], repeatedNestedMessage: [{ bb: 1 }, { bb: 2 }] });
+    const interpreted = interpretedType(TestAllTypes.schemaDef, TestAllTypes.index) as unknown as typeof TestAllTypes;
+    for (const type of [TestAllTypes, interpreted]) {
+      const v = type.view(bytes);
+      for (const list of [v.repeatedString, v.repeatedBytes, v.repeatedNestedMessage] as { get(i: number): unknown; length: number }[]) {
+        for (const bad of [0.5, 1.5, -0.5, 2 ** 32, -(2 ** 32) + 1]) expect(() => list.get(bad), `${bad}`).toThrow(RangeError);
+        expect(list.length).toBeGreaterThan(1);
+      }
+      expect([v.repeatedString.get(-0), v.repeatedBytes.get(1), v.repeatedNestedMessage.get(1).bb]).toEqual(["a", new Uint8Array([2, 3]), 2]);
+    }
+  });
+
+  it("at() reads as Array's at(): from the end when negative, undefined out of range, a fraction truncated", () => {
+    const v = TestAllTypes.view(TestAllTypes.encode({ repeatedString: ["a", "bb", "ccc"], repeatedNestedMessage: [{ bb: 1 }, { bb: 2 }] }));
+    const strings = v.repeatedString, array = ["a", "bb", "ccc"];
+    for (const i of [0, 2, -1, -3, 3, -4, 1.7, -1.2, NaN, Infinity]) expect(strings.at(i), `${i}`).toBe(array.at(i));
+    expect([v.repeatedNestedMessage.at(-1)?.bb, v.repeatedNestedMessage.at(2)]).toEqual([2, undefined]);
+    TestAllTypes.view(new Uint8Array(0));
+    expect(() => strings.at(0)).toThrow(StaleViewError);
+  });
+
   it("get() on a list whose view is stale throws StaleViewError, even for an index in range", () => {
     const children = Node.view(withChildren([10, 20])).children;
     const first = children.get(0);

@@ -135,11 +135,20 @@ export abstract class ListView<T> implements Iterable<T> {
   }
 
   /** @internal the element at index, known to be in range */
-  protected abstract at(m: Memory, index: number): T;
+  protected abstract element(m: Memory, index: number): T;
 
+  /** The element at `index`; an index that is no integer in 0..length-1 is a RangeError. */
   get(index: number): T {
-    if (!(index >= 0 && index < this.length)) throw this.outOfRange(index);
-    return this.at(this.owner.$mem(), index);
+    // (a fraction would read a slot across two elements: a string or bytes of whatever memory it points to)
+    if ((index >>> 0) !== index || index >= this.length) throw this.outOfRange(index);
+    return this.element(this.owner.$mem(), index);
+  }
+
+  /** As Array's at(): the element at `index`, counted from the end when negative; undefined out of range. */
+  at(index: number): T | undefined {
+    const i = Math.trunc(index) || 0; // (NaN as 0, as Array's)
+    const at = i < 0 ? i + this.length : i;
+    return at >= 0 && at < this.length ? this.get(at) : undefined;
   }
 
   /** @internal */
@@ -154,19 +163,19 @@ export abstract class ListView<T> implements Iterable<T> {
   toArray(): T[] {
     const m = this.owner.$mem();
     const out = new Array<T>(this.length);
-    for (let i = 0; i < this.length; i++) out[i] = this.at(m, i);
+    for (let i = 0; i < this.length; i++) out[i] = this.element(m, i);
     return out;
   }
 }
 
 class StringList extends ListView<string> {
-  protected at(m: Memory, index: number): string {
+  protected element(m: Memory, index: number): string {
     return m.strAt(this.data + index * 8);
   }
 }
 
 class BytesList extends ListView<Uint8Array> {
-  protected at(m: Memory, index: number): Uint8Array {
+  protected element(m: Memory, index: number): Uint8Array {
     return bytesView(m, this.data + index * 8);
   }
 }
@@ -179,7 +188,7 @@ class BytesList extends ListView<Uint8Array> {
 export abstract class MessageList<V> extends ListView<V> {
   abstract override get(index: number): V;
 
-  protected at(_m: Memory, index: number): V {
+  protected element(_m: Memory, index: number): V {
     return this.get(index);
   }
 

@@ -148,7 +148,7 @@ export function listDecl(c: FileContext, m: MessageModel, name: string): string 
     `class ${name} extends $MessageList${ts(`<${view}>`)} {`,
     member(undefined, "get", [["i", "number"]], view, [
       "const o = this.owner;",
-      "if (!(i >= 0 && i < this.length) || o.$gen !== o.$arena.generation) this.$invalid(i);",
+      "if ((i >>> 0) !== i || i >= this.length || o.$gen !== o.$arena.generation) this.$invalid(i);", // an integer index only (ListView.get)
       `return new ${view}(o.$arena, o.$m.u32[(this.data >>> 2) + i]${nonNull});`,
     ]),
     "}\n",

@@ -147,7 +147,7 @@ export function listClass(src: ClassSource, index: number): ListClass<MessageVie
   return class extends MessageList<MessageView> {
     get(i: number): MessageView {
       const o = this.owner;
-      if (!(i >= 0 && i < this.length) || o.$gen !== o.$arena.generation) this.$invalid(i);
+      if ((i >>> 0) !== i || i >= this.length || o.$gen !== o.$arena.generation) this.$invalid(i);
       return new (src.view(index))(o.$arena, o.$m.u32[(this.data >>> 2) + i]!);
     }
   };
