@@ -2,6 +2,7 @@
 // invalidates every view into it; views check the arena's generation on each access.
 import { ARENA_CUR, ARENA_END, ARENA_HEAD } from "./abi.js";
 import { DecodeError } from "./errors.js";
+import { byteOffsetOf, lengthOf } from "./input.js";
 import { DETACHED_ALIAS } from "./memory.js";
 import { MAX_INPUT, runtime, type Runtime } from "./runtime.js";
 
@@ -40,9 +41,13 @@ export class Arena {
     unreleased.register(this, { rt: this.rt, ptr: this.ptr }, this);
   }
 
+  /** @internal builders' setters running in the arena: it cannot be reset or released meanwhile */
+  writing = 0;
+
   /** Drops everything decoded into the arena, keeping its largest block for reuse. */
   reset(): void {
     this.assertLive();
+    this.assertNotWriting();
     this.rt.exports.hp_arena_reset(this.ptr);
     this.generation++;
   }
@@ -50,6 +55,7 @@ export class Arena {
   /** Frees the arena's memory. The arena and its views cannot be used afterwards. */
   release(): void {
     if (this.released) return;
+    this.assertNotWriting();
     unreleased.unregister(this);
     this.rt.exports.hp_arena_free(this.ptr);
     this.released = true;
@@ -72,7 +78,7 @@ export class Arena {
     const cur = u32[(this.ptr + ARENA_CUR) >>> 2]!;
     const head = u32[(this.ptr + ARENA_HEAD) >>> 2]!;
     try {
-      const size = bytes.length; // before the copy, which can detach bytes (an alias of memory)
+      const size = lengthOf(bytes); // before the copy, which can detach bytes (an alias of memory)
       return decode(this.copyIn(bytes, shift), size);
     } catch (e) {
       this.rt.exports.hp_arena_rewind(this.ptr, head, cur);
@@ -87,7 +93,7 @@ export class Arena {
   private copyIn(bytes: Uint8Array, shift: number): number {
     this.assertLive();
     const mem = this.rt.mem;
-    const n = bytes.length;
+    const n = lengthOf(bytes);
     const need = n + shift;
     // checked before rounding: at 2^31 the 32-bit rounding below turns negative and would "fit"
     if (need > MAX_INPUT) throw new DecodeError("MESSAGE_TOO_LARGE", 0, "");
@@ -100,7 +106,7 @@ export class Arena {
     }
     // a new block may grow memory: input that aliases it (a view's bytes field) is copied from
     // where it was (Memory.copyIn)
-    const at = bytes.byteOffset;
+    const at = byteOffsetOf(bytes);
     const q = this.rt.exports.hp_arena_alloc(this.ptr, size) >>> 0;
     mem.sync();
     if (q === 0) throw new DecodeError("OUT_OF_MEMORY", 0, "");
@@ -110,6 +116,10 @@ export class Arena {
 
   private assertLive(): void {
     if (this.released) throw new Error("hppproto: arena used after release()");
+  }
+
+  private assertNotWriting(): void {
+    if (this.writing !== 0) throw new Error("hppproto: a builder's arena cannot be reset or released while one of its setters runs (from a getter of the value being set)");
   }
 }
 

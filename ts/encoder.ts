@@ -8,6 +8,7 @@
 import { describe, invalid, toInt64, toUint64, within } from "./checks.js";
 import { EncodeError } from "./errors.js";
 import { quote } from "./excerpt.js";
+import { bytesOfView } from "./input.js";
 import { DETACHED_ALIAS, type Memory } from "./memory.js";
 import type { SchemaDef } from "./schema.js";
 import { halves, putVarint32, scratch64, WireBuffer } from "./wirebuffer.js";
@@ -190,9 +191,13 @@ function badElement(w: PlainEncoder, x: unknown, want: string, f: FieldRef, i: n
 
 /** v as elements to read one by one: an array, or a typed array (not a detached one). */
 function listOf(w: PlainEncoder, v: unknown, f: FieldRef): ArrayLike<unknown> {
-  if (Array.isArray(v)) return v;
+  if (Array.isArray(v)) {
+    // (a Proxy of an array may claim any length: a fraction would write a packed run's length short of its values)
+    if ((v.length >>> 0) !== v.length) throw w.fail(new EncodeError("INVALID_VALUE", "", `an array whose length is ${describe(v.length)}`), f);
+    return v;
+  }
   if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
-    const typed = v as unknown as ArrayLike<unknown> & { buffer: ArrayBufferLike };
+    const typed = v as ArrayBufferView & ArrayLike<unknown>;
     checkAttached(w, typed, f);
     return typed;
   }
@@ -203,7 +208,7 @@ function listOf(w: PlainEncoder, v: unknown, f: FieldRef): ArrayLike<unknown> {
  * An empty typed array may be an alias of memory that growth detached (memory grew since it was
  * read from its view): its contents are lost, an error rather than an empty field (as fill.ts).
  */
-function checkAttached(w: PlainEncoder, v: { length: number; buffer: ArrayBufferLike }, f: FieldRef): void {
+function checkAttached(w: PlainEncoder, v: ArrayBufferView, f: FieldRef): void {
   if (w.mem.isDetached(v)) throw w.fail(new EncodeError("INVALID_VALUE", "", DETACHED_ALIAS), f);
 }
 
@@ -560,10 +565,10 @@ export function writePackedFloat(w: PlainEncoder, t: number, v: unknown, f: Fiel
 /** A packed run of doubles (`width` 8) or floats (4); a typed array of that type is copied whole. */
 function floatRun(w: PlainEncoder, t: number, v: unknown, f: FieldRef, width: number): void {
   if ((width === 8 ? v instanceof Float64Array : v instanceof Float32Array) && (v as ArrayLike<number>).length !== 0) {
-    const typed = v as Float64Array | Float32Array;
+    const typed = bytesOfView(v as Float64Array | Float32Array);
     w.varint32(t);
-    w.varint32(typed.byteLength);
-    w.raw(new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength)); // little-endian hosts
+    w.varint32(typed.length);
+    w.raw(typed); // little-endian hosts
     return;
   }
   const list = listOf(w, v, f), n = list.length;

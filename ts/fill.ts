@@ -6,6 +6,7 @@ import { blockBytes, bump } from "./arena.js";
 import { EncodeError } from "./errors.js";
 import { quote } from "./excerpt.js";
 import { describe, invalid, toInt64, toUint64, within } from "./checks.js";
+import { byteOffsetOf, lengthOf } from "./input.js";
 import { DETACHED_ALIAS, type Memory } from "./memory.js";
 import { MAX_BLOCK, type Runtime } from "./runtime.js";
 import type { SchemaDef } from "./schema.js";
@@ -72,14 +73,14 @@ export class RecordWriter {
    * aliases memory (a view's typed array or bytes): then `moved` is v's byteOffset, for the caller to
    * copy it from there; else -1. byteOffset is read only then: it is a ~20 ns builtin call in V8.
    */
-  private allocFor(v: { length: number; byteOffset: number }, size: number): number {
+  private allocFor(v: ArrayBufferView, size: number): number {
     size = blockSize(size);
     const p = bump(this.m.u32, this.arena, size);
     this.moved = -1;
     if (p !== 0) return p;
-    const n = v.length, at = v.byteOffset;
+    const n = lengthOf(v), at = byteOffsetOf(v);
     const q = this.newBlock(size);
-    if (v.length !== n) this.moved = at;
+    if (lengthOf(v) !== n) this.moved = at;
     return q;
   }
 
@@ -191,7 +192,7 @@ export class RecordWriter {
 
   bytes(addr: number, v: unknown, field: FieldRef): void {
     if (!(v instanceof Uint8Array)) throw invalid(v, "a Uint8Array", this.name(field));
-    const n = v.length;
+    const n = lengthOf(v);
     if (n === 0) {
       this.attached(v, field);
       this.slot(addr, 0, 0);
@@ -280,8 +281,8 @@ export class RecordWriter {
    * copies v to with its own element type (one call site per type stays monomorphic), or 0 when
    * there is nothing left to copy (v empty, or moved here already from where it aliased memory).
    */
-  private typedSlot(addr: number, v: { length: number; byteOffset: number; buffer: ArrayBufferLike }, width: number, field: FieldRef): number {
-    const n = v.length;
+  private typedSlot(addr: number, v: ArrayBufferView, width: number, field: FieldRef): number {
+    const n = lengthOf(v);
     if (n === 0) {
       this.attached(v, field);
       this.arraySlot(addr, 0, 0);
@@ -312,11 +313,11 @@ export class RecordWriter {
       if (p !== 0) this.m.i32.set(v, p >>> 2);
       return;
     }
-    const list = this.list(v, field), n = list.length, base = this.array(addr, n, 4) >>> 2, h = this.m.i32;
+    const list = this.list(v, field), n = this.size(list, field), base = this.array(addr, n, 4) >>> 2;
     for (let i = 0; i < n; i++) {
       const x = list[i];
       if (typeof x !== "number" || (x | 0) !== x) throw within(invalid(x, "a 32-bit signed integer", ""), `${this.name(field)}[${i}]`);
-      h[base + i] = x;
+      this.m.i32[base + i] = x; // (memory's arrays read again: a getter of the list may have grown it)
     }
   }
   u32s(addr: number, v: unknown, field: FieldRef): void {
@@ -325,11 +326,11 @@ export class RecordWriter {
       if (p !== 0) this.m.u32.set(v, p >>> 2);
       return;
     }
-    const list = this.list(v, field), n = list.length, base = this.array(addr, n, 4) >>> 2, h = this.m.u32;
+    const list = this.list(v, field), n = this.size(list, field), base = this.array(addr, n, 4) >>> 2;
     for (let i = 0; i < n; i++) {
       const x = list[i];
       if (typeof x !== "number" || x >>> 0 !== x) throw within(invalid(x, "a 32-bit unsigned integer", ""), `${this.name(field)}[${i}]`);
-      h[base + i] = x;
+      this.m.u32[base + i] = x;
     }
   }
   f32s(addr: number, v: unknown, field: FieldRef): void {
@@ -338,11 +339,11 @@ export class RecordWriter {
       if (p !== 0) this.m.f32.set(v, p >>> 2);
       return;
     }
-    const list = this.list(v, field), n = list.length, base = this.array(addr, n, 4) >>> 2, h = this.m.f32;
+    const list = this.list(v, field), n = this.size(list, field), base = this.array(addr, n, 4) >>> 2;
     for (let i = 0; i < n; i++) {
       const x = list[i];
       if (typeof x !== "number") throw within(invalid(x, "a number", ""), `${this.name(field)}[${i}]`);
-      h[base + i] = x;
+      this.m.f32[base + i] = x;
     }
   }
   f64s(addr: number, v: unknown, field: FieldRef): void {
@@ -351,11 +352,11 @@ export class RecordWriter {
       if (p !== 0) this.m.f64.set(v, p >>> 3);
       return;
     }
-    const list = this.list(v, field), n = list.length, base = this.array(addr, n, 8) >>> 3, h = this.m.f64;
+    const list = this.list(v, field), n = this.size(list, field), base = this.array(addr, n, 8) >>> 3;
     for (let i = 0; i < n; i++) {
       const x = list[i];
       if (typeof x !== "number") throw within(invalid(x, "a number", ""), `${this.name(field)}[${i}]`);
-      h[base + i] = x;
+      this.m.f64[base + i] = x;
     }
   }
   i64s(addr: number, v: unknown, field: FieldRef): void {
@@ -364,10 +365,13 @@ export class RecordWriter {
       if (p !== 0) this.m.i64.set(v, p >>> 3);
       return;
     }
-    const list = this.list(v, field), n = list.length, base = this.array(addr, n, 8) >>> 3, h = this.m.i64;
+    const list = this.list(v, field), n = this.size(list, field), base = this.array(addr, n, 8) >>> 3;
     let i = 0;
     try {
-      for (; i < n; i++) h[base + i] = toInt64(list[i]);
+      for (; i < n; i++) {
+        const x = toInt64(list[i]);
+        this.m.i64[base + i] = x;
+      }
     } catch (e) {
       throw within(e, `${this.name(field)}[${i}]`);
     }
@@ -378,20 +382,33 @@ export class RecordWriter {
       if (p !== 0) this.m.u64.set(v, p >>> 3);
       return;
     }
-    const list = this.list(v, field), n = list.length, base = this.array(addr, n, 8) >>> 3, h = this.m.u64;
+    const list = this.list(v, field), n = this.size(list, field), base = this.array(addr, n, 8) >>> 3;
     let i = 0;
     try {
-      for (; i < n; i++) h[base + i] = toUint64(list[i]);
+      for (; i < n; i++) {
+        const x = toUint64(list[i]);
+        this.m.u64[base + i] = x;
+      }
     } catch (e) {
       throw within(e, `${this.name(field)}[${i}]`);
     }
+  }
+
+  /**
+   * A list's length, read once: an array-like (a Proxy of an array) may claim any, and a fraction
+   * would size its storage short of the elements written.
+   */
+  private size(list: ArrayLike<unknown>, field: FieldRef): number {
+    const n = list.length;
+    if ((n >>> 0) !== n) throw new EncodeError("INVALID_VALUE", this.name(field), `an array whose length is ${describe(n)}`);
+    return n;
   }
 
   /** v as elements to read one by one: an array, or a copy of a typed array (which may alias memory). */
   private list(v: unknown, field: FieldRef): ArrayLike<unknown> {
     if (Array.isArray(v)) return v;
     if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
-      const typed = v as unknown as { length: number; buffer: ArrayBufferLike; slice(): ArrayLike<unknown> };
+      const typed = v as ArrayBufferView & { slice(): ArrayLike<unknown> };
       this.attached(typed, field);
       return typed.slice();
     }
@@ -403,14 +420,14 @@ export class RecordWriter {
    * read from its view, perhaps earlier in this encode): its contents are lost, an error rather
    * than an empty field.
    */
-  private attached(v: { length: number; buffer: ArrayBufferLike }, field: FieldRef): void {
+  private attached(v: ArrayBufferView, field: FieldRef): void {
     if (this.m.isDetached(v)) throw new EncodeError("INVALID_VALUE", this.name(field), DETACHED_ALIAS);
   }
 
   /** Repeated strings, bytes or messages: one slot per element, each written by `write`. */
   each<T>(addr: number, v: unknown, width: number, write: (addr: number, e: T) => void, field: FieldRef): void {
     const list = this.list(v, field) as ArrayLike<T>;
-    const n = list.length;
+    const n = this.size(list, field);
     const p = this.array(addr, n, width);
     for (let i = 0; i < n; i++) {
       try {
@@ -425,7 +442,7 @@ export class RecordWriter {
   msgs(addr: number, v: unknown, fill: Fill<never>, def: SchemaDef, index: number, field: FieldRef): void {
     const size = def.messages[index]!.recordSize;
     const list = this.list(v, field);
-    const n = list.length;
+    const n = this.size(list, field);
     const p = this.array(addr, n, 4);
     const outerDef = this.def, outer = this.message;
     this.def = def;
@@ -480,7 +497,7 @@ export class RecordWriter {
   /** Sets the unknown fields of record rec (a new or empty record, or a builder's, replacing them) to wire bytes v. */
   unknown(rec: number, v: unknown): void {
     if (!(v instanceof Uint8Array)) throw invalid(v, "a Uint8Array", "$unknown");
-    if (v.length === 0) {
+    if (lengthOf(v) === 0) {
       this.arraySlot(rec + UNKNOWN_FIELDS, 0, 0);
       return;
     }

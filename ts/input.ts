@@ -21,9 +21,38 @@ export const isBinaryInput = (v: unknown): v is BinaryInput => ArrayBuffer.isVie
  */
 export function bytesOf(input: BinaryInput, typeName: string, method: string): Uint8Array {
   if (input instanceof Uint8Array) return input;
-  if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+  if (ArrayBuffer.isView(input)) return bytesOfView(input);
   if (isBuffer(input)) return new Uint8Array(input as ArrayBuffer);
   throw new TypeError(`${typeName}.${method}: expected a Uint8Array, ArrayBuffer, SharedArrayBuffer or other ArrayBufferView (a Node Buffer is one), got ${describe(input)}`);
+}
+
+// A typed array's or DataView's length, byteOffset and buffer can lie (own properties, a subclass's
+// getters) while set() and copyWithin() copy what it really holds: whatever is copied into linear
+// memory, or read over it, is sized and found with the engine's own getters, or a lie would size a
+// copy short of what set() writes, or make a view over other memory.
+const getterOf = (proto: object, name: string) => Object.getOwnPropertyDescriptor(proto, name)!.get!;
+const typedArrayProto = Object.getPrototypeOf(Uint8Array.prototype) as object;
+const typedLength = getterOf(typedArrayProto, "length"), typedOffset = getterOf(typedArrayProto, "byteOffset");
+const typedByteLength = getterOf(typedArrayProto, "byteLength"), typedBuffer = getterOf(typedArrayProto, "buffer");
+const dataViewOffset = getterOf(DataView.prototype, "byteOffset"), dataViewLength = getterOf(DataView.prototype, "byteLength");
+const dataViewBuffer = getterOf(DataView.prototype, "buffer");
+/** The elements a typed array holds, whatever its `length` property says. */
+export const lengthOf = (v: ArrayBufferView): number => typedLength.call(v) as number;
+/** A typed array's offset in its buffer, whatever its `byteOffset` property says. */
+export const byteOffsetOf = (v: ArrayBufferView): number => typedOffset.call(v) as number;
+/** A typed array's buffer, whatever its `buffer` property says. */
+export const bufferOf = (v: ArrayBufferView): ArrayBufferLike => typedBuffer.call(v) as ArrayBufferLike;
+
+/** The bytes of a typed array or DataView: a Uint8Array over exactly them. */
+export function bytesOfView(v: ArrayBufferView): Uint8Array {
+  return v instanceof DataView
+    ? new Uint8Array(dataViewBuffer.call(v) as ArrayBufferLike, dataViewOffset.call(v) as number, dataViewLength.call(v) as number)
+    : new Uint8Array(bufferOf(v), byteOffsetOf(v), typedByteLength.call(v) as number);
+}
+
+/** A byte offset to write at: an integer from 0 (a fraction or a string would not index bytes, and wrote nothing, or at 10 for "1"). */
+export function checkOffset(offset: number): void {
+  if (!(Number.isInteger(offset) && offset >= 0)) throw new RangeError(`hppproto: offset ${describe(offset)} is not an integer from 0`);
 }
 
 /**

@@ -2,6 +2,7 @@
 // made over the old one, so the runtime calls sync() after each call into WASM that can allocate;
 // getters never cache arrays of their own.
 
+import { bufferOf, lengthOf } from "./input.js";
 import { nodeText } from "./utf16.js";
 
 // (ignoreBOM: a leading U+FEFF of a protobuf string is text, which TextDecoder would drop by default)
@@ -52,21 +53,21 @@ export class Memory {
   }
 
   /** Whether v was an alias of this memory (a view's typed array or bytes) that growth has detached: its contents are lost. */
-  isDetached(v: { length: number; buffer: ArrayBufferLike }): boolean {
+  isDetached(v: ArrayBufferView): boolean {
     // length, not byteLength (a builtin call in V8); .buffer only for empty arrays: on a small typed
     // array it makes V8 move the data off-heap
-    if (v.length !== 0 || v === EMPTY_BYTES) return false;
+    if (lengthOf(v) !== 0 || v === EMPTY_BYTES) return false;
     this.sync(); // growth may have come from outside a call into WASM (a getter, memory.grow())
-    return this.retired.has(v.buffer);
+    return this.retired.has(bufferOf(v));
   }
 
   /**
-   * Copies the bytes of v to p. `at` and `n` are v's byteOffset and length read before p was
-   * allocated: if that allocation grew memory it detached every array over the old buffer, so a v
-   * now empty was an alias of memory, and its bytes are copied from where it was.
+   * Copies the bytes of v to p. `at` and `n` are v's byteOffsetOf() and lengthOf() read before p
+   * was allocated: if that allocation grew memory it detached every array over the old buffer, so a
+   * v now empty was an alias of memory, and its bytes are copied from where it was.
    */
   copyIn(v: Uint8Array, at: number, n: number, p: number): void {
-    if (v.length === n) this.u8.set(v, p);
+    if (lengthOf(v) === n) this.u8.set(v, p);
     else this.u8.copyWithin(p, at, at + n);
   }
 

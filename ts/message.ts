@@ -15,7 +15,7 @@ import { readsOutLossily, type Int64As, type SchemaDef } from "./schema.js";
 import type { Write } from "./json/write.js";
 import type { MessageView, ViewClass } from "./view.js";
 import { isView } from "./viewmark.js";
-import { bytesOf, describe, type BinaryInput } from "./input.js";
+import { bytesOf, checkOffset, describe, lengthOf, type BinaryInput } from "./input.js";
 import { copyBytes, ownedCopy } from "./copy.js";
 import type { Encode, PlainEncoder } from "./encoder.js";
 
@@ -207,7 +207,7 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
     if (arena === undefined) {
       arena = scratchArenas(rt).views;
       arena.generation++; // the call resets the arena, even when it then fails
-      const size = bytes.length; // before stage(): see there
+      const size = lengthOf(bytes); // before stage(): see there
       const input = rt.stage(bytes, alignmentShift(bytes), true);
       return new viewClass(arena, rt.decode(handle, this.index, arena.ptr, input, size, true, this.schemaDef));
     }
@@ -237,7 +237,7 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
     const handle = rt.schema(this.schemaDef);
     const arena = scratchArenas(rt).plain;
     arena.generation++;
-    const size = bytes.length; // before stage(): see there
+    const size = lengthOf(bytes); // before stage(): see there
     return rt.decode(handle, this.index, arena.ptr, rt.stage(bytes, alignmentShift(bytes), false), size, true, this.schemaDef);
   }
 
@@ -251,7 +251,7 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
     if (arena === undefined) {
       arena = scratchArenas(rt).views;
       arena.generation++;
-      const size = bytes.length; // before stage(): see there
+      const size = lengthOf(bytes); // before stage(): see there
       [ptr, count] = rt.decodeDelimited(handle, this.index, arena.ptr, rt.stage(bytes, 0, true), size, true, this.schemaDef);
     } else {
       const own = arena;
@@ -272,7 +272,7 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
     const handle = rt.schema(this.schemaDef);
     const arena = scratchArenas(rt).plain;
     arena.generation++;
-    const size = bytes.length; // before stage(): see there
+    const size = lengthOf(bytes); // before stage(): see there
     const [ptr, count] = rt.decodeDelimited(handle, this.index, arena.ptr, rt.stage(bytes, 0, false), size, true, this.schemaDef);
     const m = rt.mem;
     const out = new Array<T>(count);
@@ -463,8 +463,10 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
 
   /** n encoded bytes at source[from] copied into target at offset; BUFFER_TOO_SMALL leaves it untouched. */
   private copyInto(source: Uint8Array, from: number, n: number, into: Uint8Array, offset: number): number {
-    if (!(offset >= 0 && offset <= into.length && n <= into.length - offset)) {
-      throw new EncodeError("BUFFER_TOO_SMALL", this.typeName, `${n} bytes do not fit at offset ${offset} of a ${into.length}-byte buffer`);
+    checkOffset(offset);
+    const room = lengthOf(into);
+    if (!(offset <= room && n <= room - offset)) {
+      throw new EncodeError("BUFFER_TOO_SMALL", this.typeName, `${n} bytes do not fit at offset ${offset} of a ${room}-byte buffer`);
     }
     copyBytes(source, from, n, into, offset);
     return n;

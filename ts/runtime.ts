@@ -10,6 +10,7 @@ import {
   PATH_ENTRY_MESSAGE, PATH_ENTRY_SIZE, STATUS_CODE, STATUS_DETAIL, STATUS_OFFSET, STATUS_PATH, STATUS_PATH_SIZE, STATUS_TRUNCATED,
 } from "./abi.js";
 import { compiling, decoderState, frameMessage, instantiateCompiled, instantiateWaiting, type CompiledHost, type Decoders } from "./compiled.js";
+import { byteOffsetOf, lengthOf } from "./input.js";
 import { DETACHED_ALIAS, Memory } from "./memory.js";
 import type { SchemaDef } from "./schema.js";
 import type { EncodeLimits } from "./encoder.js";
@@ -275,7 +276,7 @@ export class Runtime {
    */
   stage(bytes: Uint8Array, shift: number, forViews: boolean): number {
     const staging = forViews ? this.viewStaging : this.copyStaging;
-    const n = bytes.length;
+    const n = lengthOf(bytes);
     const need = n + shift;
     if (need > MAX_INPUT) throw new DecodeError("MESSAGE_TOO_LARGE", 0, "");
     const m = this.mem;
@@ -283,7 +284,7 @@ export class Runtime {
     if (need > staging.size) {
       // input may be an alias of this memory (a view's bytes field holding a message), even of the
       // staging buffer: see Memory.copyIn; the old buffer is freed only after the copy
-      const at = bytes.byteOffset;
+      const at = byteOffsetOf(bytes);
       this.growStaging(staging, need, (fresh) => m.copyIn(bytes, at, n, fresh + shift));
     } else {
       m.u8.set(bytes, staging.ptr + shift);

@@ -2,7 +2,7 @@
 // hand-rolled or very large messages (the protozero model). No intermediate objects: nested
 // messages are opened with fork() and closed with join(), which back-patches their length.
 import { EncodeError } from "./errors.js";
-import { bytesOf, type BinaryInput } from "./input.js";
+import { bytesOf, bytesOfView, checkOffset, lengthOf, type BinaryInput } from "./input.js";
 import { copyBytes } from "./copy.js";
 import { halves, scratch64, WireBuffer } from "./wirebuffer.js";
 
@@ -50,8 +50,10 @@ export class Writer {
   finishInto(target: BinaryInput, offset = 0): number {
     this.checkClosed();
     const into = bytesOf(target, "Writer", "finishInto");
-    if (!(offset >= 0 && offset <= into.length && this.out.pos <= into.length - offset)) {
-      throw new EncodeError("BUFFER_TOO_SMALL", "", `${this.out.pos} bytes do not fit at offset ${offset} of a ${into.length}-byte buffer`);
+    checkOffset(offset);
+    const room = lengthOf(into);
+    if (!(offset <= room && this.out.pos <= room - offset)) {
+      throw new EncodeError("BUFFER_TOO_SMALL", "", `${this.out.pos} bytes do not fit at offset ${offset} of a ${room}-byte buffer`);
     }
     copyBytes(this.out.buf, 0, this.out.pos, into, offset);
     return this.out.pos;
@@ -155,31 +157,17 @@ export class Writer {
   /** A bytes field, or a message encoded elsewhere (e.g. by MessageType.encode). */
   bytes(field: number, v: Uint8Array): this {
     if (!(v instanceof Uint8Array)) throw range(field, v, "a Uint8Array");
-    this.tag(field, Wire.Len);
-    this.out.lengthPrefixed(v);
-    return this;
+    return this.lengthPrefixed(field, v);
   }
 
   // ---- packed repeated fields: one length-delimited run ----
 
   packedDouble(field: number, values: ArrayLike<number>): this {
-    if (values instanceof Float64Array) {
-      const n = values.length;
-      this.tag(field, Wire.Len);
-      this.out.varint32(n * 8);
-      this.out.raw(new Uint8Array(values.buffer, values.byteOffset, n * 8)); // little-endian hosts
-      return this;
-    }
+    if (values instanceof Float64Array) return this.lengthPrefixed(field, values); // little-endian hosts
     return this.packedRun(field, values, Writer.doubleElement);
   }
   packedFloat(field: number, values: ArrayLike<number>): this {
-    if (values instanceof Float32Array) {
-      const n = values.length;
-      this.tag(field, Wire.Len);
-      this.out.varint32(n * 4);
-      this.out.raw(new Uint8Array(values.buffer, values.byteOffset, n * 4)); // little-endian hosts
-      return this;
-    }
+    if (values instanceof Float32Array) return this.lengthPrefixed(field, values); // little-endian hosts
     return this.packedRun(field, values, Writer.floatElement);
   }
   packedFixed32(field: number, values: ArrayLike<number>): this {
@@ -247,6 +235,22 @@ export class Writer {
   private static sint64Element(w: Writer, v: bigint | number, field: number): void {
     split64(field, v, I64_MIN, I64_MAX);
     w.out.zigzagHalves();
+  }
+
+  /**
+   * The bytes of a typed array as field `field`, length first; nothing written if they cannot be
+   * read (its buffer was transferred: the engine's TypeError, no tag left behind).
+   */
+  private lengthPrefixed(field: number, v: ArrayBufferView): this {
+    const before = this.out.pos;
+    this.tag(field, Wire.Len);
+    try {
+      this.out.lengthPrefixed(bytesOfView(v));
+    } catch (e) {
+      this.out.pos = before;
+      throw e;
+    }
+    return this;
   }
 
   /** A run whose byte length is only known once written: written after a placeholder, then patched. */

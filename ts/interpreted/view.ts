@@ -3,6 +3,7 @@
 // and give the same values (sub-message views, typed arrays, lists, maps, oneof cases).
 import * as builder from "../builder.js";
 import type { Fill } from "../fill.js";
+import { ARRAY_SLOT_SIZE } from "../abi.js";
 import { valueSize } from "../layout.js";
 import type { Materializer } from "../message.js";
 import type { Memory } from "../memory.js";
@@ -159,6 +160,40 @@ export interface BuilderParts {
   filler(index: number): Fill<never>;
 }
 
+const NOTHING: readonly number[] = [];
+
+/**
+ * A builder's setter: `slot` gives the (offset, length) ranges of its record that `set` writes
+ * before it can fail (a field's slot filled element by element, a message's pointer set before its
+ * fields), put back as they were if it throws, so that a failed set leaves the field as it was (it
+ * left a count of elements never written, whose storage held what the arena's memory held before).
+ * Meanwhile the builder's arena cannot be reset or released: a getter of the value being set could
+ * otherwise free the memory the setter writes into.
+ */
+function guarded(b: MessageView, slot: readonly number[], set: () => void): void {
+  const arena = b.$arena, rec = b.$ptr;
+  let saved: Uint8Array | undefined;
+  if (slot.length !== 0) {
+    const u8 = b.$m.u8;
+    saved = new Uint8Array(slot.length === 2 ? slot[1]! : slot[1]! + slot[3]!);
+    saved.set(u8.subarray(rec + slot[0]!, rec + slot[0]! + slot[1]!));
+    if (slot.length === 4) saved.set(u8.subarray(rec + slot[2]!, rec + slot[2]! + slot[3]!), slot[1]!);
+  }
+  arena.writing++;
+  try {
+    set();
+  } catch (e) {
+    if (saved !== undefined && b.$gen === arena.generation) {
+      const u8 = b.$m.u8; // (memory may have grown)
+      u8.set(saved.subarray(0, slot[1]!), rec + slot[0]!);
+      if (slot.length === 4) u8.set(saved.subarray(slot[1]!), rec + slot[2]!);
+    }
+    throw e;
+  } finally {
+    arena.writing--;
+  }
+}
+
 /**
  * The builder class of message `index`: a view class (the interpreted one, or generated code's)
  * with setters, add/mutable methods, $clear() and $release().
@@ -179,16 +214,22 @@ export function builderClass(def: SchemaDef, index: number, base: ViewClass<Mess
     const write = fieldWriter(def, f, (ref) => parts.filler(ref));
     const off = f.offset;
     let set: (this: MessageView, v: unknown) => void;
-    if (f.label === Label.Map) set = function (v) { write(builder.writer(this), this.$ptr, v ?? {}); };
-    else if (f.label === Label.Repeated) set = function (v) { write(builder.writer(this), this.$ptr, v ?? []); };
-    else {
+    if (f.label === Label.Map || f.label === Label.Repeated) {
+      const empty = f.label === Label.Map ? {} : [];
+      const slot = [off, ARRAY_SLOT_SIZE]; // a map is an array of entries too
+      set = function (v) { guarded(this, slot, () => write(builder.writer(this), this.$ptr, v ?? empty)); };
+    } else {
       const width = valueSize(f.type);
       const [byte, mask] = f.label === Label.Explicit ? [f.presence >>> 3, 1 << (f.presence & 7)] : [0, 0];
+      // a message is filled after its pointer and presence bit are set: what a failure puts back
+      const slot = isMessage(f) ? (mask !== 0 ? [off, width, byte, 1] : [off, width]) : NOTHING;
       set = function (v) {
-        const w = builder.writer(this);
-        if (v != null) return write(w, this.$ptr, v);
-        w.zero(this.$ptr + off, width);
-        if (mask !== 0) w.unbit(this.$ptr + byte, mask);
+        guarded(this, slot, () => {
+          const w = builder.writer(this);
+          if (v != null) return write(w, this.$ptr, v);
+          w.zero(this.$ptr + off, width);
+          if (mask !== 0) w.unbit(this.$ptr + byte, mask);
+        });
       };
     }
     Object.defineProperty(proto, f.prop, accessor(getter(f.prop), set));
@@ -197,26 +238,39 @@ export function builderClass(def: SchemaDef, index: number, base: ViewClass<Mess
     if (isMessage(f)) {
       const ref = f.ref, size = def.messages[ref]!.recordSize;
       const sub = () => parts.builder(ref);
-      if (f.label === Label.Repeated) proto[method] = function (this: MessageView) { return builder.add(this, off, size, sub()); };
+      if (f.label === Label.Repeated) {
+        const slot = [off, ARRAY_SLOT_SIZE]; // (add() counts the element before allocating its record, which can fail)
+        proto[method] = function (this: MessageView) {
+          let added: MessageView | undefined;
+          guarded(this, slot, () => void (added = builder.add(this, off, size, sub())));
+          return added;
+        };
+      }
       else proto[method] = function (this: MessageView) { return builder.mutable(this, off, size, sub(), f.presence >>> 3, 1 << (f.presence & 7)); };
     } else {
       const element: FieldInfo = { ...f, label: Label.Implicit, offset: 0 }; // one value, written where push() puts it
       const writeOne = fieldWriter(def, element, (ref) => parts.filler(ref));
       const width = valueSize(f.type);
+      const slot = [off, ARRAY_SLOT_SIZE]; // push() counts the element before writeOne checks it
       proto[method] = function (this: MessageView, v: unknown) {
-        const w = builder.writer(this);
-        writeOne(w, w.push(this.$ptr + off, width), v);
+        guarded(this, slot, () => {
+          const w = builder.writer(this);
+          writeOne(w, w.push(this.$ptr + off, width), v);
+        });
       };
     }
   });
   for (const o of info.oneofs) {
     const write = oneofWriter(def, o, (ref) => parts.filler(ref));
     const width = Math.max(...o.fields.map((f) => valueSize(f.type)));
+    const slot = [o.caseOffset, 4, o.valueOffset, width];
     Object.defineProperty(proto, o.prop, accessor(getter(o.prop), function (this: MessageView, v: unknown) {
-      const w = builder.writer(this);
-      w.zero(this.$ptr + o.caseOffset, 4);
-      w.zero(this.$ptr + o.valueOffset, width);
-      if (v != null) write(w, this.$ptr, v);
+      guarded(this, slot, () => {
+        const w = builder.writer(this);
+        w.zero(this.$ptr + o.caseOffset, 4);
+        w.zero(this.$ptr + o.valueOffset, width);
+        if (v != null) write(w, this.$ptr, v);
+      });
     }));
   }
   proto["$clear"] = function (this: MessageView) { builder.clear(this, info.recordSize); };
