@@ -198,3 +198,26 @@ describe("arrays and offsets that are no arrays or offsets", () => {
     expect([...w.finish()]).toEqual([8, 1]);
   });
 });
+
+describe("clear errors for what is no input or no setting", () => {
+  it("a decode of an array whose buffer was transferred names that (it was the engine's 'Cannot perform %TypedArray%.prototype.set on a detached ArrayBuffer')", () => {
+    const typed = new Float64Array(new ArrayBuffer(8)), bytes = new Uint8Array(new ArrayBuffer(8)), buffer = new ArrayBuffer(8);
+    for (const b of [typed.buffer, bytes.buffer, buffer]) structuredClone(b, { transfer: [b] });
+    for (const input of [bytes, typed, buffer]) {
+      expect(() => T.decode(input)).toThrow(/^hppproto: the input's ArrayBuffer is detached: transferred \(postMessage, structuredClone\)/);
+      expect(() => T.view(input)).toThrow(/the input's ArrayBuffer is detached/);
+    }
+    expect(T.decode(new Uint8Array(0)).optionalInt32).toBe(0); // an empty input is no detached one
+  });
+
+  it("setLimits() with a misspelt limit is a TypeError naming the limits (it was ignored), and sets nothing", async () => {
+    const { getLimits, setLimits } = await import("hppproto");
+    const before = getLimits();
+    expect(() => setLimits({ maxDepht: 5 } as never)).toThrow(/no limit "maxDepht"; the limits are maxDepth, maxMessageSize, maxElements, maxAmplification/);
+    expect(getLimits()).toEqual(before);
+  });
+
+  it("the Writer quotes a string it was given for a number", () => {
+    expect(() => new Writer().double(1, "1" as unknown as number)).toThrow(/"1" is not a number/);
+  });
+});

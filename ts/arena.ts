@@ -2,8 +2,7 @@
 // invalidates every view into it; views check the arena's generation on each access.
 import { ARENA_CUR, ARENA_END, ARENA_HEAD } from "./abi.js";
 import { DecodeError } from "./errors.js";
-import { byteOffsetOf, lengthOf } from "./input.js";
-import { DETACHED_ALIAS } from "./memory.js";
+import { byteOffsetOf, detachedInput, lengthOf } from "./input.js";
 import { MAX_INPUT, runtime, type Runtime } from "./runtime.js";
 
 export interface ArenaOptions {
@@ -79,7 +78,7 @@ export class Arena {
     const head = u32[(this.ptr + ARENA_HEAD) >>> 2]!;
     try {
       const size = lengthOf(bytes); // before the copy, which can detach bytes (an alias of memory)
-      return decode(this.copyIn(bytes, shift), size);
+      return decode(this.copyIn(bytes, size, shift), size);
     } catch (e) {
       this.rt.exports.hp_arena_rewind(this.ptr, head, cur);
       throw e;
@@ -90,15 +89,18 @@ export class Arena {
    * Copies input bytes into the arena, `shift` bytes past an 8-byte boundary (see align.ts);
    * bump-allocates in JS when the block has room.
    */
-  private copyIn(bytes: Uint8Array, shift: number): number {
+  private copyIn(bytes: Uint8Array, n: number, shift: number): number {
     this.assertLive();
     const mem = this.rt.mem;
-    const n = lengthOf(bytes);
     const need = n + shift;
     // checked before rounding: at 2^31 the 32-bit rounding below turns negative and would "fit"
     if (need > MAX_INPUT) throw new DecodeError("MESSAGE_TOO_LARGE", 0, "");
     const size = blockBytes(need);
-    if (mem.isDetached(bytes)) throw new TypeError(`input is ${DETACHED_ALIAS}`);
+    if (n === 0) {
+      const e = detachedInput(bytes, n);
+      mem.sync(); // (as Runtime.stage)
+      if (e !== undefined) throw e;
+    }
     const p = bump(mem.u32, this.ptr, size);
     if (p !== 0) {
       mem.u8.set(bytes, p + shift);

@@ -20,9 +20,15 @@ export const isBinaryInput = (v: unknown): v is BinaryInput => ArrayBuffer.isVie
  * (passed apart, so that the message is only built when it is thrown) and what was given.
  */
 export function bytesOf(input: BinaryInput, typeName: string, method: string): Uint8Array {
-  if (input instanceof Uint8Array) return input;
-  if (ArrayBuffer.isView(input)) return bytesOfView(input);
-  if (isBuffer(input)) return new Uint8Array(input as ArrayBuffer);
+  if (input instanceof Uint8Array) return input; // (detached: see detachedInput)
+  if (ArrayBuffer.isView(input)) {
+    if (isDetached(input.buffer)) throw detached();
+    return bytesOfView(input);
+  }
+  if (isBuffer(input)) {
+    if (isDetached(input as ArrayBufferLike)) throw detached();
+    return new Uint8Array(input as ArrayBuffer);
+  }
   throw new TypeError(`${typeName}.${method}: expected a Uint8Array, ArrayBuffer, SharedArrayBuffer or other ArrayBufferView (a Node Buffer is one), got ${describe(input)}`);
 }
 
@@ -48,6 +54,31 @@ export function bytesOfView(v: ArrayBufferView): Uint8Array {
   return v instanceof DataView
     ? new Uint8Array(dataViewBuffer.call(v) as ArrayBufferLike, dataViewOffset.call(v) as number, dataViewLength.call(v) as number)
     : new Uint8Array(bufferOf(v), byteOffsetOf(v), typedByteLength.call(v) as number);
+}
+
+const detachedGetter = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "detached")?.get; // (ES2024: Node 22, Chrome 114)
+
+/**
+ * The error of a decode of `input`, `n` (its lengthOf) bytes, if its buffer was detached (it reads
+ * as empty, which would decode as an empty message; asked only of empty inputs: it is not free).
+ */
+export function detachedInput(input: Uint8Array, n: number): TypeError | undefined {
+  return n === 0 && isDetached(bufferOf(input)) ? detached() : undefined;
+}
+
+const detached = () =>
+  new TypeError("hppproto: the input's ArrayBuffer is detached: transferred (postMessage, structuredClone), or WASM memory that grew since the array was taken from a view (take it again, or slice() it first)");
+
+/** Whether a buffer was detached: its arrays read as empty. */
+function isDetached(buffer: ArrayBufferLike): boolean {
+  if (!(buffer instanceof ArrayBuffer)) return false; // (a SharedArrayBuffer cannot be)
+  if (detachedGetter !== undefined) return detachedGetter.call(buffer) as boolean;
+  try {
+    new Uint8Array(buffer, 0, 0);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /** A byte offset to write at: an integer from 0 (a fraction or a string would not index bytes, and wrote nothing, or at 10 for "1"). */

@@ -208,7 +208,7 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
       arena = scratchArenas(rt).views;
       arena.generation++; // the call resets the arena, even when it then fails
       const size = lengthOf(bytes); // before stage(): see there
-      const input = rt.stage(bytes, alignmentShift(bytes), true);
+      const input = rt.stage(bytes, size, alignmentShift(bytes), true);
       return new viewClass(arena, rt.decode(handle, this.index, arena.ptr, input, size, true, this.schemaDef));
     }
     const rec = arena.decodeInto(bytes, (input, size) => rt.decode(handle, this.index, arena.ptr, input, size, false, this.schemaDef),
@@ -238,7 +238,7 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
     const arena = scratchArenas(rt).plain;
     arena.generation++;
     const size = lengthOf(bytes); // before stage(): see there
-    return rt.decode(handle, this.index, arena.ptr, rt.stage(bytes, alignmentShift(bytes), false), size, true, this.schemaDef);
+    return rt.decode(handle, this.index, arena.ptr, rt.stage(bytes, size, alignmentShift(bytes), false), size, true, this.schemaDef);
   }
 
   /** Views of every message in a buffer of length-delimited messages, decoded in one call. */
@@ -252,7 +252,7 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
       arena = scratchArenas(rt).views;
       arena.generation++;
       const size = lengthOf(bytes); // before stage(): see there
-      [ptr, count] = rt.decodeDelimited(handle, this.index, arena.ptr, rt.stage(bytes, 0, true), size, true, this.schemaDef);
+      [ptr, count] = rt.decodeDelimited(handle, this.index, arena.ptr, rt.stage(bytes, size, 0, true), size, true, this.schemaDef);
     } else {
       const own = arena;
       [ptr, count] = own.decodeInto(bytes, (input, size) =>
@@ -273,7 +273,7 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
     const arena = scratchArenas(rt).plain;
     arena.generation++;
     const size = lengthOf(bytes); // before stage(): see there
-    const [ptr, count] = rt.decodeDelimited(handle, this.index, arena.ptr, rt.stage(bytes, 0, false), size, true, this.schemaDef);
+    const [ptr, count] = rt.decodeDelimited(handle, this.index, arena.ptr, rt.stage(bytes, size, 0, false), size, true, this.schemaDef);
     const m = rt.mem;
     const out = new Array<T>(count);
     for (let i = 0; i < count; i++) out[i] = read(m, m.u32[(ptr >>> 2) + i]!, rt);

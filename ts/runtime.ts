@@ -10,8 +10,8 @@ import {
   PATH_ENTRY_MESSAGE, PATH_ENTRY_SIZE, STATUS_CODE, STATUS_DETAIL, STATUS_OFFSET, STATUS_PATH, STATUS_PATH_SIZE, STATUS_TRUNCATED,
 } from "./abi.js";
 import { compiling, decoderState, frameMessage, instantiateCompiled, instantiateWaiting, type CompiledHost, type Decoders } from "./compiled.js";
-import { byteOffsetOf, lengthOf } from "./input.js";
-import { DETACHED_ALIAS, Memory } from "./memory.js";
+import { byteOffsetOf, detachedInput } from "./input.js";
+import { Memory } from "./memory.js";
 import type { SchemaDef } from "./schema.js";
 import type { EncodeLimits } from "./encoder.js";
 
@@ -206,7 +206,12 @@ export class Runtime {
   }
 
   setLimits(limits: Partial<Limits>): void {
-    const next = { ...this.limits, ...limits };
+    const current = this.limits;
+    for (const k of Object.keys(limits)) {
+      // (a misspelt limit would be left at its default without a word)
+      if (!Object.hasOwn(current, k)) throw new TypeError(`hppproto: setLimits() has no limit ${JSON.stringify(k)}; the limits are ${Object.keys(current).join(", ")}`);
+    }
+    const next = { ...current, ...limits };
     for (const [k, v] of Object.entries(next)) {
       if (!Number.isInteger(v) || v < 1 || v > 0x7fffffff) throw new RangeError(`hppproto: ${k} must be an integer in 1..2^31-1`);
     }
@@ -274,13 +279,16 @@ export class Runtime {
    * decodes whose results are copied out at once share the other. Input that aliases memory (a
    * view's bytes field) is detached if the staging buffer grows: callers take its length first.
    */
-  stage(bytes: Uint8Array, shift: number, forViews: boolean): number {
+  stage(bytes: Uint8Array, n: number, shift: number, forViews: boolean): number {
     const staging = forViews ? this.viewStaging : this.copyStaging;
-    const n = lengthOf(bytes);
     const need = n + shift;
     if (need > MAX_INPUT) throw new DecodeError("MESSAGE_TOO_LARGE", 0, "");
     const m = this.mem;
-    if (m.isDetached(bytes)) throw new TypeError(`input is ${DETACHED_ALIAS}`);
+    if (n === 0) {
+      const e = detachedInput(bytes, n);
+      m.sync(); // (growth detaching it may have come from outside a call into WASM: a getter, memory.grow())
+      if (e !== undefined) throw e;
+    }
     if (need > staging.size) {
       // input may be an alias of this memory (a view's bytes field holding a message), even of the
       // staging buffer: see Memory.copyIn; the old buffer is freed only after the copy

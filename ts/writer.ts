@@ -1,6 +1,7 @@
 // The streaming writer: protobuf wire format written field by field into one reusable buffer, for
 // hand-rolled or very large messages (the protozero model). No intermediate objects: nested
 // messages are opened with fork() and closed with join(), which back-patches their length.
+import { describe } from "./checks.js";
 import { EncodeError } from "./errors.js";
 import { bytesOf, bytesOfView, checkOffset, lengthOf, type BinaryInput } from "./input.js";
 import { copyBytes } from "./copy.js";
@@ -307,7 +308,7 @@ export class Writer {
 
 function range(field: number, v: unknown, want: string): EncodeError {
   const integral = typeof v === "number" && Number.isInteger(v) && want.includes("integer");
-  return new EncodeError(integral ? "VALUE_OUT_OF_RANGE" : "INVALID_VALUE", `field ${field}`, `${String(v)} is not ${want}`);
+  return new EncodeError(integral ? "VALUE_OUT_OF_RANGE" : "INVALID_VALUE", `field ${field}`, `${describe(v)} is not ${want}`);
 }
 
 /** Checks a 64-bit value against [min, max] and leaves its two's-complement halves in `halves`. */
