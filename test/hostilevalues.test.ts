@@ -4,8 +4,11 @@
 // integers. Nothing of that may read or write linear memory outside what it owns, leave a builder
 // holding memory it never wrote, or change what another caller's view shows.
 import { beforeAll, describe, expect, it } from "vitest";
-import { Arena, builder, EncodeError, init, Writer } from "hppproto";
+import { Arena, builder, create, decodeToJsonString, EncodeError, getExtension, init, setExtension, StaleViewError, toJsonString, Writer } from "hppproto";
+import { schemaFromSources } from "../dist/codegen/dynamic.js";
+import { interpretedType } from "../dist/ts/interpreted/index.js";
 import { TestAllTypesProto3 as T } from "./gen/conformance/google/protobuf/test_messages_proto3_pb.js";
+import { TestAllExtensions, TestRequired, TestRequired_single } from "./gen/unittest/google/protobuf/unittest_pb.js";
 
 beforeAll(async () => {
   await init();
@@ -219,5 +222,90 @@ describe("clear errors for what is no input or no setting", () => {
 
   it("the Writer quotes a string it was given for a number", () => {
     expect(() => new Writer().double(1, "1" as unknown as number)).toThrow(/"1" is not a number/);
+  });
+});
+
+describe("callbacks and getters that re-enter the runtime", () => {
+  const batchOf = (...ids: number[]) => T.encodeDelimited(ids.map((optionalInt32) => ({ optionalInt32, optionalString: "batch" })));
+
+  it("forEachViewDelimited(): a callback that resets or releases the arena ends the loop with StaleViewError (later views read another message's bytes as their record pointers, and said they were valid)", () => {
+    for (const free of [(a: Arena) => a.reset(), (a: Arena) => a.release()]) {
+      const arena = new Arena();
+      const seen: number[] = [];
+      expect(() => T.forEachViewDelimited(batchOf(1, 2, 3), (v, i) => {
+        seen.push(v.optionalInt32);
+        if (i === 0) {
+          free(arena);
+          if (!arena.released) T.view(T.encode({ optionalString: "X".repeat(64) }), arena);
+        }
+      }, arena)).toThrow(StaleViewError);
+      expect(seen).toEqual([1]);
+    }
+    const seen: number[] = []; // the batch's own arena, reached through a view
+    expect(() => T.forEachViewDelimited(batchOf(4, 5), (v) => (seen.push(v.optionalInt32), v.$arena.reset()))).toThrow(StaleViewError);
+    expect(seen).toEqual([4]);
+    expect(T.forEachViewDelimited(batchOf(6, 7), () => {})).toBe(2);
+  });
+
+  it("a view of an absent map value keeps reading zeros after a schema with larger records is used (the shared zero record was freed under it and handed to another arena)", () => {
+    const v = T.view(new Uint8Array([0xba, 0x04, 0x03, 0x0a, 0x01, 0x6b]), new Arena()); // map_string_nested_message { key: "k" }, no value
+    const absent = v.mapStringNestedMessage.get("k")!;
+    expect([absent.a, absent.corecursive]).toEqual([0, undefined]);
+    const fields = Array.from({ length: 700 }, (_, i) => `int64 f${i} = ${i + 1};`).join(" ");
+    schemaFromSources({ "zr.proto": `syntax = "proto3"; package zr; message Big { ${fields} }` }).types.get("zr.Big")!.decode(new Uint8Array(0));
+    const others = Array.from({ length: 8 }, () => T.view(T.encode({ optionalBytes: new Uint8Array(900).fill(0x41) }), new Arena({ firstBlock: 1024 })));
+    expect([absent.a, absent.corecursive, others.length]).toEqual([0, undefined, 8]);
+  });
+
+  it("toJsonString() of a view and decodeToJsonString() read their options before the record: an option getter that decodes over it gave another caller's message", () => {
+    const mine = T.encode({ optionalInt32: 1, optionalString: "mine" });
+    const secret = T.encode({ optionalInt32: 42, optionalString: "SECRET-of-other-caller" });
+    const view = T.view(mine);
+    expect(() => toJsonString(T, view, { get enumsAsInts() { T.view(secret); return false; } })).toThrow(StaleViewError);
+    const own = new Arena();
+    const inOwn = T.view(mine, own);
+    expect(() => toJsonString(T, inOwn, { get useProtoNames() { own.reset(); T.view(secret, own); return false; } })).toThrow(StaleViewError);
+    for (const options of [{ get registry() { T.decode(secret); return undefined; } }, { get emitDefaults() { T.decode(secret); return false; } }]) {
+      expect(decodeToJsonString(T, mine, options)).toBe('{"optionalInt32":1,"optionalString":"mine"}');
+    }
+  });
+
+  it("encodeDelimited() through the codec: a getter that grows memory or the list, or resets a listed view's arena", () => {
+    const I = interpretedType(T.schemaDef, T.index) as unknown as typeof T; // (plain objects through records and the codec)
+    const big = T.encode({ optionalBytes: new Uint8Array(64 << 20) });
+    const keep: unknown[] = [];
+    const grows = { get optionalInt32() { keep.push(T.view(big, new Arena())); return 5; } };
+    expect(I.decodeDelimited(I.encodeDelimited([{ optionalInt32: 7 }, grows, { optionalInt32: 9 }])).map((m) => m.optionalInt32)).toEqual([7, 5, 9]);
+    const list: object[] = [{ optionalInt32: 1 }, { get optionalInt32() { list.push({ optionalInt32: 3 }, { optionalInt32: 4 }); return 2; } }];
+    expect(I.decodeDelimited(I.encodeDelimited(list as never)).map((m) => m.optionalInt32)).toEqual([1, 2]);
+    const arena = new Arena();
+    const view = I.view(T.encode({ optionalInt32: 8 }), arena);
+    expect(() => I.encodeDelimited([view, { get optionalInt32() { arena.reset(); T.view(big, arena); return 1; } }] as never)).toThrow(StaleViewError);
+  });
+
+  it("an extension written alone skips only its carrier's required fields, not those of encodes and decodes its value's getters start", () => {
+    const seen: string[] = [];
+    const value = {
+      a: 1, b: 2, c: 3,
+      get dummy2() {
+        for (const attempt of [() => TestRequired.encode({ a: 1 }), () => TestRequired.decode(TestRequired.encode({ a: 1, b: 2, c: 3 }).subarray(0, 2))]) {
+          try {
+            attempt();
+            seen.push("accepted");
+          } catch (e) {
+            seen.push((e as { code?: string }).code ?? String(e));
+          }
+        }
+        return 0;
+      },
+    };
+    // the extension's field written by its carrier, as setExtension() does for an extendee of another run
+    const bytes = (TestRequired_single as unknown as { bytesOf(v: unknown): Uint8Array }).bytesOf(value);
+    expect(seen).toEqual(["MISSING_REQUIRED", "MISSING_REQUIRED"]);
+    expect(getExtension(TestAllExtensions.decode(bytes), TestRequired_single)).toMatchObject({ a: 1, b: 2, c: 3, dummy2: 0 });
+    const m = create(TestAllExtensions);
+    setExtension(m, TestRequired_single, { a: 1, b: 2, c: 3 });
+    expect(getExtension(m, TestRequired_single)).toMatchObject({ a: 1, b: 2, c: 3 });
+    expect(() => TestRequired.encode({ a: 1 })).toThrow(/required field is not set/);
   });
 });

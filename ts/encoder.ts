@@ -45,7 +45,7 @@ export class PlainEncoder extends WireBuffer {
   pendingValue: unknown = undefined;
   /** Nesting of the message being written (the top-level one: 0), as the codec counts it. */
   level = 0;
-  limits: EncodeLimits = { maxDepth: 100, maxMessageSize: 0x7fffffff, allowPartial: false };
+  readonly limits: EncodeLimits = { maxDepth: 100, maxMessageSize: 0x7fffffff, allowPartial: false };
   /** A required field was found absent: the encode fails, unless a value error comes first (as the codec's, whose fill runs first). */
   missed = false;
   /** Set on the second pass that finds which required field it was. */
@@ -60,22 +60,25 @@ export class PlainEncoder extends WireBuffer {
    * returns the length. The bytes are in `buffer` until the next run.
    */
   run<T>(def: SchemaDef, index: number, encode: Encode<T>, o: T, limits: EncodeLimits): number {
-    this.begin(limits, false);
+    this.take(limits);
+    this.begin(false);
     this.top(def, index, encode, o);
     if (this.missed) {
       // the first pass checked every value: again, to name the first absent required field
-      this.begin(limits, true);
+      this.begin(true);
       this.top(def, index, encode, o);
       throw requiredNotSet(); // (getters that answered otherwise the second time)
     }
-    if (this.pos > limits.maxMessageSize) throw tooLarge(limits.maxMessageSize);
+    if (this.pos > this.limits.maxMessageSize) throw tooLarge(this.limits.maxMessageSize);
     return this.pos;
   }
 
   /** A length-delimited run: each message of the list after its length; errors name the element. */
   runDelimited<T>(def: SchemaDef, index: number, encode: Encode<T>, list: ArrayLike<T>, limits: EncodeLimits): number {
+    this.take(limits);
+    const max = this.limits.maxMessageSize;
     for (let pass = 0; pass < 2; pass++) {
-      this.begin(limits, pass === 1); // (the second pass names the first absent required field)
+      this.begin(pass === 1); // (the second pass names the first absent required field)
       for (let i = 0; i < list.length; i++) {
         this.forkBody();
         try {
@@ -84,18 +87,25 @@ export class PlainEncoder extends WireBuffer {
           throw within(e, `[#${i}]`);
         }
         const n = this.joinBody();
-        if (n > limits.maxMessageSize) throw within(tooLarge(limits.maxMessageSize), `[#${i}]`);
+        if (n > max) throw within(tooLarge(max), `[#${i}]`);
       }
       if (!this.missed) break;
       if (pass === 1) throw requiredNotSet();
     }
-    if (this.pos > limits.maxMessageSize) throw tooLarge(limits.maxMessageSize);
+    if (this.pos > max) throw tooLarge(max);
     return this.pos;
   }
 
+  /** An encode's limits, copied: the caller's object is the runtime's, which an encode started by a getter updates. */
+  private take(limits: EncodeLimits): void {
+    const own = this.limits;
+    own.maxDepth = limits.maxDepth;
+    own.maxMessageSize = limits.maxMessageSize;
+    own.allowPartial = limits.allowPartial;
+  }
+
   /** An empty buffer and a fresh pass. */
-  private begin(limits: EncodeLimits, diagnosing: boolean): void {
-    this.limits = limits;
+  private begin(diagnosing: boolean): void {
     this.pos = 0;
     this.depth = 0;
     this.missed = false;

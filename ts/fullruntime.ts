@@ -10,6 +10,8 @@ import { decodeOnly, MAX_INPUT } from "./runtime.js";
 import type { SchemaDef } from "./schema.js";
 import { Arena } from "./arena.js";
 import { checkNesting, scratchArenas, type AnyMessageType } from "./message.js";
+import type { MessageView } from "./view.js";
+import { isView } from "./viewmark.js";
 
 const utf8Encoder = new TextEncoder();
 
@@ -152,24 +154,47 @@ export class FullRuntime extends CodecRuntime {
    * `sizeOnly`, the size alone).
    */
   encodeMessage(type: AnyMessageType, message: unknown, sizeOnly: boolean): number {
+    const partial = this.takePartial(); // (before the getters the fill runs)
     const handle = this.schema(type.schemaDef);
     const writer = this.enterEncode(type.typeName);
     try {
       const rec = type.record(writer, message);
-      return sizeOnly ? this.encodedSize(handle, type.index, rec, type.schemaDef) : this.encode(handle, type.index, rec, type.schemaDef);
+      return this.partialCall(partial, () => sizeOnly ? this.encodedSize(handle, type.index, rec, type.schemaDef) : this.encode(handle, type.index, rec, type.schemaDef));
     } finally {
       this.leaveEncode();
     }
   }
 
+  /** A call into the codec's encoder with its allow_partial limit as the encode took it at its start. */
+  private partialCall<R>(partial: boolean, call: () => R): R {
+    if (!partial) return call();
+    this.allowPartial(true);
+    try {
+      return call();
+    } finally {
+      this.allowPartial(false);
+    }
+  }
+
   /** @internal messages of `type` encoded by the codec, each after its length: as encodeMessage(). */
   encodeMessages(type: AnyMessageType, list: readonly unknown[]): number {
+    const partial = this.takePartial();
     const handle = this.schema(type.schemaDef);
     const writer = this.enterEncode(type.typeName);
     try {
-      const recs = writer.alloc(list.length * 4);
-      for (let i = 0; i < list.length; i++) this.mem.u32[(recs >>> 2) + i] = type.record(writer, list[i], undefined, `[#${i}]`);
-      return this.encodeDelimited(handle, type.index, recs, list.length, type.schemaDef);
+      // the length once, each record before memory's arrays are read: a getter of a plain object may
+      // grow the list or memory; and then the views again, whose arenas such a getter may have reset
+      const n = list.length;
+      const recs = writer.alloc(n * 4);
+      const views: MessageView[] = [];
+      for (let i = 0; i < n; i++) {
+        const e = list[i];
+        const rec = type.record(writer, e, undefined, `[#${i}]`);
+        this.mem.u32[(recs >>> 2) + i] = rec;
+        if (isView(e)) views.push(e);
+      }
+      for (const v of views) v.$mem(); // StaleViewError
+      return this.partialCall(partial, () => this.encodeDelimited(handle, type.index, recs, n, type.schemaDef));
     } finally {
       this.leaveEncode();
     }

@@ -5,7 +5,7 @@
 // the program calls them.
 import { alignmentShift } from "./align.js";
 import { Arena } from "./arena.js";
-import { DecodeError, EncodeError, STACK_EXHAUSTED } from "./errors.js";
+import { DecodeError, EncodeError, STACK_EXHAUSTED, StaleViewError } from "./errors.js";
 import type { Fill, RecordWriter } from "./fill.js";
 import type { Memory } from "./memory.js";
 import type { FullRuntime } from "./fullruntime.js";
@@ -319,8 +319,13 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
     const [ptr, count] = arena.decodeInto(bytes, (input, size) =>
       rt.decodeDelimited(handle, this.index, arena.ptr, input, size, false, this.schemaDef));
     if (level >= 0) s.batching = level + 1;
+    const generation = arena.generation;
     try {
-      for (let i = 0; i < count; i++) visit(arena, rt.mem.u32[(ptr >>> 2) + i]!, i);
+      for (let i = 0; i < count; i++) {
+        // a callback that reset or released the arena took the records not yet visited with it
+        if (arena.generation !== generation) throw new StaleViewError(arena.released ? "released" : "reset", "view");
+        visit(arena, rt.mem.u32[(ptr >>> 2) + i]!, i);
+      }
     } finally {
       if (level >= 0) s.batching = level;
     }

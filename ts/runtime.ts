@@ -201,7 +201,7 @@ export class Runtime {
     const e = this.encoding;
     e.maxDepth = u32[(p + LIMITS_MAX_DEPTH) >>> 2]!;
     e.maxMessageSize = u32[(p + LIMITS_MAX_MESSAGE_SIZE) >>> 2]!;
-    e.allowPartial = u32[(p + LIMITS_ALLOW_PARTIAL) >>> 2] !== 0;
+    e.allowPartial = this.takePartial();
     return e;
   }
 
@@ -225,20 +225,37 @@ export class Runtime {
   }
 
   /**
-   * fn's result, with proto2 required fields allowed to be absent in what it decodes and encodes:
-   * an extension's bytes read or written alone, without the fields of the message it extends.
+   * fn's result, with proto2 required fields allowed to be absent in what it decodes or encodes: an
+   * extension's bytes read or written alone, without the fields of the message it extends. Only
+   * the operation fn starts is partial, not those started inside it by getters of the value being
+   * encoded (a global flag let them skip their own required fields).
    */
   partially<R>(fn: () => R): R {
-    const at = (this.limitsPtr + LIMITS_ALLOW_PARTIAL) >>> 2;
-    const before = this.mem.u32[at]!;
-    this.mem.u32[at] = 1;
+    const before = this.partialNext;
+    this.partialNext = true;
     try {
       return fn();
     } finally {
-      this.mem.sync(); // memory may have grown
-      this.mem.u32[at] = before;
+      this.partialNext = before;
     }
   }
+
+  /** @internal set by partially() until an operation starts */
+  partialNext = false;
+
+  /** @internal whether the operation starting now may leave its top message's required fields absent: asked once, at its start */
+  takePartial(): boolean {
+    const partial = this.partialNext;
+    this.partialNext = false;
+    return partial;
+  }
+
+  /** @internal the codec's allow_partial limit, for the call into WASM about to be made */
+  allowPartial(partial: boolean): void {
+    this.mem.sync(); // (after a call that grew memory)
+    this.mem.u32[(this.limitsPtr + LIMITS_ALLOW_PARTIAL) >>> 2] = partial ? 1 : 0;
+  }
+
 
   malloc(size: number): number {
     // the export takes a 32-bit size: anything larger would wrap to a small block
@@ -265,9 +282,12 @@ export class Runtime {
 
   private ensureZeroRecord(size: number): void {
     if (size <= this.zeroSize) return;
+    // The smaller one is kept, not freed: views of absent map values point at it for their life
+    // (freed, another allocation took its memory and they read that). Doubling bounds what is kept
+    // to the size of the last one.
+    size = Math.max(size, this.zeroSize * 2);
     const p = this.malloc(size);
     this.mem.u8.fill(0, p, p + size);
-    if (this.zeroPtr) this.exports.free(this.zeroPtr);
     this.zeroPtr = p;
     this.zeroSize = size;
   }
@@ -312,6 +332,8 @@ export class Runtime {
 
   decode(schema: number, message: number, arena: number, ptr: number, size: number, reset: boolean, def: SchemaDef): number {
     const compiled = this.compiledDecoders(def)?.[message];
+    const partial = this.partialNext && this.takePartial();
+    if (partial) this.allowPartial(true);
     this.enter();
     let rec = 0;
     try {
@@ -321,6 +343,8 @@ export class Runtime {
       this.calling = false;
     } catch (e) {
       throw this.trapped(e, () => new DecodeError("DEPTH_LIMIT", 0, def.messages[message]?.name ?? ""));
+    } finally {
+      if (partial) this.allowPartial(false);
     }
     this.mem.sync();
     if (rec <= 1) throw this.decodeError(def, message); // records are 8-aligned: 1 is the compiled decoder's error
@@ -332,6 +356,8 @@ export class Runtime {
     schema: number, message: number, arena: number, ptr: number, size: number, reset: boolean, def: SchemaDef,
   ): [number, number] {
     const compiled = this.compiledDecoders(def)?.delimited[message];
+    const partial = this.partialNext && this.takePartial();
+    if (partial) this.allowPartial(true);
     this.enter();
     let outcome = 0; // as the compiled decoder says it: 2 decoded, 1 failed, 0 left to the codec
     try {
@@ -340,6 +366,8 @@ export class Runtime {
       this.calling = false;
     } catch (e) {
       throw this.trapped(e, () => new DecodeError("DEPTH_LIMIT", 0, def.messages[message]?.name ?? ""));
+    } finally {
+      if (partial) this.allowPartial(false);
     }
     this.mem.sync();
     if (outcome !== 2) throw this.decodeError(def, message);

@@ -22,6 +22,13 @@ const printsExtensions = (options: JsonWriteOptions): boolean => (options.regist
 
 type Plain = Record<string, unknown>;
 
+/**
+ * The options read once, before a record is taken: a getter among them ran after, and could reset
+ * the arena holding the record or decode over the scratch one (the text was then another message's).
+ */
+const ownOptions = (o: JsonWriteOptions): JsonWriteOptions =>
+  ({ emitDefaults: !!o.emitDefaults, enumsAsInts: !!o.enumsAsInts, useProtoNames: !!o.useProtoNames, registry: o.registry });
+
 /** The message as a ProtoJSON value (objects, arrays, strings, numbers, booleans, null). */
 export function toJson<M extends AnyMessageType>(type: M, message: PlainOf<M> | ViewOf<M>, options: JsonWriteOptions = {}): unknown {
   // the text read back: one writer, and the same value whichever is asked for
@@ -38,7 +45,8 @@ export function toJsonString<M extends AnyMessageType>(type: M, message: PlainOf
   // the codec writes the record (a view's own, or the plain object written as encode() writes
   // it); what it leaves to JS (well-known types' own forms), objects encode() would refuse, and
   // runtimes without the codec's writer get the JS writer, which also names what is wrong
-  const text = type.withRecord(message, (rt, handle, rec) => codecText(type, rt, handle, rec, options), () => undefined);
+  const own = ownOptions(options);
+  const text = type.withRecord(message, (rt, handle, rec) => codecText(type, rt, handle, rec, own), () => undefined);
   return text ?? inJs(type, plainOf(type, message), options);
 }
 
@@ -49,6 +57,7 @@ export function toJsonString<M extends AnyMessageType>(type: M, message: PlainOf
  */
 export function decodeToJsonString(type: AnyMessageType, input: BinaryInput, options: JsonWriteOptions & { indent?: number | string } = {}): string {
   if (options.indent !== undefined) return indentJson(decodeToJsonString(type, input, { ...options, indent: undefined }), options.indent);
+  options = ownOptions(options);
   const rt = runtime();
   const rec = type.scratchRecord(rt, input, "decodeToJsonString");
   const read = () => type.part("read", "plain objects")(rt.mem, rec, rt) as Plain;
