@@ -76,8 +76,10 @@ describe("the npm package", () => {
     // with the encoder of plain objects that generated code drives (ts/encoder.ts, ts/wirebuffer.ts,
     // codegen/emit/encode.ts), 413 KB with the runtime that starts without the codec (ts/heap.ts,
     // ts/codec*.ts) and the message functions in modules of their own, 421 KB with the encoder's
-    // field writers as free functions and the codec's record encodes in fullruntime.ts
-    expect(packed.size).toBeLessThan(425_000);
+    // field writers as free functions and the codec's record encodes in fullruntime.ts, 426 KB with
+    // the guards against lying arrays and re-entering getters (ts/input.ts, builders' setters) and
+    // the type declarations stripped of internals
+    expect(packed.size).toBeLessThan(430_000);
   });
 
   it("metadata: a license, keywords, its package.json exported, no install-time build, no source map comments without maps", () => {
