@@ -341,6 +341,19 @@ describe("values that cannot be encoded", () => {
   });
 });
 
+describe("encodeDelimited() of views and plain objects together", () => {
+  it("with the default generation (no record filler): each encoded on its own, the bytes of a run of them all; errors name the element (it was 'generated without plain objects')", () => {
+    const T = p3.TestAllTypes;
+    const view = T.view(T.encode({ optionalFloat: 1.5, optionalString: "view" }), new Arena());
+    const plain = { optionalInt32: 7, repeatedString: ["plain"] };
+    const run = T.encodeDelimited([view, plain, view]);
+    expect(run).toEqual(T.encodeDelimited([T.decode(T.encode(view)), plain, T.decode(T.encode(view))]));
+    expect(T.decodeDelimited(run)).toMatchObject([{ optionalString: "view" }, plain, { optionalString: "view" }]);
+    expect(thrown(() => T.encodeDelimited([view, { optionalInt32: 1.5 }]), EncodeError)).toEqual(["INVALID_VALUE", "proto3_unittest.TestAllTypes[#1].optional_int32"]);
+    expect(T.encodeDelimited([view, {}]).length).toBe(T.encode(view).length + 2);
+  });
+});
+
 describe("re-entrant calls: an encode started inside another (a getter, toJSON) gets its own scratch memory", () => {
   const T = p3.TestAllTypes;
   it("encode, encodeInto, encodedSize and encodeDelimited from a getter of the message being encoded", () => {
