@@ -159,20 +159,12 @@ export class FullRuntime extends CodecRuntime {
     const writer = this.enterEncode(type.typeName);
     try {
       const rec = type.record(writer, message);
-      return this.partialCall(partial, () => sizeOnly ? this.encodedSize(handle, type.index, rec, type.schemaDef) : this.encode(handle, type.index, rec, type.schemaDef));
+      // the codec's allow_partial limit as the encode took it at its start, for its call into WASM
+      if (partial) this.allowPartial(true);
+      return sizeOnly ? this.encodedSize(handle, type.index, rec, type.schemaDef) : this.encode(handle, type.index, rec, type.schemaDef);
     } finally {
+      if (partial) this.allowPartial(false);
       this.leaveEncode();
-    }
-  }
-
-  /** A call into the codec's encoder with its allow_partial limit as the encode took it at its start. */
-  private partialCall<R>(partial: boolean, call: () => R): R {
-    if (!partial) return call();
-    this.allowPartial(true);
-    try {
-      return call();
-    } finally {
-      this.allowPartial(false);
     }
   }
 
@@ -194,8 +186,10 @@ export class FullRuntime extends CodecRuntime {
         if (isView(e)) views.push(e);
       }
       for (const v of views) v.$mem(); // StaleViewError
-      return this.partialCall(partial, () => this.encodeDelimited(handle, type.index, recs, n, type.schemaDef));
+      if (partial) this.allowPartial(true);
+      return this.encodeDelimited(handle, type.index, recs, n, type.schemaDef);
     } finally {
+      if (partial) this.allowPartial(false);
       this.leaveEncode();
     }
   }

@@ -160,39 +160,58 @@ export interface BuilderParts {
   filler(index: number): Fill<never>;
 }
 
-const NOTHING: readonly number[] = [];
-
 /**
- * A builder's setter: `slot` gives the (offset, length) ranges of its record that `set` writes
- * before it can fail (a field's slot filled element by element, a message's pointer set before its
- * fields), put back as they were if it throws, so that a failed set leaves the field as it was (it
- * left a count of elements never written, whose storage held what the arena's memory held before).
- * Meanwhile the builder's arena cannot be reset or released: a getter of the value being set could
- * otherwise free the memory the setter writes into.
+ * A builder's setter runs between enter() and leave(), failed() between them if it throws. `slot`
+ * gives the (offset, length) ranges of the record that the setter writes before it can fail (a
+ * field's slot filled element by element, a message's pointer set before its fields): failed()
+ * puts them back, so that a failed set leaves the field as it was (it left a count of elements
+ * never written, whose storage held what the arena's memory held before). Meanwhile the builder's
+ * arena cannot be reset or released: a getter of the value could otherwise free the memory the
+ * setter writes into. Setters nest (a getter may set another builder), so what is saved is a stack,
+ * and nothing is allocated per call (npm run bench:allocations).
  */
-function guarded(b: MessageView, slot: readonly number[], set: () => void): void {
-  const arena = b.$arena, rec = b.$ptr;
-  let saved: Uint8Array | undefined;
-  if (slot.length !== 0) {
-    const u8 = b.$m.u8;
-    saved = new Uint8Array(slot.length === 2 ? slot[1]! : slot[1]! + slot[3]!);
-    saved.set(u8.subarray(rec + slot[0]!, rec + slot[0]! + slot[1]!));
-    if (slot.length === 4) saved.set(u8.subarray(rec + slot[2]!, rec + slot[2]! + slot[3]!), slot[1]!);
+let saved = new Uint8Array(1024);
+let savedTop = 0;
+const savedRecs: number[] = [];
+
+function enter(b: MessageView, slot: readonly number[]): number {
+  b.$arena.writing++;
+  const at = savedTop;
+  if (slot.length === 0) return at;
+  let need = 0;
+  for (let i = 1; i < slot.length; i += 2) need += slot[i]!;
+  if (at + need > saved.length) {
+    const grown = new Uint8Array(Math.max(saved.length * 2, at + need));
+    grown.set(saved);
+    saved = grown;
   }
-  arena.writing++;
-  try {
-    set();
-  } catch (e) {
-    if (saved !== undefined && b.$gen === arena.generation) {
-      const u8 = b.$m.u8; // (memory may have grown)
-      u8.set(saved.subarray(0, slot[1]!), rec + slot[0]!);
-      if (slot.length === 4) u8.set(saved.subarray(slot[1]!), rec + slot[2]!);
-    }
-    throw e;
-  } finally {
-    arena.writing--;
+  const u8 = b.$m.u8, rec = b.$ptr;
+  let to = at;
+  for (let i = 0; i < slot.length; i += 2) {
+    for (let from = rec + slot[i]!, end = from + slot[i + 1]!; from < end; from++) saved[to++] = u8[from]!;
+  }
+  savedRecs.push(rec);
+  savedTop = to;
+  return at;
+}
+
+function failed(b: MessageView, slot: readonly number[], at: number): void {
+  if (slot.length === 0 || b.$gen !== b.$arena.generation) return;
+  const u8 = b.$m.u8, rec = savedRecs[savedRecs.length - 1]!; // (memory may have grown: its array again)
+  let from = at;
+  for (let i = 0; i < slot.length; i += 2) {
+    for (let to = rec + slot[i]!, end = to + slot[i + 1]!; to < end; to++) u8[to] = saved[from++]!;
   }
 }
+
+function leave(b: MessageView, slot: readonly number[], at: number): void {
+  b.$arena.writing--;
+  if (slot.length === 0) return;
+  savedTop = at;
+  savedRecs.pop();
+}
+
+const NOTHING: readonly number[] = [];
 
 /**
  * The builder class of message `index`: a view class (the interpreted one, or generated code's)
@@ -217,19 +236,35 @@ export function builderClass(def: SchemaDef, index: number, base: ViewClass<Mess
     if (f.label === Label.Map || f.label === Label.Repeated) {
       const empty = f.label === Label.Map ? {} : [];
       const slot = [off, ARRAY_SLOT_SIZE]; // a map is an array of entries too
-      set = function (v) { guarded(this, slot, () => write(builder.writer(this), this.$ptr, v ?? empty)); };
+      set = function (v) {
+        const at = enter(this, slot);
+        try {
+          write(builder.writer(this), this.$ptr, v ?? empty);
+        } catch (e) {
+          failed(this, slot, at);
+          throw e;
+        } finally {
+          leave(this, slot, at);
+        }
+      };
     } else {
       const width = valueSize(f.type);
       const [byte, mask] = f.label === Label.Explicit ? [f.presence >>> 3, 1 << (f.presence & 7)] : [0, 0];
       // a message is filled after its pointer and presence bit are set: what a failure puts back
       const slot = isMessage(f) ? (mask !== 0 ? [off, width, byte, 1] : [off, width]) : NOTHING;
       set = function (v) {
-        guarded(this, slot, () => {
+        const at = enter(this, slot);
+        try {
           const w = builder.writer(this);
           if (v != null) return write(w, this.$ptr, v);
           w.zero(this.$ptr + off, width);
           if (mask !== 0) w.unbit(this.$ptr + byte, mask);
-        });
+        } catch (e) {
+          failed(this, slot, at);
+          throw e;
+        } finally {
+          leave(this, slot, at);
+        }
       };
     }
     Object.defineProperty(proto, f.prop, accessor(getter(f.prop), set));
@@ -241,9 +276,15 @@ export function builderClass(def: SchemaDef, index: number, base: ViewClass<Mess
       if (f.label === Label.Repeated) {
         const slot = [off, ARRAY_SLOT_SIZE]; // (add() counts the element before allocating its record, which can fail)
         proto[method] = function (this: MessageView) {
-          let added: MessageView | undefined;
-          guarded(this, slot, () => void (added = builder.add(this, off, size, sub())));
-          return added;
+          const at = enter(this, slot);
+          try {
+            return builder.add(this, off, size, sub());
+          } catch (e) {
+            failed(this, slot, at);
+            throw e;
+          } finally {
+            leave(this, slot, at);
+          }
         };
       }
       else proto[method] = function (this: MessageView) { return builder.mutable(this, off, size, sub(), f.presence >>> 3, 1 << (f.presence & 7)); };
@@ -253,10 +294,16 @@ export function builderClass(def: SchemaDef, index: number, base: ViewClass<Mess
       const width = valueSize(f.type);
       const slot = [off, ARRAY_SLOT_SIZE]; // push() counts the element before writeOne checks it
       proto[method] = function (this: MessageView, v: unknown) {
-        guarded(this, slot, () => {
+        const at = enter(this, slot);
+        try {
           const w = builder.writer(this);
           writeOne(w, w.push(this.$ptr + off, width), v);
-        });
+        } catch (e) {
+          failed(this, slot, at);
+          throw e;
+        } finally {
+          leave(this, slot, at);
+        }
       };
     }
   });
@@ -265,12 +312,18 @@ export function builderClass(def: SchemaDef, index: number, base: ViewClass<Mess
     const width = Math.max(...o.fields.map((f) => valueSize(f.type)));
     const slot = [o.caseOffset, 4, o.valueOffset, width];
     Object.defineProperty(proto, o.prop, accessor(getter(o.prop), function (this: MessageView, v: unknown) {
-      guarded(this, slot, () => {
+      const at = enter(this, slot);
+      try {
         const w = builder.writer(this);
         w.zero(this.$ptr + o.caseOffset, 4);
         w.zero(this.$ptr + o.valueOffset, width);
         if (v != null) write(w, this.$ptr, v);
-      });
+      } catch (e) {
+        failed(this, slot, at);
+        throw e;
+      } finally {
+        leave(this, slot, at);
+      }
     }));
   }
   proto["$clear"] = function (this: MessageView) { builder.clear(this, info.recordSize); };
