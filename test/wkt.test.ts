@@ -158,6 +158,15 @@ describe("fieldMaskApply", () => {
     expect(() => fieldMaskApply(T, message, { paths: ["optional_int32.x"] })).toThrow(TypeError);
     expect(() => fieldMaskApply(T, message, { paths: ["optionalInt32"] })).toThrow(TypeError); // .proto names, not JSON ones
   });
+
+  it("a bad path below a message field is a TypeError whatever the message holds (it passed when the message lacked that field)", () => {
+    const empty = create(T);
+    for (const path of ["optional_nested_message.nope", "optional_nested_message.corecursive.nope", "repeated_nested_message.nope", "map_string_nested_message.nope", "optional_nested_message.a.b"]) {
+      expect(() => fieldMaskApply(T, empty, { paths: [path] }), path).toThrow(TypeError);
+      expect(() => fieldMaskMerge(T, { paths: [path] }, empty, create(T)), path).toThrow(TypeError);
+    }
+    expect(fieldMaskApply(T, empty, { paths: ["optional_nested_message.corecursive.optional_int32"] }).optionalNestedMessage).toBeUndefined();
+  });
 });
 
 describe("fieldMaskUnion, fieldMaskIntersect", () => {

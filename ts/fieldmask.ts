@@ -78,6 +78,32 @@ function fieldOf(info: MessageInfo, name: string, at: string): FieldInfo {
   return f;
 }
 
+/**
+ * Every path of a mask checked against the schema before any data is read (checked as the data
+ * was walked, a bad path below a message the source lacked went unnoticed). `intoLists`: paths may
+ * go into repeated message fields and maps of messages (fieldMaskApply), else singular messages only.
+ */
+function checkPaths(def: SchemaDef, mi: number, tree: MaskTree, at: string, intoLists: boolean): void {
+  const info = def.messages[mi]!;
+  for (const [name, below] of tree) {
+    const f = fieldOf(info, name, at);
+    if (below === null) continue;
+    const path = `FieldMask path ${at}${name}.${[...below.keys()][0]}`;
+    let into: number;
+    if (!intoLists && (!isMessage(f) || f.label === Label.Repeated || f.label === Label.Map)) throw new TypeError(`${path}: ${name} is not a singular message field`);
+    if (f.label === Label.Map) {
+      const valueField = def.messages[f.ref]!.fields[1]!;
+      if (!isMessage(valueField)) throw new TypeError(`${path}: the values of map ${name} are not messages`);
+      into = valueField.ref;
+    } else if (isMessage(f)) {
+      into = f.ref;
+    } else {
+      throw new TypeError(`${path}: ${name} is not a message field`);
+    }
+    checkPaths(def, into, below, `${at}${name}.`, intoLists);
+  }
+}
+
 /** Sets f in out to v (a oneof member as its oneof's case). */
 function put(info: MessageInfo, f: FieldInfo, out: Plain, v: unknown): void {
   if (f.oneof < 0) define(out, f.prop, v);
@@ -99,7 +125,6 @@ export function fieldMaskApply<M extends AnyMessageType>(type: M, message: Plain
     const out: Plain = {};
     for (const [name, below] of tree) {
       const f = fieldOf(info, name, at);
-      if (below !== null && !isMessage(f) && f.label !== Label.Map) throw new TypeError(`FieldMask path ${at}${name}.${[...below.keys()][0]}: ${name} is not a message field`);
       const value = memberValue(info, f, src);
       if (value === undefined || value === null) continue;
       if (below === null) {
@@ -108,8 +133,6 @@ export function fieldMaskApply<M extends AnyMessageType>(type: M, message: Plain
       }
       const inner = (v: unknown) => pick(f.label === Label.Map ? def.messages[f.ref]!.fields[1]!.ref : f.ref, v as Plain, below, `${at}${name}.`);
       if (f.label === Label.Map) {
-        const valueField = def.messages[f.ref]!.fields[1]!;
-        if (!isMessage(valueField)) throw new TypeError(`FieldMask path ${at}${name}.${[...below.keys()][0]}: the values of map ${name} are not messages`);
         const map: Plain = {};
         for (const k of Object.keys(value as Plain)) define(map, k, inner((value as Plain)[k]));
         put(info, f, out, map);
@@ -119,7 +142,9 @@ export function fieldMaskApply<M extends AnyMessageType>(type: M, message: Plain
     }
     return out;
   };
-  return create(type, pick(type.index, message as Plain, treeOf(mask.paths), "") as never) as PlainOf<M>;
+  const tree = treeOf(mask.paths);
+  checkPaths(def, type.index, tree, "", true);
+  return create(type, pick(type.index, message as Plain, tree, "") as never) as PlainOf<M>;
 }
 
 export interface FieldMaskMergeOptions {
@@ -153,9 +178,6 @@ export function fieldMaskMerge<M extends AnyMessageType>(type: M, mask: FieldMas
         mergeInto(msgType, dst, only);
         continue;
       }
-      if (!isMessage(f) || f.label === Label.Repeated || f.label === Label.Map) {
-        throw new TypeError(`FieldMask path ${at}${name}.${[...below.keys()][0]}: ${name} is not a singular message field`);
-      }
       const present = memberValue(info, f, dst);
       if ((value === undefined || value === null) && (present === undefined || present === null)) continue;
       let inner = present as Plain | undefined | null;
@@ -163,6 +185,8 @@ export function fieldMaskMerge<M extends AnyMessageType>(type: M, mask: FieldMas
       merge(f.ref, (value ?? {}) as Plain, inner, below, `${at}${name}.`);
     }
   };
-  merge(type.index, source as Plain, target as Plain, treeOf(mask.paths), "");
+  const tree = treeOf(mask.paths);
+  checkPaths(def, type.index, tree, "", false);
+  merge(type.index, source as Plain, target as Plain, tree, "");
   return target;
 }
