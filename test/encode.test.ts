@@ -5,6 +5,7 @@ import protobuf from "protobufjs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Arena, EncodeError, init, MessageType, Writer, toJsonString, builder } from "hppproto";
 import { runtime } from "../dist/ts/runtime.js";
+import { interpretedType } from "../dist/ts/interpreted/index.js";
 import { FieldType, Label } from "../dist/ts/schema.js";
 import type { FieldModel, MessageModel } from "../dist/codegen/model.js";
 import { crossCheck, loadSet, normalize, randomObject, requiresItself, rng, withoutUnknown, type Loaded } from "./support/protos.js";
@@ -356,6 +357,18 @@ describe("encodeDelimited() of views and plain objects together", () => {
 
 describe("re-entrant calls: an encode started inside another (a getter, toJSON) gets its own scratch memory", () => {
   const T = p3.TestAllTypes;
+  it("an error of an encode a getter started keeps its own path: the encode around it adds nothing (it glued both: TestAllTypes.optional_nested_message.TestAllTypes.optional_int32)", () => {
+    const failing = () => T.encode({ optionalInt32: 1.5 });
+    const own = thrown(failing, EncodeError);
+    expect(own).toEqual(["INVALID_VALUE", "proto3_unittest.TestAllTypes.optional_int32"]);
+    const outer = { optionalNestedMessage: { get bb() { failing(); return 1; } } };
+    expect(thrown(() => T.encode(outer), EncodeError)).toEqual(own);
+    expect(thrown(() => T.encodeDelimited([{}, outer]), EncodeError)).toEqual(own);
+    const I = interpretedType(T.schemaDef, T.index) as unknown as typeof T; // through records and the codec
+    expect(thrown(() => I.encode(outer), EncodeError)).toEqual(own);
+    expect(thrown(() => T.encode({ optionalNestedMessage: { bb: 1.5 } }), EncodeError)).toEqual(["INVALID_VALUE", "proto3_unittest.TestAllTypes.optional_nested_message.bb"]);
+  });
+
   it("encode, encodeInto, encodedSize and encodeDelimited from a getter of the message being encoded", () => {
     const inner = { optionalInt32: 99, repeatedString: ["inner-secret"] };
     const innerBytes = T.encode(inner);

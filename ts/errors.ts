@@ -96,8 +96,15 @@ export class EncodeError extends Error {
     this.message = this.describe();
   }
 
+  /**
+   * @internal Set when the encode that threw it was started inside another (by a getter): its path
+   * is its own encode's, and the encode around it, which it passes through, adds nothing to it.
+   */
+  sealed = false;
+
   /** @internal Puts an enclosing field (or `name[i]`) in front of the path while unwinding. */
   prefix(segment: string): void {
+    if (this.sealed) return;
     // "[1]", "[#1]" and "[\"key\"]" follow their field; an extension's "[pkg.name]" is a field itself
     this.path = this.path === "" ? segment : segment + (/^\[[\d#"-]/.test(this.path) ? "" : ".") + this.path;
     this.message = this.describe();

@@ -9,7 +9,7 @@ import { CodecRuntime } from "./codecruntime.js";
 import { decodeOnly, MAX_INPUT } from "./runtime.js";
 import type { SchemaDef } from "./schema.js";
 import { Arena } from "./arena.js";
-import { checkNesting, scratchArenas, type AnyMessageType } from "./message.js";
+import { checkNesting, scratchArenas, sealIfNested, type AnyMessageType } from "./message.js";
 import type { MessageView } from "./view.js";
 import { isView } from "./viewmark.js";
 
@@ -162,6 +162,8 @@ export class FullRuntime extends CodecRuntime {
       // the codec's allow_partial limit as the encode took it at its start, for its call into WASM
       if (partial) this.allowPartial(true);
       return sizeOnly ? this.encodedSize(handle, type.index, rec, type.schemaDef) : this.encode(handle, type.index, rec, type.schemaDef);
+    } catch (e) {
+      throw this.failedEncode(e);
     } finally {
       if (partial) this.allowPartial(false);
       this.leaveEncode();
@@ -188,6 +190,8 @@ export class FullRuntime extends CodecRuntime {
       for (const v of views) v.$mem(); // StaleViewError
       if (partial) this.allowPartial(true);
       return this.encodeDelimited(handle, type.index, recs, n, type.schemaDef);
+    } catch (e) {
+      throw this.failedEncode(e);
     } finally {
       if (partial) this.allowPartial(false);
       this.leaveEncode();
@@ -230,6 +234,11 @@ export class FullRuntime extends CodecRuntime {
 
   private leaveEncode(): void {
     scratchArenas(this).encoding--;
+  }
+
+  /** An error of an encode through the codec, as it leaves: see sealIfNested. */
+  private failedEncode(e: unknown): unknown {
+    return sealIfNested(e, scratchArenas(this));
   }
 
   /**

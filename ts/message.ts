@@ -106,6 +106,12 @@ type Plain = Record<string, unknown>;
 /** @internal the arena decode() reads into, emptied by each call (its records are read out at once) */
 export const scratchPlainArena = (rt: Runtime): Arena => scratchArenas(rt).plain;
 
+/** @internal e, thrown by an encode started inside another (by a getter): the one around it adds nothing to its path. */
+export function sealIfNested(e: unknown, s: Scratch): unknown {
+  if (e instanceof EncodeError && s.encoding > 1) e.sealed = true;
+  return e;
+}
+
 /** @internal An error if another encode cannot start inside those in progress. */
 export function checkNesting(s: Scratch, typeName: string): void {
   if (s.encoding >= MAX_NESTED_ENCODES) {
@@ -474,7 +480,7 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
       else e.runDelimited(this.schemaDef, this.index, encode, list, rt.encodeLimits());
       return e;
     } catch (err) {
-      throw this.named(err);
+      throw sealIfNested(this.named(err), s);
     } finally {
       s.encoding--;
     }
