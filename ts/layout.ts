@@ -3,7 +3,7 @@
 // interpreted types read it, and the code generator bakes into generated code what it reads back
 // from defineSchema of the schema it emits.
 import { ARRAY_SLOT_SIZE, BYTES_SLOT_SIZE, UNKNOWN_FIELDS } from "./abi.js";
-import { FieldType, Label } from "./schema.js";
+import { FieldType, isInt64, Label } from "./schema.js";
 
 /** What the layout of a field depends on. oneof: the index of its oneof, for Label.Oneof fields. */
 export interface LayoutField {
@@ -100,4 +100,22 @@ export function layoutRecord(fields: readonly LayoutField[], oneofCount: number,
     });
   }
   return { offsets, presence, oneofs, recordSize: alignUp(pos, 8) };
+}
+
+/**
+ * The bytes a plain object of a message is taken to cost in a JS heap, charged to a decode's
+ * read-out budget (plain.ts charge()): a header, a property per field or oneof, an empty array or
+ * object per repeated field or map, a heap value per 64-bit integer, a case object per oneof. An
+ * estimate of V8's sizes, not a measurement: it only has to keep hostile input from making plain
+ * objects far larger than the input (an empty message in 2 bytes made ~6 KB of them).
+ */
+export function plainWeight(fields: readonly { type: FieldType; label: Label; inOneof: boolean }[], oneofCount: number): number {
+  let w = 32 + 40 * oneofCount;
+  for (const f of fields) {
+    if (f.inOneof) continue;
+    w += 8;
+    if (f.label === Label.Repeated || f.label === Label.Map) w += 32;
+    else if (isInt64(f.type)) w += 16;
+  }
+  return w;
 }

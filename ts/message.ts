@@ -9,7 +9,7 @@ import { DecodeError, EncodeError, STACK_EXHAUSTED, StaleViewError } from "./err
 import type { Fill, RecordWriter } from "./fill.js";
 import type { Memory } from "./memory.js";
 import type { FullRuntime } from "./fullruntime.js";
-import { fullRuntime, runtime, type Runtime } from "./runtime.js";
+import { fullRuntime, runtime, UNBOUNDED, type Runtime } from "./runtime.js";
 import { convert64, type Int64Forms } from "./int64.js";
 import { readsOutLossily, type Int64As, type SchemaDef } from "./schema.js";
 import type { Write } from "./json/write.js";
@@ -233,7 +233,14 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
   decode(input: BinaryInput, options?: { int64?: Int64As }): unknown {
     const read = this.part("read", "plain objects");
     const rt = runtime();
-    const o = read(rt.mem, this.scratchRecord(rt, input, "decode"), rt);
+    const rec = this.scratchRecord(rt, input, "decode");
+    rt.readOut(rt.stagedSize);
+    let o: T;
+    try {
+      o = read(rt.mem, rec, rt);
+    } finally {
+      rt.plainBudget = UNBOUNDED;
+    }
     if (options?.int64 !== undefined) convert64(this.schemaDef, this.index, o as Plain, options.int64, this.typeName);
     return o;
   }
@@ -283,7 +290,12 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
     const [ptr, count] = rt.decodeDelimited(handle, this.index, arena.ptr, rt.stage(bytes, size, 0, false), size, true, this.schemaDef);
     const m = rt.mem;
     const out = new Array<T>(count);
-    for (let i = 0; i < count; i++) out[i] = read(m, m.u32[(ptr >>> 2) + i]!, rt);
+    rt.readOut(size);
+    try {
+      for (let i = 0; i < count; i++) out[i] = read(m, m.u32[(ptr >>> 2) + i]!, rt);
+    } finally {
+      rt.plainBudget = UNBOUNDED;
+    }
     return out;
   }
 
@@ -298,8 +310,22 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
     const read = this.part("read", "plain objects");
     const bytes = bytesOf(input, this.typeName, "forEachDelimited");
     const rt = runtime();
-    // rt.mem each time: a callback may grow memory (the Memory object stays, its arrays are replaced)
-    return this.batch(rt, bytes, undefined, (_arena, rec, i) => each(read(rt.mem, rec, rt), i));
+    // rt.mem each time: a callback may grow memory (the Memory object stays, its arrays are replaced);
+    // the read-out's budget is the batch's, each object charged as it is made
+    rt.readOut(lengthOf(bytes));
+    let budget = rt.plainBudget; // the batch's, while its objects are made (callbacks run outside it)
+    rt.plainBudget = UNBOUNDED;
+    return this.batch(rt, bytes, undefined, (_arena, rec, i) => {
+      rt.plainBudget = budget;
+      let o: T;
+      try {
+        o = read(rt.mem, rec, rt);
+      } finally {
+        budget = rt.plainBudget;
+        rt.plainBudget = UNBOUNDED;
+      }
+      each(o, i);
+    });
   }
 
   /**

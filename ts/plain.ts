@@ -3,6 +3,7 @@ import { UNKNOWN_FIELDS } from "./abi.js";
 import { defaultsPrototype } from "./defaults.js";
 import { EMPTY_BYTES, type Memory } from "./memory.js";
 import type { Runtime } from "./runtime.js";
+import { DecodeError } from "./errors.js";
 import type { SchemaDef } from "./schema.js";
 
 // Array slots are (data pointer, count) at addr; the helpers read both words inline rather than
@@ -23,6 +24,15 @@ export function withDefaults<T>(def: SchemaDef, index: number, make: (this: T, m
 }
 
 /** A singular message field: undefined when absent. */
+/**
+ * A plain object of `weight` bytes (layout.ts plainWeight) charged to the read-out's budget, which
+ * decodes from bytes or text set from the input's size as the arena's is (maxAmplification): past
+ * it, MEMORY_BUDGET. Views read out by the caller have no such bound.
+ */
+export function charge(rt: Runtime, weight: number): void {
+  if ((rt.plainBudget -= weight) < 0) throw new DecodeError("MEMORY_BUDGET", 0, "plain objects");
+}
+
 export function sub<T>(m: Memory, addr: number, read: Reader<T>, rt: Runtime): T | undefined {
   const p = m.u32[addr >>> 2]!;
   return p === 0 ? undefined : read(m, p, rt);

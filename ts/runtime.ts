@@ -9,6 +9,7 @@ import {
   LIMITS_ALLOW_PARTIAL, LIMITS_MAX_AMPLIFICATION, LIMITS_MAX_DEPTH, LIMITS_MAX_ELEMENTS, LIMITS_MAX_MESSAGE_SIZE, PATH_ENTRY_FIELD, PATH_ENTRY_INDEX,
   PATH_ENTRY_MESSAGE, PATH_ENTRY_SIZE, STATUS_CODE, STATUS_DETAIL, STATUS_OFFSET, STATUS_PATH, STATUS_PATH_SIZE, STATUS_TRUNCATED,
 } from "./abi.js";
+import { budgetCap } from "./heap.js";
 import { compiling, decoderState, frameMessage, instantiateCompiled, instantiateWaiting, type CompiledHost, type Decoders } from "./compiled.js";
 import { byteOffsetOf, detachedInput } from "./input.js";
 import { Memory } from "./memory.js";
@@ -92,6 +93,12 @@ export const MAX_BLOCK = 0x7fffffc0;
 
 /** Largest input one decode takes (with room for the alignment shift). */
 export const MAX_INPUT = MAX_BLOCK - 8;
+
+/**
+ * @internal The plain-object budget outside a decode's read-out, and the most one gets: a small
+ * integer in V8 (a double field is a heap box each charge writes through), 1 GiB of objects.
+ */
+export const UNBOUNDED = 0x3fffffff;
 
 /** Deeper nesting would overflow the WASM stack; the limit is capped here. */
 const MAX_DEPTH_CAP = 1_000; // about 330 KB of the engine's ~1 MB native stack when encoding (measured: 3,000 overflowed)
@@ -240,6 +247,19 @@ export class Runtime {
     }
   }
 
+  /** @internal what the plain objects being read out may still take (plain.ts charge()); UNBOUNDED outside a decode */
+  plainBudget = UNBOUNDED;
+  /** @internal the size of the input stage() copied last */
+  stagedSize = 0;
+
+  /**
+   * @internal starts the read-out of a decode of `inputSize` bytes: the budget of its plain objects,
+   * as the arena's (maxAmplification bytes per input byte and 1 MiB); the caller puts back UNBOUNDED.
+   */
+  readOut(inputSize: number): void {
+    this.plainBudget = Math.min(budgetCap(0, this.mem.u32[(this.limitsPtr + LIMITS_MAX_AMPLIFICATION) >>> 2]!, inputSize), UNBOUNDED);
+  }
+
   /** @internal set by partially() until an operation starts */
   partialNext = false;
 
@@ -300,6 +320,7 @@ export class Runtime {
    * view's bytes field) is detached if the staging buffer grows: callers take its length first.
    */
   stage(bytes: Uint8Array, n: number, shift: number, forViews: boolean): number {
+    this.stagedSize = n;
     const staging = forViews ? this.viewStaging : this.copyStaging;
     const need = n + shift;
     if (need > MAX_INPUT) throw new DecodeError("MESSAGE_TOO_LARGE", 0, "");

@@ -1,5 +1,6 @@
 // Plain objects: the interface of each message, and the reader that copies a record into one.
 import { FieldType, Label, type NumberKind } from "../../ts/schema.js";
+import { plainWeight } from "../../ts/layout.js";
 import { isMessage, numberKinds, sourceDefault, type FieldModel, type MessageModel } from "../model.js";
 import { literal } from "../names.js";
 import { impl, nonNull, ts } from "../syntax.js";
@@ -107,11 +108,13 @@ export function readerDecl(c: FileContext, m: MessageModel): string {
     body.push("    default: return undefined;", "  }");
     out.push(moduleFunction(oneofReader(o.prop), params, `${cases} | undefined`, body));
   }
+  // the object charged to the read-out's budget first (ts/plain.ts charge)
+  const charge = `  $plainCharge(rt, ${plainWeight(m.fields.map((f) => ({ type: f.type, label: f.label, inOneof: f.oneof !== undefined })), m.oneofs.length)});`;
   if (m.fields.some(hasDefault)) {
-    out.push(defaultsConstructor(c, m, params, oneofReader), exportedFunction(undefined, n.reader, params, n.type, [`  return new ${makeName(c, m)}(m, p, rt);`]));
+    out.push(defaultsConstructor(c, m, params, oneofReader), exportedFunction(undefined, n.reader, params, n.type, [charge, `  return new ${makeName(c, m)}(m, p, rt);`]));
     return out.join("\n");
   }
-  const body = ["  const o" + ts(`: ${n.type}`) + " = {"];
+  const body = [charge, "  const o" + ts(`: ${n.type}`) + " = {"];
   for (const f of m.fields) if (!f.oneof) body.push(`    ${propertyKey(f.prop)}: ${plainField(c, f)},`);
   for (const o of m.oneofs) body.push(`    ${propertyKey(o.prop)}: ${oneofReader(o.prop)}(m, p, rt),`);
   // only a message with unknown fields carries them, so that equal messages compare equal

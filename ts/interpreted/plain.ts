@@ -2,6 +2,7 @@
 // same objects generated readers build (fields in order, then oneofs, then $unknown when there
 // are unknown fields) and the same checks generated fillers make.
 import { hasDefault } from "../defaults.js";
+import { plainWeight } from "../layout.js";
 import { type Fill, type RecordWriter } from "../fill.js";
 import { mapKey } from "../checks.js";
 import type { Materializer } from "../message.js";
@@ -85,13 +86,15 @@ export function messageReader(def: SchemaDef, index: number, readerOf: (index: n
   const entries: [string, FieldRead, boolean][] = info.fields.filter((f) => f.oneof < 0).map((f) => [f.prop, fieldReader(def, index, f, readerOf), hasDefault(f)]);
   for (const o of info.oneofs) entries.push([o.prop, oneofReader(def, index, o, readerOf), false]);
   const props = entries.map(([prop]) => prop), reads = entries.map(([, read]) => read);
-  if (entries.some(([, , defaulted]) => defaulted)) return defaultsReader(def, index, props, reads, entries.map(([, , defaulted]) => defaulted));
+  const weight = plainWeight(info.fields.map((f) => ({ type: f.type, label: f.label, inOneof: f.oneof >= 0 })), info.oneofs.length);
+  if (entries.some(([, , defaulted]) => defaulted)) return defaultsReader(def, index, props, reads, entries.map(([, , defaulted]) => defaulted), weight);
   // Every object starts as a copy of one with all the properties (a "__proto__" one as an own
   // property), so that reading fills properties in place: adding them one by one through a
   // computed key is slow in V8 (a generic store per property, about 10x generated code's decode).
   const template: Plain = {};
   for (const prop of props) Object.defineProperty(template, prop, { value: undefined, enumerable: true, writable: true, configurable: true });
   return (m, p, rt) => {
+    plain.charge(rt, weight);
     const out: Plain = { ...template };
     for (let i = 0; i < props.length; i++) out[props[i]!] = reads[i]!(m, p, rt);
     if (plain.hasUnknown(m, p)) out["$unknown"] = plain.unknown(m, p);
@@ -104,7 +107,7 @@ export function messageReader(def: SchemaDef, index: number, readerOf: (index: n
  * generated readers make them (withDefaults), an unset field with a default left out. (Its
  * properties are stored one by one: a copied template cannot have the prototype.)
  */
-function defaultsReader(def: SchemaDef, index: number, props: string[], reads: FieldRead[], defaulted: boolean[]): Materializer<Plain> {
+function defaultsReader(def: SchemaDef, index: number, props: string[], reads: FieldRead[], defaulted: boolean[], weight: number): Materializer<Plain> {
   const Make = plain.withDefaults(def, index, function (this: Plain, m: Memory, p: number, rt: Runtime) {
     for (let i = 0; i < props.length; i++) {
       const v = reads[i]!(m, p, rt);
@@ -112,7 +115,10 @@ function defaultsReader(def: SchemaDef, index: number, props: string[], reads: F
     }
     if (plain.hasUnknown(m, p)) this["$unknown"] = plain.unknown(m, p);
   });
-  return (m, p, rt) => new Make(m, p, rt);
+  return (m, p, rt) => {
+    plain.charge(rt, weight);
+    return new Make(m, p, rt);
+  };
 }
 
 /** Writes field f (not a oneof member) from v, known not to be null; p is the record. */
