@@ -3,7 +3,7 @@
 // are collected: schemas built, used and dropped leave neither JS heap nor their WASM tables behind.
 // Exits 1 on the first failure. Timing checks live here, not in unit tests: they need a quiet machine.
 // Usage: node --expose-gc fuzz/schemas.mjs [N]   (after npm run build; N: the smallest source's units, default 500)
-import { init, toJsonString } from "hppproto";
+import { fromText, init, toJsonString } from "hppproto";
 import { runtime } from "../dist/ts/runtime.js";
 import { schemaFromDescriptorSet, schemaFromSources } from "../dist/codegen/dynamic.js";
 
@@ -61,10 +61,19 @@ const setOf = (count) => {
 };
 const fromSet = (set) => schemaFromDescriptorSet(set);
 
+// The text format's string literals (ts/text/parse.ts): one escape then a long run (read a character
+// at a time, a second per MB), many adjacent literals (an array each), many \u escapes; timed as fromText
+const textType = build('syntax = "proto3";\nmessage T { bytes b = 1; string s = 2; }\n').types.get("T");
+const textShapes = [
+  ["text: one escape, then a long run", (count) => `b: "\\n${"x".repeat(count * 200)}"`],
+  ["text: adjacent empty literals", (count) => `b: ${'"" '.repeat(count * 100)}`],
+  ["text: \\u escapes", (count) => `s: "${"\\u00e9".repeat(count * 40)}"`],
+].map(([name, make]) => [name, make, (t) => fromText(textType, t)]);
+
 let failed = false;
 console.log("scaling from N to 4N, N grown until a build takes 100 ms (linear: about 4x the time; quadratic: 16x)");
 // (the descriptor set from 8,000 of each: below that the quadratic part would hide in the rest)
-for (const [name, make, load, from = n] of [...Object.entries(shapes), ["descriptor set: fields and extensions in many ranges", setOf, fromSet, 8000]]) {
+for (const [name, make, load, from = n] of [...Object.entries(shapes), ["descriptor set: fields and extensions in many ranges", setOf, fromSet, 8000], ...textShapes]) {
   let count = from;
   while (timeOf(make(count), load) < 100 && count < 64 * n) count *= 2;
   const small = make(count), large = make(4 * count);

@@ -218,6 +218,9 @@ describe("extensions a run does not know, resolved through a registry", () => {
     // repeated ones given one element at a time, or as a list
     const listed = fromText(Holder, "base { id: 1 [x.tags]: \"a\" [x.tags]: [\"b\", \"c\"] }", { registry });
     expect(getExtension((listed as { base: Record<string, unknown> }).base, tags)).toEqual(["a", "b", "c"]);
+    // (joined once per message: each occurrence copied all those before it, quadratic in their count)
+    const many = fromText(Holder, `base { id: 1 ${Array.from({ length: 3000 }, (_, i) => `[x.tags]: "t${i}"`).join(" ")} }`, { registry });
+    expect(getExtension((many as { base: Record<string, unknown> }).base, tags)).toEqual(Array.from({ length: 3000 }, (_, i) => `t${i}`));
     expect(() => fromText(Holder, "base { id: 1 [x.level]: 1 [x.level]: 2 }", { registry })).toThrow(/more than once/);
     expect(() => fromText(Holder, "base { id: 1 [x.level]: 1 }")).toThrow(/no extension \[x\.level\]/);
     // unknownFields: what is not a registered extension, by number

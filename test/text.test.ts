@@ -34,6 +34,25 @@ describe.each(Object.entries(sets))("every message of the %s schemas", (_name, l
   });
 });
 
+describe("string literals", () => {
+  beforeAll(async () => {
+    await init();
+  });
+  const T = conf3.TestAllTypesProto3;
+  it("escapes between long runs of text, adjacent literals, empty ones, and \\u and \\U among many: the bytes protoc reads", () => {
+    const run = "x".repeat(5000) + "é€😀";
+    const text = `optional_bytes: "${run}\\n${run}\\001\\x7f\\u00e9\\U0001F600" "" "${run}" ""`;
+    const expected = new TextEncoder().encode(`${run}\n${run}\u0001\u007f`);
+    const tail = new Uint8Array([0xc3, 0xa9, 0xf0, 0x9f, 0x98, 0x80]);
+    const got = fromText(T, text).optionalBytes;
+    expect(got).toEqual(Uint8Array.from([...expected, ...tail, ...new TextEncoder().encode(run)]));
+    expect(fromText(T, `optional_string: ${'"" '.repeat(10000)}"a\\u0041\\101"`).optionalString).toBe("aAA");
+    expect(fromText(T, `optional_string: "${"\\u0041".repeat(20000)}"`).optionalString).toBe("A".repeat(20000));
+    expect(() => fromText(T, 'optional_string: "\\uD800"')).toThrow(/is not a Unicode scalar value/);
+    expect(() => fromText(T, 'optional_bytes: "ab\\q"')).toThrow(/^1:20: invalid escape \\q/);
+  });
+});
+
 describe("printing", () => {
   it("U+FEFF is text wherever it stands in a string: printed, and read from UTF-8 and from escapes (TextDecoder drops it by default)", () => {
     const T = conf3.TestAllTypesProto3;

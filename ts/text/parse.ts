@@ -146,6 +146,12 @@ const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 const numberToken = /0[xX][0-9a-fA-F]+|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[fF]?/y;
 
 const utf8 = new TextEncoder();
+
+/** Bytes appended in order into one buffer. */
+interface Sink {
+  buf: Uint8Array;
+  n: number;
+}
 // (ignoreBOM: a leading U+FEFF is text, which TextDecoder would drop by default)
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const lenientUtf8 = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -264,6 +270,11 @@ class TextReader {
     for (const f of info.fields) {
       if (f.flags & FieldFlag.Required && !seen.has(f)) this.fail("MISSING_REQUIRED", `required field ${f.name} is not set`);
     }
+    const extensions = this.extensionBytes.get(o);
+    if (extensions !== undefined) {
+      this.extensionBytes.delete(o);
+      o["$unknown"] = concatBytes(extensions);
+    }
     return o;
   }
 
@@ -302,13 +313,22 @@ class TextReader {
     const { carrier, field } = ext;
     const alone: Plain = {};
     this.fieldValue(carrier.schemaDef, carrier.schemaDef.messages[carrier.index]!, field, alone, seen, at, depth);
+    let bytes: Uint8Array;
     try {
-      ext.appendTo(o, alone[field.prop]);
+      bytes = ext.bytesOf(alone[field.prop]);
     } catch (e) {
       if (e instanceof EncodeError) this.fail("INVALID_VALUE", e.message, at);
       throw e;
     }
+    // joined once the message ends: appended one by one, each occurrence of a repeated extension
+    // copied all those before it (320,000 of them took 17 s)
+    let parts = this.extensionBytes.get(o);
+    if (parts === undefined) this.extensionBytes.set(o, (parts = []));
+    parts.push(bytes);
   }
+
+  /** Wire bytes of registry extensions read into each message not yet ended. */
+  private readonly extensionBytes = new Map<Plain, Uint8Array[]>();
 
   /** The value of field f of the message o, its name read. */
   private fieldValue(def: SchemaDef, info: MessageInfo, f: FieldInfo, o: Plain, seen: Set<FieldInfo>, at: number, depth: number): void {
@@ -425,13 +445,14 @@ class TextReader {
   private string(f: FieldInfo): string | Uint8Array {
     const t = this.t;
     const at = t.start;
-    const parts: Uint8Array[] = [];
+    // one buffer for all of them (an array per literal made 2 MB of "" "" "" ... take 400 MB)
+    const sink: Sink = { buf: new Uint8Array(0), n: 0 };
     while (t.kind === "string") {
-      parts.push(this.literal(t.text.slice(1, -1), t.start + 1));
+      this.literal(t.text.slice(1, -1), t.start + 1, sink);
       t.next();
     }
-    const bytes = parts.length === 1 ? parts[0]! : concatBytes(parts);
-    if (f.type === FieldType.Bytes) return bytes;
+    const bytes = sink.buf.subarray(0, sink.n);
+    if (f.type === FieldType.Bytes) return bytes.slice();
     if (!(f.flags & FieldFlag.ValidateUtf8)) return lenientUtf8.decode(bytes);
     try {
       return strictUtf8.decode(bytes);
@@ -440,38 +461,46 @@ class TextReader {
     }
   }
 
-  /** The bytes of a string literal's body (between the quotes), escapes resolved. */
-  private literal(body: string, at: number): Uint8Array {
-    if (!body.includes("\\")) return utf8.encode(body);
-    const out: number[] = [];
+  /**
+   * The bytes of a string literal's body (between the quotes), escapes resolved, appended to `sink`:
+   * the text between escapes encoded a run at a time (a character at a time took a second per MB).
+   */
+  private literal(body: string, at: number, sink: Sink): void {
+    // room for the most bytes a body can make: 3 per UTF-16 unit of text, fewer for an escape
+    const most = sink.n + 3 * body.length;
+    if (most > sink.buf.length) {
+      const grown = new Uint8Array(Math.max(most, 2 * sink.buf.length));
+      grown.set(sink.buf.subarray(0, sink.n));
+      sink.buf = grown;
+    }
+    const out = sink.buf;
+    const put = (text: string) => (sink.n += utf8.encodeInto(text, out.subarray(sink.n)).written);
     for (let i = 0; i < body.length; ) {
-      const c = body[i]!;
-      if (c !== "\\") {
-        const cp = body.codePointAt(i)!;
-        const n = cp > 0xffff ? 2 : 1;
-        out.push(...utf8.encode(body.slice(i, i + n)));
-        i += n;
-        continue;
+      const j = body.indexOf("\\", i);
+      if (j < 0) {
+        put(i === 0 ? body : body.slice(i));
+        return;
       }
+      if (j > i) put(body.slice(i, j));
+      i = j;
       const e = body[i + 1] ?? "";
       let m: RegExpExecArray | null;
       if (e in simpleEscapes) {
-        out.push(simpleEscapes[e]!);
+        out[sink.n++] = simpleEscapes[e]!;
         i += 2;
       } else if ((m = /^[0-7]{1,3}/.exec(body.slice(i + 1, i + 4)))) {
-        out.push(parseInt(m[0], 8) & 0xff);
+        out[sink.n++] = parseInt(m[0], 8) & 0xff;
         i += 1 + m[0].length;
       } else if (e === "x" && (m = /^[0-9a-fA-F]{1,2}/.exec(body.slice(i + 2, i + 4)))) {
-        out.push(parseInt(m[0], 16));
+        out[sink.n++] = parseInt(m[0], 16);
         i += 2 + m[0].length;
-      } else if ((e === "u" || e === "U") && (m = (e === "u" ? /^[0-9a-fA-F]{4}/ : /^[0-9a-fA-F]{8}/).exec(body.slice(i + 2)))) {
+      } else if ((e === "u" || e === "U") && (m = (e === "u" ? /^[0-9a-fA-F]{4}/ : /^[0-9a-fA-F]{8}/).exec(body.slice(i + 2, i + (e === "u" ? 6 : 10))))) {
         const cp = parseInt(m[0], 16);
         if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) this.fail("INVALID_VALUE", `\\${e}${m[0]} is not a Unicode scalar value`, at + i);
-        out.push(...utf8.encode(String.fromCodePoint(cp)));
+        put(String.fromCodePoint(cp));
         i += 2 + m[0].length;
       } else this.fail("INVALID_TEXT", `invalid escape \\${e}`, at + i);
     }
-    return Uint8Array.from(out);
   }
 
   /** A map entry's key and value, stored under the key's plain-object form (a later entry replaces an earlier one). */
