@@ -135,6 +135,15 @@ describe("printing unknown fields", () => {
     const nested = new Uint8Array([0xe2, 0x3e, 0xf0, 0x93, 0x09, ...fields]); // 150,000 = 0x249f0 as a varint
     expect(toText(T, T.decode(nested), { unknownFields: true })).toBe(`1004 {\n${"  1001: 1\n".repeat(count)}}\n`);
   });
+
+  it("groups nested 50 deep, as protoc --decode_raw prints them (past 10 nothing was printed: the budget of bytes tried as messages cut them)", () => {
+    const T = conf3.TestAllTypesProto3;
+    const depth = 50; // field 1005 as a group: start 0xeb 0x3e, end 0xec 0x3e
+    const bytes = new Uint8Array([...Array(depth).fill([0xeb, 0x3e]).flat(), 0x08, 0x01, ...Array(depth).fill([0xec, 0x3e]).flat()]);
+    const indent = (i: number) => "  ".repeat(i);
+    const expected = Array.from({ length: depth }, (_, i) => `${indent(i)}1005 {\n`).join("") + `${indent(depth)}1: 1\n` + Array.from({ length: depth }, (_, i) => `${indent(depth - 1 - i)}}\n`).join("");
+    expect(toText(T, T.decode(bytes), { unknownFields: true })).toBe(expected);
+  });
 });
 
 describe("reading", () => {

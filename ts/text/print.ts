@@ -183,13 +183,16 @@ function quote(bytes: Uint8Array, utf8: boolean): string {
  * Undefined when the bytes are not a well-formed run of fields. (Pieces are joined, never spread
  * into a push(): 50,000 fields would be more arguments than a call takes.)
  */
-function printUnknown(b: Uint8Array, from: number, to: number, indent: string, budget: number): string | undefined {
+function printUnknown(b: Uint8Array, from: number, to: number, indent: string, budget: number, depth = 0): string | undefined {
   const lines: string[] = [];
-  return unknownFields(b, { p: from }, to, indent, budget, lines, 0n) ? lines.join("") : undefined;
+  return unknownFields(b, { p: from }, to, indent, budget, lines, 0n, depth) ? lines.join("") : undefined;
 }
 
+/** Groups nested deeper are printed no further (the decoder's own default depth limit). */
+const MAX_UNKNOWN_DEPTH = 100;
+
 /** Fields up to `to`, or up to the end tag of group number `group` (when not 0n). */
-function unknownFields(b: Uint8Array, at: { p: number }, to: number, indent: string, budget: number, lines: string[], group: bigint): boolean {
+function unknownFields(b: Uint8Array, at: { p: number }, to: number, indent: string, budget: number, lines: string[], group: bigint, depth: number): boolean {
   while (at.p < to) {
     const tag = varint(b, at, to);
     if (tag === undefined || tag >> 3n === 0n) return false;
@@ -214,7 +217,7 @@ function unknownFields(b: Uint8Array, at: { p: number }, to: number, indent: str
         const len = varint(b, at, to);
         if (len === undefined || BigInt(to - at.p) < len) return false;
         const end = at.p + Number(len);
-        const nested = end > at.p && budget > 0 ? printUnknown(b, at.p, end, `${indent}  `, budget - 1) : undefined;
+        const nested = end > at.p && budget > 0 && depth < MAX_UNKNOWN_DEPTH ? printUnknown(b, at.p, end, `${indent}  `, budget - 1, depth + 1) : undefined;
         if (nested !== undefined) lines.push(indent, number, " {\n", nested, indent, "}\n");
         else lines.push(indent, number, ": ", quote(b.subarray(at.p, end), false), "\n");
         at.p = end;
@@ -222,7 +225,8 @@ function unknownFields(b: Uint8Array, at: { p: number }, to: number, indent: str
       }
       case 3: {
         const nested: string[] = [];
-        if (budget <= 0 || !unknownFields(b, at, to, `${indent}  `, budget - 1, nested, tag >> 3n)) return false;
+        // (a group's structure is in its tags: only bytes tried as a message spend the budget)
+        if (depth >= MAX_UNKNOWN_DEPTH || !unknownFields(b, at, to, `${indent}  `, budget, nested, tag >> 3n, depth + 1)) return false;
         lines.push(indent, number, " {\n", nested.join(""), indent, "}\n");
         break;
       }
