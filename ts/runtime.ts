@@ -95,10 +95,11 @@ export const MAX_BLOCK = 0x7fffffc0;
 export const MAX_INPUT = MAX_BLOCK - 8;
 
 /**
- * @internal The plain-object budget outside a decode's read-out, and the most one gets: a small
- * integer in V8 (a double field is a heap box each charge writes through), 1 GiB of objects.
+ * @internal The plain-object budget outside a decode's read-out (views read out, for one): charges
+ * leave it as it is. (A finite one, 1 GiB, ran out after enough read-outs of views over a process's
+ * life: nothing resets it between them.)
  */
-export const UNBOUNDED = 0x3fffffff;
+export const UNBOUNDED = Infinity;
 
 /** Deeper nesting would overflow the WASM stack; the limit is capped here. */
 const MAX_DEPTH_CAP = 1_000; // about 330 KB of the engine's ~1 MB native stack when encoding (measured: 3,000 overflowed)
@@ -257,7 +258,7 @@ export class Runtime {
    * as the arena's (maxAmplification bytes per input byte and 1 MiB); the caller puts back UNBOUNDED.
    */
   readOut(inputSize: number): void {
-    this.plainBudget = Math.min(budgetCap(0, this.mem.u32[(this.limitsPtr + LIMITS_MAX_AMPLIFICATION) >>> 2]!, inputSize), UNBOUNDED);
+    this.plainBudget = budgetCap(0, this.mem.u32[(this.limitsPtr + LIMITS_MAX_AMPLIFICATION) >>> 2]!, inputSize);
   }
 
   /** @internal set by partially() until an operation starts */
