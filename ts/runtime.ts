@@ -277,7 +277,6 @@ export class Runtime {
     this.mem.u32[(this.limitsPtr + LIMITS_ALLOW_PARTIAL) >>> 2] = partial ? 1 : 0;
   }
 
-
   malloc(size: number): number {
     // the export takes a 32-bit size: anything larger would wrap to a small block
     if (!(size >= 0 && size <= 0xffffffff)) throw new DecodeError("OUT_OF_MEMORY", 0, "");
