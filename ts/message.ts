@@ -234,13 +234,7 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
     const read = this.part("read", "plain objects");
     const rt = runtime();
     const rec = this.scratchRecord(rt, input, "decode");
-    rt.readOut(rt.stagedSize);
-    let o: T;
-    try {
-      o = read(rt.mem, rec, rt);
-    } finally {
-      rt.plainBudget = UNBOUNDED;
-    }
+    const o = rt.readPlain(read, rec, rt.stagedSize);
     if (options?.int64 !== undefined) convert64(this.schemaDef, this.index, o as Plain, options.int64, this.typeName);
     return o;
   }

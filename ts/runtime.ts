@@ -261,6 +261,16 @@ export class Runtime {
     this.plainBudget = budgetCap(0, this.mem.u32[(this.limitsPtr + LIMITS_MAX_AMPLIFICATION) >>> 2]!, inputSize);
   }
 
+  /** @internal the plain object `read` makes of the record at rec, decoded from `inputSize` bytes, under that decode's budget */
+  readPlain<T>(read: (m: Memory, p: number, rt: Runtime) => T, rec: number, inputSize: number): T {
+    this.readOut(inputSize);
+    try {
+      return read(this.mem, rec, this);
+    } finally {
+      this.plainBudget = UNBOUNDED;
+    }
+  }
+
   /** @internal set by partially() until an operation starts */
   partialNext = false;
 

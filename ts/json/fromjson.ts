@@ -5,7 +5,7 @@
 // path the JS side gives) are read from the schema.
 import "../codec.js"; // the codec's reader: about 3x the JS reader's speed on GoogleMessage1 (Node 24)
 import { scratchPlainArena, type AnyMessageType, type PlainOf } from "../message.js";
-import { runtime, UNBOUNDED, type Runtime } from "../runtime.js";
+import { runtime, type Runtime } from "../runtime.js";
 import { jsonNamesTable } from "./names.js";
 import { JsonError, within } from "./common.js";
 import { fromJs, JsonNumber, JsonSyntaxError, members, parseFast, parseJson, type JsonObject, type JsonValue } from "./parse.js";
@@ -37,11 +37,9 @@ export function fromJsonString<M extends AnyMessageType>(type: M, text: string, 
     const rt = runtime();
     const rec = codecRecord(type, rt, text);
     if (rec !== 0) {
-      rt.readOut(text.length);
       try {
-        return read(rt.mem, rec, rt) as PlainOf<M>;
+        return rt.readPlain(read, rec, text.length) as PlainOf<M>;
       } finally {
-        rt.plainBudget = UNBOUNDED;
         rt.mem.clearSource();
       }
     }

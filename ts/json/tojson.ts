@@ -4,7 +4,7 @@
 // loaded); views and wire bytes by the codec's writer (json_encoder.hpp) when it is loaded, else
 // read out and written in JS; what the codec leaves to JS (the well-known types' own forms) and
 // extensions a registry resolves are written from the schema.
-import { runtime, UNBOUNDED, type Runtime } from "../runtime.js";
+import { runtime, type Runtime } from "../runtime.js";
 import type { AnyMessageType, PlainOf, ViewOf } from "../message.js";
 import { isView } from "../viewmark.js";
 import { jsonNamesTable } from "./names.js";
@@ -60,14 +60,7 @@ export function decodeToJsonString(type: AnyMessageType, input: BinaryInput, opt
   options = ownOptions(options);
   const rt = runtime();
   const rec = type.scratchRecord(rt, input, "decodeToJsonString");
-  const read = () => {
-    rt.readOut(rt.stagedSize);
-    try {
-      return type.part("read", "plain objects")(rt.mem, rec, rt) as Plain;
-    } finally {
-      rt.plainBudget = UNBOUNDED;
-    }
-  };
+  const read = () => rt.readPlain(type.part("read", "plain objects"), rec, rt.stagedSize) as Plain;
   if (printsExtensions(options)) return toJsonString(type, read(), options);
   return codecText(type, rt, rt.schema(type.schemaDef), rec, options) ?? inJs(type, read(), options);
 }
