@@ -22,6 +22,26 @@ const entries = {
 import { GoogleMessage1 } from "./hppproto/benchmark_messages_proto3_pb.js";
 await init();
 export const decode = (bytes) => GoogleMessage1.decode(bytes);`,
+  // the message type's decode() as a function of its own: the program carries no views, encoders,
+  // ProtoJSON writers or message type
+  "hppproto, decodeGoogleMessage1()": `import { init } from "hppproto";
+import { decodeGoogleMessage1 } from "./hppproto/benchmark_messages_proto3_pb.js";
+await init();
+export const decode = (bytes) => decodeGoogleMessage1(bytes);`,
+  "hppproto, viewGoogleMessage1()": `import { init } from "hppproto";
+import { viewGoogleMessage1 } from "./hppproto/benchmark_messages_proto3_pb.js";
+await init();
+export const view = (bytes) => viewGoogleMessage1(bytes);`,
+  // encode() of plain objects alone: no compiled decoders either
+  "hppproto, encodeGoogleMessage1()": `import { init } from "hppproto";
+import { encodeGoogleMessage1 } from "./hppproto/benchmark_messages_proto3_pb.js";
+await init();
+export const encode = (message) => encodeGoogleMessage1(message);`,
+  // the tick message of the streaming benchmarks (bench/protos/tick.proto), decoded alone
+  "hppproto, decodeTick()": `import { init } from "hppproto";
+import { decodeTick } from "./hppproto-tick/tick_pb.js";
+await init();
+export const decode = (bytes) => decodeTick(bytes);`,
   // the same program generated with only what it uses: no views, builders or ProtoJSON
   "hppproto --facades plain": `import { init } from "hppproto";
 import { GoogleMessage1 } from "./hppproto-plain/benchmark_messages_proto3_pb.js";
@@ -64,6 +84,7 @@ export async function sizes() {
   execFileSync(process.execPath, [join(root, "bin", "hppproto-gen.mjs"), "--out", join(out, "hppproto-plain"), "--facades", "plain", "-I", join(out, "protos"), join(out, "protos", "benchmark_messages_proto3.proto")], { stdio: "pipe" });
   execFileSync(process.execPath, [join(root, "bin", "hppproto-gen.mjs"), "--out", join(out, "hppproto-code-size"), "--optimize_for", "code_size", "-I", join(out, "protos"), join(out, "protos", "benchmark_messages_proto3.proto")], { stdio: "pipe" });
   const conformance = join(root, "testdata", "protos", "conformance");
+  execFileSync(process.execPath, [join(root, "bin", "hppproto-gen.mjs"), "--out", join(out, "hppproto-tick"), "-I", join(bench, "protos"), join(bench, "protos", "tick.proto")], { stdio: "pipe" });
   execFileSync(process.execPath, [join(root, "bin", "hppproto-gen.mjs"), "--out", join(out, "hppproto-tm3"), "-I", conformance, join(conformance, "google", "protobuf", "test_messages_proto3.proto")], { stdio: "pipe" });
   mkdirSync(join(out, "alone"), { recursive: true });
   writeFileSync(join(out, "alone", "foreign.proto"), 'syntax = "proto3";\npackage protobuf_test_messages.proto3;\nmessage ForeignMessage { int32 c = 1; }\n');

@@ -9,7 +9,8 @@ import { CodecRuntime } from "./codecruntime.js";
 import { decodeOnly, MAX_INPUT } from "./runtime.js";
 import type { SchemaDef } from "./schema.js";
 import { Arena } from "./arena.js";
-import { checkNesting, scratchArenas, sealIfNested, type AnyMessageType } from "./message.js";
+import type { AnyMessageType } from "./message.js";
+import { checkNesting, scratchArenas, sealIfNested } from "./scratch.js";
 import type { MessageView } from "./view.js";
 import { isView } from "./viewmark.js";
 

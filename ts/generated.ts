@@ -9,7 +9,7 @@ export { RecordWriter, type Fill } from "./fill.js";
 export { mapKey } from "./checks.js";
 export * from "./encoder.js"; // the encoder and its field writers
 export { MessageView, ListView, MessageList, MapView, type ViewClass, type SlotReader } from "./view.js";
-export { defineFileSchema, type SchemaDef, type SchemaSource } from "./schema.js";
+export { defineFileSchema, compiledDecoders, type SchemaDef, type SchemaSource } from "./schema.js";
 export { COMPILED_CORE as compiledCore } from "./compiledcore.js";
 export { interpretedType, interpretedParts, interpretedBuilder, type InterpretedParts } from "./interpreted/index.js";
 export { extension, type Extension } from "./extension.js";
@@ -20,3 +20,7 @@ export type { Runtime } from "./runtime.js";
 // the plain-object readers' helpers, each generated module importing those it calls (codegen/emit/index.ts names
 // them after these modules' exports); not as a namespace: bundlers keep every member of a re-exported one
 export * from "./plain.js";
+// a message type's decode(), view() and encode() as functions of their own (generated decodeX, viewX, encodeX)
+export { decodeFunction, type Decode } from "./decodeplain.js";
+export { viewFunction, type DecodeView } from "./decodeview.js";
+export { encodeFunction, type EncodePlain } from "./encodeplain.js";

@@ -4,6 +4,9 @@ export { init, initSync, type InitOptions, type InitSyncOptions } from "./loader
 export { getLimits, setLimits, type Runtime, type Limits } from "./runtime.js";
 export { Arena, type ArenaOptions } from "./arena.js";
 export { MessageType, type AnyMessageType, type PlainOf, type ViewOf, type BuilderOf, type Init, type PartialMessage } from "./message.js";
+export type { Decode } from "./decodeplain.js";
+export type { DecodeView } from "./decodeview.js";
+export type { EncodePlain } from "./encodeplain.js";
 // what a message type does beyond decode, view and encode: free functions, left out of programs that do not call them
 export { create, clone, merge } from "./create.js";
 export { equals } from "./equals.js";

@@ -3,11 +3,9 @@
 // (create, clone, merge, equals, builders, ProtoJSON, reflection) are free functions taking it
 // (create.ts, equals.ts, fields.ts, builder.ts, json/, reflect.ts), which bundles leave out unless
 // the program calls them.
-import { alignmentShift } from "./align.js";
 import { Arena } from "./arena.js";
-import { DecodeError, EncodeError, STACK_EXHAUSTED, StaleViewError } from "./errors.js";
+import { DecodeError, EncodeError, StaleViewError } from "./errors.js";
 import type { Fill, RecordWriter } from "./fill.js";
-import type { Memory } from "./memory.js";
 import type { FullRuntime } from "./fullruntime.js";
 import { fullRuntime, runtime, UNBOUNDED, type Runtime } from "./runtime.js";
 import { convert64, type Int64Forms } from "./int64.js";
@@ -19,6 +17,12 @@ import { bytesOf, checkOffset, describe, lengthOf, type BinaryInput } from "./in
 import { copyBytes, ownedCopy } from "./copy.js";
 import { putVarint32, varintSize } from "./wirebuffer.js";
 import type { Encode, PlainEncoder } from "./encoder.js";
+import { decodePlain, scratchRecord, type Materializer } from "./decodeplain.js";
+import { decodeView } from "./decodeview.js";
+import { checkObject, runPlain } from "./encodeplain.js";
+import { scratchArenas } from "./scratch.js";
+
+export type { Materializer } from "./decodeplain.js";
 
 /**
  * What encode() accepts: the plain object with every field optional, at every level. Absent
@@ -41,83 +45,10 @@ export type PartialMessage<T> = T extends Uint8Array | bigint | number | string 
   : T extends object ? { [K in keyof T]?: PartialMessage<T[K]> | null }
   : T;
 
-/** Builds a plain object from the record at ptr. */
-export type Materializer<T> = (m: Memory, ptr: number, rt: Runtime) => T;
-
-/** @internal A scratch arena for the records of plain objects the codec encodes, and its writer (fullruntime.ts). */
-export interface Encoder {
-  arena: Arena;
-  writer: RecordWriter;
-}
-
-/**
- * @internal
- * Arenas the runtime keeps for calls without one: reset by the next such call. Encodes nest (a
- * getter or toJSON of the object being encoded may encode another message), so each level of
- * nesting has an encoder of its own, and an inner encode never writes into an outer one's records.
- */
-export interface Scratch {
-  views: Arena;
-  plain: Arena;
-  encoders: Encoder[];
-  /** Encodes in progress: the level the next one runs at. */
-  encoding: number;
-  /**
-   * Arenas of forEachDelimited() calls, one per level of nesting: a callback may decode anything,
-   * another batch included, without touching the records and input its own batch still reads.
-   */
-  batches: Arena[];
-  /** forEachDelimited() calls in progress. */
-  batching: number;
-  /** Encoders of plain objects (encoder.ts), one per level of nesting as `encoders`. */
-  plainEncoders: PlainEncoder[];
-}
-
-/** Whether e is the engine's stack running out (V8 and JavaScriptCore: RangeError; SpiderMonkey: InternalError). */
-function stackOverflow(e: unknown): boolean {
-  return e instanceof Error && (e instanceof RangeError || e.name === "InternalError") && /stack|recursion/i.test(e.message);
-}
-
-/** Encodes nested deeper than this (a getter that encodes its own object, say) are an error. */
-const MAX_NESTED_ENCODES = 32;
-/** forEachDelimited() calls nested deeper than this (each holds an arena) are an error. */
-const MAX_NESTED_BATCHES = 32;
-
-const scratch = new WeakMap<Runtime, Scratch>();
-
-let lastRuntime: Runtime | undefined;
-let lastScratch: Scratch | undefined;
-
-/** @internal the runtime's scratch arenas and encoders */
-export function scratchArenas(rt: Runtime): Scratch {
-  if (rt === lastRuntime) return lastScratch!; // a WeakMap lookup per call costs ~10 ns
-  let s = scratch.get(rt);
-  if (s === undefined) {
-    s = { views: new Arena(), plain: new Arena(), encoders: [], encoding: 0, batches: [], batching: 0, plainEncoders: [] };
-    scratch.set(rt, s);
-  }
-  lastRuntime = rt;
-  lastScratch = s;
-  return s;
-}
-
 type Plain = Record<string, unknown>;
 
-/** @internal the arena decode() reads into, emptied by each call (its records are read out at once) */
-export const scratchPlainArena = (rt: Runtime): Arena => scratchArenas(rt).plain;
-
-/** @internal e, thrown by an encode started inside another (by a getter): the one around it adds nothing to its path. */
-export function sealIfNested(e: unknown, s: Scratch): unknown {
-  if (e instanceof EncodeError && s.encoding > 1) e.sealed = true;
-  return e;
-}
-
-/** @internal An error if another encode cannot start inside those in progress. */
-export function checkNesting(s: Scratch, typeName: string): void {
-  if (s.encoding >= MAX_NESTED_ENCODES) {
-    throw new EncodeError("DEPTH_LIMIT", typeName, `more than ${MAX_NESTED_ENCODES} encodes started inside one another (from getters or toJSON)`);
-  }
-}
+/** forEachDelimited() calls nested deeper than this (each holds an arena) are an error. */
+const MAX_NESTED_BATCHES = 32;
 
 /** The facades generated for a message; hppproto-gen --facades leaves some out. */
 export interface MessageParts<T, V, B> {
@@ -207,20 +138,7 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
    * arena is reset or released.
    */
   view(input: BinaryInput, arena?: Arena): V {
-    const viewClass = this.part("view", "views");
-    const bytes = bytesOf(input, this.typeName, "view");
-    const rt = runtime();
-    const handle = rt.schema(this.schemaDef);
-    if (arena === undefined) {
-      arena = scratchArenas(rt).views;
-      arena.generation++; // the call resets the arena, even when it then fails
-      const size = lengthOf(bytes); // before stage(): see there
-      const input = rt.stage(bytes, size, alignmentShift(bytes), true);
-      return new viewClass(arena, rt.decode(handle, this.index, arena.ptr, input, size, true, this.schemaDef));
-    }
-    const rec = arena.decodeInto(bytes, (input, size) => rt.decode(handle, this.index, arena.ptr, input, size, false, this.schemaDef),
-      alignmentShift(bytes));
-    return new viewClass(arena, rec);
+    return decodeView(this.schemaDef, this.index, this.part("view", "views"), input, arena);
   }
 
   /**
@@ -231,22 +149,14 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
   decode<X extends Int64As>(input: BinaryInput, options: { int64: X }): F[X];
   decode(input: BinaryInput): T;
   decode(input: BinaryInput, options?: { int64?: Int64As }): unknown {
-    const read = this.part("read", "plain objects");
-    const rt = runtime();
-    const rec = this.scratchRecord(rt, input, "decode");
-    const o = rt.readPlain(read, rec, rt.stagedSize);
+    const o = decodePlain(this.schemaDef, this.index, this.part("read", "plain objects"), input);
     if (options?.int64 !== undefined) convert64(this.schemaDef, this.index, o as Plain, options.int64, this.typeName);
     return o;
   }
 
   /** @internal The input decoded into decode()'s scratch arena (emptied first), to be read out at once. */
   scratchRecord(rt: Runtime, input: BinaryInput, method: string): number {
-    const bytes = bytesOf(input, this.typeName, method);
-    const handle = rt.schema(this.schemaDef);
-    const arena = scratchArenas(rt).plain;
-    arena.generation++;
-    const size = lengthOf(bytes); // before stage(): see there
-    return rt.decode(handle, this.index, arena.ptr, rt.stage(bytes, size, alignmentShift(bytes), false), size, true, this.schemaDef);
+    return scratchRecord(rt, this.schemaDef, this.index, input, method);
   }
 
   /** Views of every message in a buffer of length-delimited messages, decoded in one call. */
@@ -489,35 +399,12 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
   private runPlain(encode: Encode<Init<T>>, message: unknown, list?: readonly Init<T>[]): PlainEncoder {
     if (list === undefined) this.checkObject(message);
     else for (const m of list) this.checkObject(m);
-    const rt = runtime();
-    const s = scratchArenas(rt);
-    checkNesting(s, this.typeName);
-    // (the class comes with the generated module: programs without encode functions carry no encoder)
-    const e = (s.plainEncoders[s.encoding] ??= new this.schemaDef.encoder!(rt.mem));
-    s.encoding++;
-    try {
-      if (list === undefined) e.run(this.schemaDef, this.index, encode, message as Init<T>, rt.encodeLimits());
-      else e.runDelimited(this.schemaDef, this.index, encode, list, rt.encodeLimits());
-      return e;
-    } catch (err) {
-      throw sealIfNested(this.named(err), s);
-    } finally {
-      s.encoding--;
-    }
+    return runPlain(this.schemaDef, this.index, encode, message as Init<T>, list);
   }
 
   /** A TypeError for what is no message object. */
   private checkObject(message: unknown): asserts message is object {
-    if (typeof message !== "object" || message === null) {
-      throw new TypeError(`${this.typeName}: expected a message object or a view to encode, got ${describe(message)}`);
-    }
-  }
-
-  /** An error of an encode, its path starting with this type's name; the JS stack running out is DEPTH_LIMIT, as in the codec. */
-  private named(e: unknown): unknown {
-    if (e instanceof EncodeError) e.prefix(this.typeName);
-    else if (stackOverflow(e)) return new EncodeError("DEPTH_LIMIT", this.typeName, STACK_EXHAUSTED);
-    return e;
+    checkObject(this.typeName, message, "a message object or a view");
   }
 
   /** n encoded bytes at source[from] copied into target at offset; BUFFER_TOO_SMALL leaves it untouched. */

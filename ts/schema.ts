@@ -4,7 +4,6 @@
 // (cpp/include/hppproto/schema.hpp documents its format).
 import { layoutRecord, wasm32, type SlotSizes } from "./layout.js";
 import type { Memory } from "./memory.js";
-import type { PlainEncoder } from "./encoder.js";
 
 /** Schemas with a compiled module (compiled.ts), defined before the runtime started: init() instantiates them. */
 export const awaitingInstantiation = new Set<SchemaDef>();
@@ -141,12 +140,10 @@ export interface SchemaDef {
   readonly maxRecordSize: number;
   /** @internal message types of this schema by index, as their modules load (for Any and JSON). */
   readonly types: unknown[];
-  /** @internal the file's compiled decoders (compiled.ts): a WASM module, base64 */
-  readonly compiled?: string;
+  /** @internal the file's compiled decoders (compiled.ts): a WASM module, base64; attached by compiledDecoders() */
+  compiled?: string;
   /** @internal the core module compiled decoders import their helpers from (ts/compiledcore.js), base64 */
-  readonly core?: string;
-  /** @internal the class the file's generated encode functions write with (ts/encoder.ts), for its message types to make */
-  readonly encoder?: new (mem: Memory) => PlainEncoder;
+  core?: string;
   /** @internal the schemas of the files this one's messages refer to (the generated modules it imports) */
   readonly links: readonly SchemaDef[];
   /** @internal where each linked message came from, by index (undefined for the file's own) */
@@ -181,17 +178,27 @@ export function findMessage(def: SchemaDef, name: string): readonly [SchemaDef, 
 
 /**
  * Called by generated code: its file's schema (defineSchema's), its messages then found by name
- * (findMessage); `core` comes with a compiled module (the runtime's COMPILED_CORE, which the code
- * imports only then), `encoder` with encode functions (so that programs without them carry no encoder).
+ * (findMessage).
  */
-export function defineFileSchema(
-  source: SchemaSource, compiled: string | undefined, links?: readonly SchemaDef[], core?: string, encoder?: new (mem: Memory) => PlainEncoder,
-): SchemaDef {
-  const def: SchemaDef = Object.assign(defineSchema(source, compiled, links), { core, encoder }); // (the object init() will instantiate)
+export function defineFileSchema(source: SchemaSource, links?: readonly SchemaDef[]): SchemaDef {
+  const def = defineSchema(source, undefined, links);
   generatedSchemas.add(def);
   def.messages.forEach((m, i) => {
     if (def.origins[i] === undefined && !m.extensionHolder && !m.mapEntry && !generated.has(m.name)) generated.set(m.name, [def, i]);
   });
+  return def;
+}
+
+/**
+ * Called by generated code: def with the decoders compiled for its file (a WASM module, base64),
+ * which import their helpers from `core` (the runtime's COMPILED_CORE) and call those of the linked
+ * files (their generated code names them, so that a bundle keeps them). Its own declaration, named
+ * only by what decodes: a program that only encodes carries no decoders.
+ */
+export function compiledDecoders(def: SchemaDef, module: string, core: string, _linked?: readonly SchemaDef[]): SchemaDef {
+  def.compiled = module;
+  def.core = core;
+  awaitingInstantiation.add(def); // init() instantiates them, or the first decode once it has run
   return def;
 }
 

@@ -42,6 +42,10 @@ export interface Names {
   encode: string;
   builder: string;
   toJsonString: string;
+  /** A message's decode(), view() and encode() as functions of their own (decodeX, viewX, encodeX): programs that call only them carry nothing else of the type. */
+  decodeFunction: string;
+  viewFunction: string;
+  encodeFunction: string;
 }
 
 /** What generated code names: a declaration, or a file with custom options. */
@@ -79,6 +83,20 @@ export class FileContext {
   /** The schema of the file declaring a message, and the message's index there. */
   schemaOf(target: MessageModel): string {
     return `${target.file === this.file ? "" : `${this.module(target.file)}.`}$schema, ${this.scope.local.get(target)!}`;
+  }
+
+  /**
+   * As schemaOf(), for what decodes the message: its file's compiled decoders ($decoders, the same
+   * schema once they are attached to it), which a bundle keeps only where something decodes.
+   */
+  decodersOf(target: MessageModel): string {
+    if (!this.hasDecoders(target.file)) return this.schemaOf(target);
+    return `${target.file === this.file ? "" : `${this.module(target.file)}.`}$decoders, ${this.scope.local.get(target)!}`;
+  }
+
+  /** Whether a file's module has compiled decoders: it is generated for speed, and declares messages. */
+  hasDecoders(file: string): boolean {
+    return !this.interpreted(file) && this.model.messages.some((m) => m.file === file && !m.isMapEntry && !m.extensionHolder);
   }
 
   /** An enum's index in this file's schema. */

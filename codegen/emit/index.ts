@@ -66,23 +66,28 @@ function assignNames(model: SchemaModel): Map<Named, Names> {
     set.add(n);
     return n;
   };
-  for (const [file, options] of model.fileOptions) {
-    const name = unique(file, `file_${file.replace(/\.proto$/, "").replace(/[^\w$]/g, "_")}`);
-    names.set(options, { type: name, view: name, reader: name, fill: name, encode: name, builder: name, toJsonString: name });
-  }
-  for (const e of model.enums) {
-    const type = unique(e.file, e.localName);
-    names.set(e, { type, view: type, reader: type, fill: type, encode: type, builder: type, toJsonString: type });
-  }
-  for (const m of model.messages) {
-    if (m.isMapEntry || m.extensionHolder) continue;
+  const alike = (name: string): Names => ({
+    type: name, view: name, reader: name, fill: name, encode: name, builder: name, toJsonString: name, decodeFunction: name, viewFunction: name, encodeFunction: name,
+  });
+  for (const [file, options] of model.fileOptions) names.set(options, alike(unique(file, `file_${file.replace(/\.proto$/, "").replace(/[^\w$]/g, "_")}`)));
+  for (const e of model.enums) names.set(e, alike(unique(e.file, e.localName)));
+  const messages = model.messages.filter((m) => !m.isMapEntry && !m.extensionHolder);
+  for (const m of messages) {
     const type = unique(m.file, m.localName);
     const base = type.replace(/\$+$/, "");
-    names.set(m, { type, view: unique(m.file, base + "View"), reader: `read$${type}`, fill: `fill$${type}`, encode: `encode$${type}`, builder: unique(m.file, base + "Builder"), toJsonString: `toJsonString$${type}` });
+    names.set(m, {
+      type, view: unique(m.file, base + "View"), reader: `read$${type}`, fill: `fill$${type}`, encode: `encode$${type}`, builder: unique(m.file, base + "Builder"),
+      toJsonString: `toJsonString$${type}`, decodeFunction: "", viewFunction: "", encodeFunction: "",
+    });
   }
-  for (const x of [...model.extensions, ...model.services]) {
-    const name = unique(x.file, x.localName);
-    names.set(x, { type: name, view: name, reader: name, fill: name, encode: name, builder: name, toJsonString: name });
+  for (const x of [...model.extensions, ...model.services]) names.set(x, alike(unique(x.file, x.localName)));
+  // after every declaration's name: a function's name never changes a type's
+  for (const m of messages) {
+    const n = names.get(m)!;
+    const base = n.type.replace(/\$+$/, "");
+    n.decodeFunction = unique(m.file, `decode${base}`);
+    n.viewFunction = unique(m.file, `view${base}`);
+    n.encodeFunction = unique(m.file, `encode${base}`);
   }
   return names;
 }
@@ -101,7 +106,7 @@ function extensionDecl(c: FileContext, x: ExtensionModel): string {
   const value = c.parts.plain || c.parts.builders ? plainType(c, x.field) : "unknown";
   const type = `$Extension<${c.parts.plain || c.parts.builders ? extendee : "unknown"}, ${value}>`;
   // an extension of another file's message: its values are read and written by its file's holder
-  const carrier = x.carrier ? `, () => $interpretedType(${c.schemaOf(x.carrier)})` : "";
+  const carrier = x.carrier ? `, () => $interpretedType(${c.decodersOf(x.carrier)})` : "";
   return docComment(`[${x.fullName}], extending ${x.extendee.fullName}.`, x.field.deprecated, "", x.field.comment) +
     `export ${decl("declare ")}const ${name}${ts(`: ${type}`)}${impl(` = /* @__PURE__ */ $extension(() => ${extendee}, ${x.field.number}${carrier})`)};\n`;
 }
@@ -109,25 +114,29 @@ function extensionDecl(c: FileContext, x: ExtensionModel): string {
 /**
  * The file's schema: its enums and messages (names, field numbers, types and presence, from which
  * the runtime lays out records and builds the codec's table; see SchemaSource in hppproto's
- * schema.ts), linked to the schemas of the files holding the others its fields refer to, and for a
- * file generated for speed, the decoders compiled for its messages (compiled.ts), and when it has
- * encode functions (`encodes`), the encoder they write with.
+ * schema.ts), linked to the schemas of the files holding the others its fields refer to; then for
+ * a file generated for speed, the decoders compiled for its messages (compiled.ts), attached to it
+ * by a declaration of their own that only what decodes names: a program that only encodes carries
+ * none of them.
  */
-function schemaDecl(c: FileContext, encodes: boolean): string {
+function schemaDecl(c: FileContext): string {
   const value = (v: string | number | boolean) => (typeof v === "string" ? literal(v) : Number.isNaN(v) ? "NaN" : Object.is(v, -0) ? "-0" : v === Infinity ? "Infinity" : v === -Infinity ? "-Infinity" : String(v));
   const lines = schemaSource(c.model, c.options.int64, c.scope).map((part) => `  ${part.map(value).join(", ")},`);
   const { messages, links } = c.scope;
   const exported = (m: MessageModel) => m.file === c.file && !m.isMapEntry && !m.extensionHolder;
   // another file's message is decoded by its own file's module, unless that file is CODE_SIZE (it has none)
   const linkOf = (m: MessageModel) => (m.file === c.file || c.interpreted(m.file) ? undefined : [links.indexOf(m.file), c.scope.local.get(m)!] as const);
-  const compiled = !c.interpreted(c.file) && messages.some(exported) ? Buffer.from(compileDecoders(messages, exported, linkOf)).toString("base64") : undefined;
-  // (source, module, links, the core module, the encoder: trailing ones left out where there are none)
-  const args = [`[\n${lines.join("\n")}\n]`, compiled === undefined ? "undefined" : literal(compiled)];
-  if (compiled !== undefined || links.length > 0 || encodes) args.push(`[${links.map((f) => `${c.module(f)}.$schema`).join(", ")}]`);
-  if (compiled !== undefined || encodes) args.push(compiled === undefined ? "undefined" : "$compiledCore");
-  if (encodes) args.push("$PlainEncoder");
-  return docComment(`${c.file}'s schema (generated code's, not an API).`, false) +
+  const args = [`[\n${lines.join("\n")}\n]`];
+  if (links.length > 0) args.push(`[${links.map((f) => `${c.module(f)}.$schema`).join(", ")}]`);
+  let out = docComment(`${c.file}'s schema (generated code's, not an API).`, false) +
     `export ${decl("declare ")}const $schema${ts(": $SchemaDef")}${impl(` = /* @__PURE__ */ $defineFileSchema(${args.join(", ")})`)};\n`;
+  if (!c.hasDecoders(c.file)) return out;
+  const compiled = Buffer.from(compileDecoders(messages, exported, linkOf)).toString("base64");
+  // (the linked files' decoders, which these call: named so that a bundle keeps them too)
+  const linked = links.filter((f) => c.hasDecoders(f)).map((f) => `${c.module(f)}.$decoders`);
+  out += docComment(`${c.file}'s schema with its compiled decoders (generated code's, not an API).`, false) +
+    `export ${decl("declare ")}const $decoders${ts(": $SchemaDef")}${impl(` = /* @__PURE__ */ $compiledDecoders($schema, ${literal(compiled)}, $compiledCore${linked.length > 0 ? `, [${linked.join(", ")}]` : ""})`)};\n`;
+  return out;
 }
 
 /** A file's module: its imports, then every facade's code for its enums and messages. */
@@ -139,7 +148,7 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
   // the messages whose plain objects generated code encodes (the others go through records and the codec)
   const encoded = new Set(plain && !interpreted ? messages.filter((m) => encodable(c, m)) : []);
   const fills = plain || builders ? filled(c, plain) : new Set<MessageModel>();
-  if (scopeEnums.length > 0 || scopeMessages.length > 0) body.push(schemaDecl(c, encoded.size > 0));
+  if (scopeEnums.length > 0 || scopeMessages.length > 0) body.push(schemaDecl(c));
   const fileOptions = c.model.fileOptions.get(c.file);
   if (fileOptions) body.push(fileDecl(c, fileOptions));
   for (const e of enums) body.push(enumDecl(c, e));
@@ -163,8 +172,9 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
     const parts = [views && `view: ${n.view}`, plain && `read: ${n.reader}`, fills.has(m) && `fill: ${n.fill}`, encodes && `encode: ${n.encode}`, builders && "builder: true", json && `toJsonString: ${n.toJsonString}`].filter(Boolean);
     body.push(
       docComment(`${m.fullName}: ${does}.`, m.deprecated, "", m.comment) +
-        `export ${decl("declare ")}const ${n.type}${ts(`: $MessageType<${params}>`)}${impl(` = /* @__PURE__ */ new $MessageType${ts(`<${params}>`)}(${c.schemaOf(m)}, { ${parts.join(", ")} })`)};\n`,
+        `export ${decl("declare ")}const ${n.type}${ts(`: $MessageType<${params}>`)}${impl(` = /* @__PURE__ */ new $MessageType${ts(`<${params}>`)}(${c.decodersOf(m)}, { ${parts.join(", ")} })`)};\n`,
     );
+    body.push(functionDecls(c, m, encodes));
   }
   for (const x of extensions) body.push(extensionDecl(c, x));
   for (const s of services) body.push(serviceDecl(c, s, c.names.get(s)!.type));
@@ -183,10 +193,12 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
       "MessageList as $MessageList", "MapView as $MapView", ...plainHelpers, "interpretedBuilder as $interpretedBuilder", "mapKey as $mapKey",
       "type JsonWrite as $JsonWrite", "type Memory as $Memory", "type Runtime as $Runtime", "type JsonWriteOptions as $JsonWriteOptions",
       "type RecordWriter as $RecordWriter", ...encoderWriters, "type Init as $Init", "type ViewClass as $ViewClass",
+      "decodeFunction as $decodeFunction", "viewFunction as $viewFunction", "encodeFunction as $encodeFunction",
+      "type Decode as $Decode", "type DecodeView as $DecodeView", "type EncodePlain as $EncodePlain",
     ]),
     "type Int64 as $Int64", "type Int64Forms as $Int64Forms", "extension as $extension", "type Extension as $Extension",
     "service as $service", "type ServiceType as $ServiceType", "type Method as $Method", "file as $file", "type FileReflection as $FileReflection",
-    "defineFileSchema as $defineFileSchema", "compiledCore as $compiledCore", "type SchemaDef as $SchemaDef", ...(interpreted ? [] : ["interpretedType as $interpretedType"]),
+    "defineFileSchema as $defineFileSchema", "compiledDecoders as $compiledDecoders", "compiledCore as $compiledCore", "type SchemaDef as $SchemaDef", ...(interpreted ? [] : ["interpretedType as $interpretedType"]),
   ];
   const head = [`// Generated by hppproto-gen from ${comment(c.file)}. Do not edit.`, "/* eslint-disable */"];
   const named = runtimeNames.filter((r) => uses(body, r.slice(r.indexOf(" as ") + 4)));
@@ -209,6 +221,23 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
     head.push(`import * as ${alias} from ${literal(rel)};`);
   }
   return [...head, "", ...body].join("\n");
+}
+
+/**
+ * A message type's decode(), view() and encode() of plain objects as functions of their own, for
+ * programs that call one of them and nothing else of the type: a bundler cannot drop a method, so
+ * through the type a decode carries views, encoders and ProtoJSON writers too.
+ */
+function functionDecls(c: FileContext, m: MessageModel, encodes: boolean): string {
+  const n = c.names.get(m)!;
+  const type = c.ref(m, "type");
+  const fn = (name: string, what: string, annotation: string, make: string, part: string) =>
+    `/** ${what} */\nexport ${decl("declare ")}const ${name}${ts(`: ${annotation}`)}${impl(` = /* @__PURE__ */ ${make}(${make === "$encodeFunction" ? c.schemaOf(m) : c.decodersOf(m)}, ${part})`)};\n`;
+  let out = "";
+  if (c.parts.plain) out += fn(n.decodeFunction, `${n.type}.decode() as a function: a program that calls only it carries no views, encoders or ProtoJSON of ${n.type}.`, `$Decode<${type}>`, "$decodeFunction", n.reader);
+  if (c.parts.views) out += fn(n.viewFunction, `${n.type}.view() as a function: a program that calls only it carries no plain-object readers, encoders or ProtoJSON of ${n.type}.`, `$DecodeView<${c.ref(m, "view")}>`, "$viewFunction", n.view);
+  if (encodes) out += fn(n.encodeFunction, `${n.type}.encode() of plain objects as a function: a program that calls only it carries no views, readers or ProtoJSON of ${n.type}.`, `$EncodePlain<${type}>`, "$encodeFunction", n.encode);
+  return out;
 }
 
 /**

@@ -5,7 +5,7 @@ import {
  setExtension, timestampFromDate, toText, create, merge,
  Arena, builder, clone, equals, isFieldSet, clearField, isMessage, fromJsonString, toJsonString, fromJson, toJson, encodeFromJsonString, fieldsOf, oneofsOf, findField } from "hppproto";
 import * as conf2 from "../gen/conformance/google/protobuf/test_messages_proto2_pb.js";
-import { TestAllTypesProto3 } from "../gen/conformance/google/protobuf/test_messages_proto3_pb.js";
+import { TestAllTypesProto3, decodeTestAllTypesProto3, encodeTestAllTypesProto3, viewTestAllTypesProto3, type TestAllTypesProto3View } from "../gen/conformance/google/protobuf/test_messages_proto3_pb.js";
 import { Timestamp } from "../gen/conformance/google/protobuf/timestamp_pb.js";
 import { Wide as WideAsStrings } from "../gen/wide_string/wide_pb.js";
 import { Wide } from "../gen/wide/wide_pb.js";
@@ -85,7 +85,18 @@ equals(T, m, create(TestAllTypesProto3));
 // @ts-expect-error the builder of a TestAllTypesProto2 has no such field
 builder(T).noSuchField = 1;
 
-export { seconds, unknownType, masked, back, level, group, s, list, n, wrong, numbers, bigints, notString, generated, pushed, pushedViews, notViews, streamed, same, cleared, guarded, fromText2, fromValue, fieldNames, stillReadable };
+// decode(), view() and encode() as functions of their own
+const decoded: TestAllTypesProto3 = decodeTestAllTypesProto3(new Uint8Array(0));
+const viewed: TestAllTypesProto3View = viewTestAllTypesProto3(new Uint8Array(0), new Arena());
+const encoded: Uint8Array = encodeTestAllTypesProto3({ optionalInt32: 1, optionalNestedMessage: { a: 2 } });
+// @ts-expect-error encodeX takes plain objects of its message
+encodeTestAllTypesProto3({ optionalInt32: "1" });
+// @ts-expect-error and no view: views are encoded by the message type's encode()
+encodeTestAllTypesProto3(viewed);
+// @ts-expect-error the int64 option is the message type's decode()'s
+decodeTestAllTypesProto3(new Uint8Array(0), { int64: "string" });
+
+export { decoded, encoded, seconds, unknownType, masked, back, level, group, s, list, n, wrong, numbers, bigints, notString, generated, pushed, pushedViews, notViews, streamed, same, cleared, guarded, fromText2, fromValue, fieldNames, stillReadable };
 
 // The declarations hold the API, not the runtime's internals (tsconfig.build.json: stripInternal)
 // @ts-expect-error a message type's generated parts are internal

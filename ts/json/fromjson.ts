@@ -4,7 +4,8 @@
 // record. The forms it leaves to JS (the well-known types' own, and every error, whose code and
 // path the JS side gives) are read from the schema.
 import "../codec.js"; // the codec's reader: about 3x the JS reader's speed on GoogleMessage1 (Node 24)
-import { scratchPlainArena, type AnyMessageType, type PlainOf } from "../message.js";
+import type { AnyMessageType, PlainOf } from "../message.js";
+import { scratchPlainArena } from "../scratch.js";
 import { runtime, type Runtime } from "../runtime.js";
 import { jsonNamesTable } from "./names.js";
 import { JsonError, within } from "./common.js";

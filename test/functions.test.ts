@@ -1,0 +1,184 @@
+// A message type's decode(), view() and encode() as functions of their own (generated decodeX,
+// viewX, encodeX): the same results and errors as the type's methods on every message of the test
+// schemas, and bundles of programs that call only one of them carry nothing else of the type.
+import { build } from "esbuild";
+import { beforeAll, describe, expect, it } from "vitest";
+import { DecodeError, EncodeError, init, MessageType, MessageView } from "hppproto";
+import { encodeWithProtobufjs, loadSet, randomObject, requiresItself, rng } from "./support/protos.js";
+import { genDir, repoRoot } from "./support/paths.js";
+import type { SchemaSet } from "./support/paths.js";
+
+beforeAll(async () => {
+  await init();
+});
+
+const generated = import.meta.glob<Record<string, unknown>>("./gen/**/*_pb.ts", { eager: true });
+
+interface Functions {
+  decode?: (bytes: Uint8Array) => unknown;
+  view?: (bytes: Uint8Array) => MessageView;
+  encode?: (message: unknown) => Uint8Array;
+}
+
+/**
+ * Each message type of a set's modules with its functions: an export decodeR, viewR or encodeR
+ * whose R is the type's name in the same module, or that name with the "$" suffixes of names that
+ * were taken left out of one or both.
+ */
+function functionsOf(set: SchemaSet): Map<MessageType<any, any>, Functions> {
+  const out = new Map<MessageType<any, any>, Functions>();
+  const bare = (name: string) => name.replace(/\$+$/, "");
+  for (const [file, mod] of Object.entries(generated)) {
+    if (!file.startsWith(`./gen/${set}/`)) continue;
+    for (const [name, value] of Object.entries(mod)) {
+      const m = /^(decode|view|encode)([A-Za-z_]\w*\$*)$/.exec(name);
+      // (not a class: the view class of a message named decodeFoo is decodeFooView)
+      if (m === null || typeof value !== "function" || Function.prototype.toString.call(value).startsWith("class")) continue;
+      const [, verb, rest] = m as unknown as [string, keyof Functions, string];
+      const exact = mod[rest];
+      const type = (exact instanceof MessageType ? exact : Object.entries(mod).find(([n, v]) => bare(n) === bare(rest) && v instanceof MessageType)?.[1]) as MessageType<any, any> | undefined;
+      if (type === undefined) continue;
+      const fns = out.get(type) ?? {};
+      expect(fns[verb], `${name}: a second ${verb} function of ${type.typeName}`).toBeUndefined();
+      fns[verb] = value as never;
+      out.set(type, fns);
+    }
+  }
+  return out;
+}
+
+/** The error fn throws, as what identifies it: class, code, offset or path, message. */
+function failure(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof DecodeError) return ["DecodeError", e.code, e.offset, e.path, e.message];
+    if (e instanceof EncodeError) return ["EncodeError", e.code, e.path, e.message];
+    return [(e as Error).constructor.name, (e as Error).message];
+  }
+  return "no error";
+}
+
+describe("decodeX, viewX and encodeX against the type's methods", () => {
+  it.each(["unittest", "conformance", "names", "wide", "wide_string", "wide_plain", "wide_views"] as const)("%s: same plain objects, views, bytes and errors, on random and damaged input", (set) => {
+    const loaded = loadSet(set);
+    const functions = functionsOf(set);
+    // every message type of the set has the functions its facades give
+    expect(functions.size).toBe([...loaded.types.values()].filter((t) => t.parts.read !== undefined || t.parts.view !== undefined).length);
+    let compared = 0;
+    for (const [type, fns] of functions) {
+      expect(fns.decode !== undefined).toBe(type.parts.read !== undefined);
+      expect(fns.view !== undefined).toBe(type.parts.view !== undefined);
+      expect(fns.encode !== undefined).toBe(type.parts.encode !== undefined);
+      const model = loaded.models.get(type.typeName)!;
+      const r = rng(type.typeName.length * 7919);
+      for (let i = 0; i < 8; i++) {
+        // (no valid instance of a message that requires itself exists: its empty input fails)
+        const bytes = requiresItself(model) ? new Uint8Array(0) : encodeWithProtobufjs(loaded, type.typeName, randomObject(loaded, model, r));
+        if (requiresItself(model)) {
+          if (fns.decode) expect(failure(() => fns.decode!(bytes))).toEqual(failure(() => type.decode(bytes)));
+          if (fns.view) expect(failure(() => fns.view!(bytes))).toEqual(failure(() => type.view(bytes)));
+          continue;
+        }
+        if (fns.decode) {
+          const plain = fns.decode(bytes);
+          expect(plain).toEqual(type.decode(bytes));
+          if (fns.encode) expect(fns.encode(plain)).toEqual(type.encode(plain));
+        }
+        if (fns.view) {
+          const view = fns.view(bytes);
+          expect(view).toBeInstanceOf(type.parts.view!);
+          expect(type.encode(view)).toEqual(type.encode(type.view(bytes)));
+        }
+        // cut short, and with a byte changed: the same error, or the same result
+        const cut = bytes.subarray(0, Math.floor(r() * bytes.length));
+        const damaged = bytes.slice();
+        if (damaged.length > 0) damaged[Math.floor(r() * damaged.length)] ^= 0x80;
+        for (const input of [cut, damaged]) {
+          if (fns.decode) {
+            const byFunction = failure(() => fns.decode!(input)), byMethod = failure(() => type.decode(input));
+            expect(byFunction).toEqual(byMethod);
+            if (byMethod === "no error") expect(fns.decode(input)).toEqual(type.decode(input));
+          }
+          if (fns.view) expect(failure(() => fns.view!(input))).toEqual(failure(() => type.view(input)));
+        }
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(0);
+  });
+
+  it("encodeX: the same errors as encode(); views and builders are refused, saying what encodes them", () => {
+    const fns = functionsOf("wide");
+    const [type, { encode }] = [...fns].find(([t]) => t.typeName === "wide.Wide")!;
+    for (const bad of [{ i32: 1.5 }, { s: 5 }, { sub: { name: 7 } }, { i64s: [1n, "x"] }]) {
+      expect(failure(() => encode!(bad))).toEqual(failure(() => type.encode(bad as never)));
+    }
+    for (const [bad, got] of [[null, "null"], [5, "number 5"], ["x", 'a string ("x")']] as const) {
+      expect(failure(() => encode!(bad))).toEqual(["TypeError", `wide.Wide: expected a message object to encode, got ${got}`]);
+    }
+    const view = type.view(type.encode({ i32: 3 }));
+    expect(failure(() => encode!(view))).toEqual(["TypeError", "wide.Wide: views and builders are encoded by the message type's encode(), not this function of plain objects"]);
+  });
+
+  it("decodeX: the input checks and errors decode() gives, naming the type", () => {
+    const fns = functionsOf("wide");
+    const [type, { decode, view }] = [...fns].find(([t]) => t.typeName === "wide.Wide")!;
+    for (const bad of [null, "bytes", [1, 2], new ArrayBuffer(2), new Uint8Array([0x08])]) {
+      expect(failure(() => decode!(bad as never))).toEqual(failure(() => type.decode(bad as never)));
+      expect(failure(() => view!(bad as never))).toEqual(failure(() => type.view(bad as never)));
+    }
+    expect(failure(() => decode!(new Uint8Array([0x08])))).toEqual(["DecodeError", "TRUNCATED", 1, "wide.Wide.i64", expect.any(String)]);
+  });
+});
+
+describe("names", () => {
+  it("a function's name never takes a declaration's: it gets a $ suffix instead (Foo's decodeFoo$, beside the message decodeFoo)", () => {
+    const mod = generated["./gen/names/names_props_pb.ts"]!;
+    const decode = (name: string, bytes: number[]) => (mod[name] as (b: Uint8Array) => unknown)(new Uint8Array(bytes));
+    // Foo was named first, then its view class FooView, so the message FooView is FooView$ (as before)
+    expect(Object.keys(mod).filter((n) => /^(decode|view|encode)[^$]/.test(n)).sort()).toEqual([
+      "decodeFoo", "decodeFoo$", "decodeFooBuilder", "decodeFooView", "decodeFooView$", "decodeFoo_Bar", "decodeFoo_Bar$", "decodedecodeFoo",
+      "encodeFoo", "encodeFooView", "encodeFoo_Bar", "encodeFoo_Bar$", "encodedecodeFoo",
+      "viewFoo", "viewFooView", "viewFoo_Bar", "viewFoo_Bar$", "viewdecodeFoo",
+    ]);
+    expect((mod.decodeFoo as MessageType<any, any>).typeName).toBe("names.constructor.decodeFoo");
+    expect(decode("decodeFoo$", [0x08, 0x07])).toEqual((mod.Foo as MessageType<any, any>).decode(new Uint8Array([0x08, 0x07])));
+    expect(decode("decodedecodeFoo", [0x08, 0x07])).toEqual({ w: 7 });
+    expect(decode("decodeFoo_Bar", [0x08, 0x07])).toEqual({ x: 7 }); // Foo.Bar
+    expect(decode("decodeFoo_Bar$", [0x0a, 0x01, 0x73])).toEqual({ y: "s" }); // the top-level Foo_Bar
+    expect(decode("decodeFooView$", [0x08, 0x07])).toEqual({ z: 7 }); // the message FooView
+  });
+});
+
+describe("bundles of programs that call one function", () => {
+  const bundle = async (program: string) => {
+    const r = await build({
+      stdin: { contents: program, resolveDir: genDir, loader: "ts" },
+      bundle: true, minify: true, write: false, format: "esm", platform: "browser",
+      alias: { "hppproto/codec": `${repoRoot}dist/ts/codec.browser.js`, hppproto: `${repoRoot}dist/ts/index.js`, "hppproto/generated": `${repoRoot}dist/ts/generated.js` }, external: ["*.wasm"], logLevel: "silent",
+    });
+    return r.outputFiles[0]!.text;
+  };
+  const of = (name: string) => `import { ${name} } from "./unittest/benchmark_messages_proto3_pb.ts"; console.log(${name});`;
+  /** What each part of a message type leaves in a bundle. */
+  const marks = {
+    messageType: "was generated without", // MessageType.part()'s error
+    views: "$valid", // MessageView
+    readers: "field102:", // read$GoogleMessage1's object literal
+    encoders: "encodes started inside one another", // the error of encodes nested too deep (field writers are minified)
+    decoders: '"AGFzbQ', // a compiled module, base64: "\0asm"
+  };
+  const has = (text: string) => Object.fromEntries(Object.entries(marks).map(([k, mark]) => [k, text.includes(mark)]));
+
+  it("decodeX carries the readers and compiled decoders, not the message type, views or encoders; viewX the views (and the readers their $toObject() calls); encodeX neither decoders, views nor readers", async () => {
+    const [decode, view, encode, type] = await Promise.all([
+      bundle(of("decodeGoogleMessage1")), bundle(of("viewGoogleMessage1")), bundle(of("encodeGoogleMessage1")), bundle(of("GoogleMessage1")),
+    ]);
+    expect(has(type)).toEqual({ messageType: true, views: true, readers: true, encoders: true, decoders: true });
+    expect(has(decode)).toEqual({ messageType: false, views: false, readers: true, encoders: false, decoders: true });
+    expect(has(view)).toEqual({ messageType: false, views: true, readers: true, encoders: false, decoders: true });
+    expect(has(encode)).toEqual({ messageType: false, views: false, readers: false, encoders: true, decoders: false });
+    expect(decode.length).toBeLessThan(type.length * 0.7);
+  });
+});
