@@ -13,25 +13,14 @@ import { init } from "hppproto";
 import { runtime } from "../dist/ts/runtime.js";
 import { generate } from "../dist/codegen/cli.js";
 import { randomSource } from "./random.mjs";
+import { fuzzSets } from "./sets.mjs";
 import { compiledDecoders, decoderChecker, fileSchemas, mutate, randomInput, randomRun } from "../test/support/wirecheck.mjs";
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 const seconds = Number(process.argv[2] ?? 30);
 const seed = Number(process.argv[3] ?? Date.now() % 1_000_000);
 const outDir = path.join(root, "build/fuzz/compiled");
-const protos = path.join(root, "testdata/protos");
-const sets = {
-  conformance: [path.join(protos, "conformance"), [
-    "google/protobuf/test_messages_proto2.proto", "google/protobuf/test_messages_proto3.proto",
-    "conformance/test_protos/test_messages_edition2023.proto", "editions/golden/test_messages_proto2_editions.proto",
-    "editions/golden/test_messages_proto3_editions.proto",
-  ]],
-  unittest: [protos, [
-    "google/protobuf/unittest.proto", "google/protobuf/unittest_proto3.proto", "google/protobuf/map_unittest.proto",
-    "google/protobuf/unittest_well_known_types.proto", "benchmark_messages_proto2.proto", "benchmark_messages_proto3.proto",
-  ]],
-  bench: [path.join(root, "bench/protos"), ["tick.proto", "tile.proto", "span.proto", "arrays.proto"]],
-};
+const sets = fuzzSets(root);
 
 await init();
 const rt = runtime();

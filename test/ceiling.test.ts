@@ -84,13 +84,15 @@ it("amplification: 1 MB of empty sub-messages is MEMORY_BUDGET by default (not a
 });
 
 it("amplification of plain objects: empty messages of many fields, each 2 bytes of input and kilobytes of JS objects, are MEMORY_BUDGET under decode() (a 1.75 MB input took a 1 GB heap down), views and other paths unchanged", async () => {
-  const { TestAllTypesProto3: T } = await import("./gen/conformance/google/protobuf/test_messages_proto3_pb.js");
+  const { TestAllTypesProto3: T, decodeTestAllTypesProto3 } = await import("./gen/conformance/google/protobuf/test_messages_proto3_pb.js");
   const n = 100_000; // repeated_nested_message { a: 0, corecursive: {} }: 7 bytes, a record of ~1.3 KB, plain objects of ~6 KB
   const one = [0x82, 0x03, 0x04, 0x08, 0x00, 0x12, 0x00];
   const bytes = new Uint8Array(n * 7);
   for (let i = 0; i < n; i++) bytes.set(one, i * 7);
   const budgetError = expect.objectContaining({ code: "MEMORY_BUDGET" });
   expect(() => T.decode(bytes)).toThrow(budgetError);
+  // its generated decoder of plain objects (no records) charges the same objects
+  expect(() => decodeTestAllTypesProto3(bytes)).toThrow(budgetError);
   const delimited = new Uint8Array(bytes.length + 4);
   delimited.set([0xe0, 0xdc, 0x2a], 0); // one message of 700,000 bytes
   delimited.set(bytes, 3);
@@ -100,6 +102,7 @@ it("amplification of plain objects: empty messages of many fields, each 2 bytes 
   try {
     setLimits({ maxAmplification: 1000 });
     expect(T.decode(bytes.subarray(0, 7 * 2000)).repeatedNestedMessage).toHaveLength(2000);
+    expect(decodeTestAllTypesProto3(bytes.subarray(0, 7 * 2000)).repeatedNestedMessage).toHaveLength(2000);
   } finally {
     setLimits({ maxAmplification: 256 });
   }

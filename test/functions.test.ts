@@ -3,7 +3,7 @@
 // schemas, and bundles of programs that call only one of them carry nothing else of the type.
 import { build } from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DecodeError, EncodeError, init, MessageType, MessageView } from "hppproto";
+import { DecodeError, EncodeError, getLimits, init, MessageType, MessageView, setLimits } from "hppproto";
 import { encodeWithProtobufjs, loadSet, randomObject, requiresItself, rng } from "./support/protos.js";
 import { genDir, repoRoot } from "./support/paths.js";
 import type { SchemaSet } from "./support/paths.js";
@@ -72,6 +72,7 @@ describe("decodeX, viewX and encodeX against the type's methods", () => {
       expect(fns.encode !== undefined).toBe(type.parts.encode !== undefined);
       const model = loaded.models.get(type.typeName)!;
       const r = rng(type.typeName.length * 7919);
+      let previous = new Uint8Array(0);
       for (let i = 0; i < 8; i++) {
         // (no valid instance of a message that requires itself exists: its empty input fails)
         const bytes = requiresItself(model) ? new Uint8Array(0) : encodeWithProtobufjs(loaded, type.typeName, randomObject(loaded, model, r));
@@ -90,14 +91,24 @@ describe("decodeX, viewX and encodeX against the type's methods", () => {
           expect(view).toBeInstanceOf(type.parts.view!);
           expect(type.encode(view)).toEqual(type.encode(type.view(bytes)));
         }
-        // cut short, and with a byte changed: the same error, or the same result
+        // cut short, with bytes changed, and after the previous message (its fields merge): the same
+        // error, or the same result
         const cut = bytes.subarray(0, Math.floor(r() * bytes.length));
-        const damaged = bytes.slice();
-        if (damaged.length > 0) damaged[Math.floor(r() * damaged.length)] ^= 0x80;
-        for (const input of [cut, damaged]) {
+        const damaged = Uint8Array.from(bytes), damaged2 = Uint8Array.from(bytes);
+        if (bytes.length > 0) {
+          damaged[Math.floor(r() * bytes.length)] ^= 0x80;
+          damaged2[Math.floor(r() * bytes.length)] = Math.floor(r() * 256);
+          damaged2[Math.floor(r() * bytes.length)] = Math.floor(r() * 256);
+        }
+        const merged = new Uint8Array(previous.length + bytes.length);
+        merged.set(previous);
+        merged.set(bytes, previous.length);
+        previous = bytes;
+        for (const input of [cut, damaged, damaged2, merged]) {
           if (fns.decode) {
             const byFunction = failure(() => fns.decode!(input)), byMethod = failure(() => type.decode(input));
-            expect(byFunction).toEqual(byMethod);
+            expect(byFunction, `${type.typeName} ${Buffer.from(input).toString("hex")}`).toEqual(byMethod);
+            compared++;
             if (byMethod === "no error") expect(fns.decode(input)).toEqual(type.decode(input));
           }
           if (fns.view) expect(failure(() => fns.view!(input))).toEqual(failure(() => type.view(input)));
@@ -106,6 +117,45 @@ describe("decodeX, viewX and encodeX against the type's methods", () => {
       }
     }
     expect(compared).toBeGreaterThan(0);
+  });
+
+  it("a message merged from several occurrences names a map entry by its place among all the entries so far, keys that came again included (found by fuzz/plain.mjs)", () => {
+    const mod = generated["./gen/unittest/google/protobuf/struct_pb.ts"]!;
+    const Value = mod.Value as MessageType<any, any>;
+    const decodeValue = mod.decodeValue as (b: Uint8Array) => unknown;
+    // struct_value { "a", "a" }, struct_value { "b" }, struct_value { "c": string_value 0xff }: its 4th entry
+    const bytes = Uint8Array.from([
+      0x2a, 0x0a, 0x0a, 0x03, 0x0a, 0x01, 0x61, 0x0a, 0x03, 0x0a, 0x01, 0x61,
+      0x2a, 0x05, 0x0a, 0x03, 0x0a, 0x01, 0x62,
+      0x2a, 0x0a, 0x0a, 0x08, 0x0a, 0x01, 0x63, 0x12, 0x03, 0x1a, 0x01, 0xff,
+    ]);
+    const expected = ["DecodeError", "INVALID_UTF8", 30, "google.protobuf.Value.struct_value.fields[3].value.string_value", expect.any(String)];
+    expect(failure(() => Value.decode(bytes))).toEqual(expected);
+    expect(failure(() => decodeValue(bytes))).toEqual(expected);
+  });
+
+  it("under small limits (maxDepth 2, maxElements 3, maxMessageSize 64): the same errors as decode()", () => {
+    const loaded = loadSet("conformance");
+    const saved = getLimits();
+    setLimits({ maxDepth: 2, maxElements: 3, maxMessageSize: 64 });
+    try {
+      const seen = new Set<string>();
+      for (const [type, fns] of functionsOf("conformance")) {
+        const model = loaded.models.get(type.typeName)!;
+        if (fns.decode === undefined || requiresItself(model)) continue;
+        const r = rng(type.typeName.length * 31);
+        for (let i = 0; i < 10; i++) {
+          const bytes = encodeWithProtobufjs(loaded, type.typeName, randomObject(loaded, model, r));
+          const byMethod = failure(() => type.decode(bytes));
+          expect(failure(() => fns.decode!(bytes)), type.typeName).toEqual(byMethod);
+          if (Array.isArray(byMethod)) seen.add(byMethod[1] as string);
+        }
+      }
+      // each limit was reached
+      expect([...seen].sort()).toEqual(expect.arrayContaining(["DEPTH_LIMIT", "MESSAGE_TOO_LARGE", "TOO_MANY_ELEMENTS"]));
+    } finally {
+      setLimits(saved);
+    }
   });
 
   it("encodeX: the same errors as encode(); views and builders are refused, saying what encodes them", () => {
@@ -171,12 +221,13 @@ describe("bundles of programs that call one function", () => {
   };
   const has = (text: string) => Object.fromEntries(Object.entries(marks).map(([k, mark]) => [k, text.includes(mark)]));
 
-  it("decodeX carries the readers and compiled decoders, not the message type, views or encoders; viewX the views (and the readers their $toObject() calls); encodeX neither decoders, views nor readers", async () => {
+  it("decodeX carries its generated decoder, not the message type, views, encoders or compiled decoders; viewX the views (and the readers their $toObject() calls); encodeX neither decoders, views nor readers", async () => {
     const [decode, view, encode, type] = await Promise.all([
       bundle(of("decodeGoogleMessage1")), bundle(of("viewGoogleMessage1")), bundle(of("encodeGoogleMessage1")), bundle(of("GoogleMessage1")),
     ]);
     expect(has(type)).toEqual({ messageType: true, views: true, readers: true, encoders: true, decoders: true });
-    expect(has(decode)).toEqual({ messageType: false, views: false, readers: true, encoders: false, decoders: true });
+    // (GoogleMessage1 has a generated decoder of plain objects: it reads the bytes, no compiled decoders)
+    expect(has(decode)).toEqual({ messageType: false, views: false, readers: true, encoders: false, decoders: false });
     expect(has(view)).toEqual({ messageType: false, views: true, readers: true, encoders: false, decoders: true });
     expect(has(encode)).toEqual({ messageType: false, views: false, readers: false, encoders: true, decoders: false });
     expect(decode.length).toBeLessThan(type.length * 0.7);

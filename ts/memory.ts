@@ -23,7 +23,7 @@ const NodeBuffer = (globalThis as unknown as { Buffer?: { from(b: ArrayBuffer): 
  * there, and pays up to about 110). Measured per length against each, in Chromium 156 and Node 24;
  * `npm run bench:browser` shows the effect on whole messages.
  */
-const SHORT_STRING = nodeText ? 12 : 112;
+export const SHORT_STRING = nodeText ? 12 : 112;
 
 /** What an alias of memory (a view's typed array or bytes) is once growth has detached it. */
 export const DETACHED_ALIAS =
@@ -147,7 +147,7 @@ export class Memory {
 const char = String.fromCharCode;
 
 /** Short ASCII strings: fromCharCode with the codes as arguments beats any decoder call (measured). */
-function ascii(m: Uint8Array, p: number, len: number): string {
+export function ascii(m: Uint8Array, p: number, len: number): string {
   switch (len) {
     case 1: return char(m[p]!);
     case 2: return char(m[p]!, m[p + 1]!);
@@ -165,7 +165,7 @@ function ascii(m: Uint8Array, p: number, len: number): string {
 const codeArrays: number[][] = [];
 
 /** The string of len bytes at p if they are all ASCII, else undefined (the copy and the check in one pass). */
-function asciiCodes(m: Uint8Array, p: number, len: number): string | undefined {
+export function asciiCodes(m: Uint8Array, p: number, len: number): string | undefined {
   let codes = codeArrays[len];
   if (codes === undefined) codes = codeArrays[len] = new Array<number>(len).fill(0);
   let bits = 0;

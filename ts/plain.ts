@@ -177,3 +177,6 @@ export function unknown(m: Memory, rec: number): Uint8Array | undefined {
   }
   return out;
 }
+
+/** The value of an empty bytes field in plain objects (generated decoders, as bytesAt gives it). */
+export const emptyBytes: Uint8Array = EMPTY_BYTES;

@@ -248,6 +248,23 @@ export class Runtime {
     }
   }
 
+  private readonly reading = { maxMessageSize: 0, maxDepth: 0, maxElements: 0, budget: 0 };
+
+  /**
+   * @internal the limits a decode of `inputSize` bytes by generated decoders (reader.ts) applies,
+   * its plain objects' budget as readOut() sets it (one object, updated each call)
+   */
+  readerLimits(inputSize: number): { maxMessageSize: number; maxDepth: number; maxElements: number; budget: number } {
+    const p = this.limitsPtr;
+    const u32 = this.mem.u32;
+    const r = this.reading;
+    r.maxMessageSize = u32[(p + LIMITS_MAX_MESSAGE_SIZE) >>> 2]!;
+    r.maxDepth = u32[(p + LIMITS_MAX_DEPTH) >>> 2]!;
+    r.maxElements = u32[(p + LIMITS_MAX_ELEMENTS) >>> 2]!;
+    r.budget = budgetCap(0, u32[(p + LIMITS_MAX_AMPLIFICATION) >>> 2]!, inputSize);
+    return r;
+  }
+
   /** @internal what the plain objects being read out may still take (plain.ts charge()); UNBOUNDED outside a decode */
   plainBudget = UNBOUNDED;
   /** @internal the size of the input stage() copied last */

@@ -74,6 +74,10 @@ function messageDataset(name: string, message: MessageName, content: (int64: Int
         const readPlain = c.view ? makeReader(descOf(message), { ...c, listAt: plainListAt }) : read;
         tasks.push({ operation: "decode+read", library: lib, fn: () => readPlain(c.decode(bytes), sink) });
         tasks.push({ operation: "decode", library: lib, fn: () => c.decode(bytes) });
+        if (c.decodeFunction) {
+          const decode = c.decodeFunction;
+          tasks.push({ operation: "decodeX", library: lib, fn: () => decode(bytes) });
+        }
         tasks.push(...writeTasks(c, lib, bytes, () => literalFor(c, content)));
       }
       return { bytes: bytes.length, tasks };
@@ -207,6 +211,10 @@ const stream: Dataset = {
       }
       tasks.push({ operation: "frames decode+read", library: lib, fn: () => { for (const f of frames) readPlain(c.decode(f), sink); } });
       tasks.push({ operation: "frames decode", library: lib, fn: () => { for (const f of frames) c.decode(f); } });
+      if (c.decodeFunction) {
+        const decode = c.decodeFunction;
+        tasks.push({ operation: "frames decodeX", library: lib, fn: () => { for (const f of frames) decode(f); } });
+      }
       tasks.push(...tickWriteTasks(c, lib, frames));
       // Batches last: a batch API that returned all 10,000 objects at once (hppproto's
       // decodeDelimited()) would keep them alive past scavenges, and V8 would then pretenure their

@@ -53,6 +53,8 @@ export interface Codec {
   /** Source that indexes a repeated field; `numeric` for repeated numbers and bools. */
   listAt: (list: string, i: string, numeric: boolean) => string;
   decode(bytes: Uint8Array): any;
+  /** decode() as the generated function of its own (hppproto's decodeX: a generated decoder of plain objects where the message has one). */
+  decodeFunction?(bytes: Uint8Array): any;
   /** A zero-copy view (hppproto). */
   view?(bytes: Uint8Array): any;
   /** Every message of a length-delimited buffer, each passed to `each`. */
@@ -77,13 +79,14 @@ export interface Codec {
 const index = (list: string, i: string) => `${list}[${i}]`;
 const bigint: Int64 = (s) => BigInt(s);
 
-function hppproto(type: any, desc: DescMessage): Codec {
+function hppproto(type: any, desc: DescMessage, decodeFunction?: (b: Uint8Array) => any): Codec {
   return {
     int64: bigint,
     naming: "camel",
     // repeated numbers are typed arrays, other repeated fields ListViews
     listAt: (list, i, numeric) => (numeric ? `${list}[${i}]` : `${list}.get(${i})`),
     decode: (b) => type.decode(b),
+    ...(decodeFunction === undefined ? {} : { decodeFunction }),
     view: (b) => type.view(b),
     // one message at a time, as the peers' batch readers hand them out
     delimited: (b, each) => type.forEachViewDelimited(b, each),
@@ -199,7 +202,10 @@ export function codec(lib: Library, message: MessageName): Codec {
       return hppproto({
         gm1p2: hpp2.GoogleMessage1, gm1p3: hpp3.GoogleMessage1, tick: hppTick.Tick, doubles: hppArrays.Doubles, int32s: hppArrays.Int32s,
         uint64s: hppArrays.Uint64s, tile: hppTile.Tile, traces: hppSpan.TracesData,
-      }[message], descOf(message));
+      }[message], descOf(message), {
+        gm1p2: hpp2.decodeGoogleMessage1, gm1p3: hpp3.decodeGoogleMessage1, tick: hppTick.decodeTick, doubles: hppArrays.decodeDoubles,
+        int32s: hppArrays.decodeInt32s, uint64s: hppArrays.decodeUint64s, tile: hppTile.decodeTile, traces: hppSpan.decodeTracesData,
+      }[message]);
     case "hppproto-code-size":
       return hppproto({
         gm1p2: hppSmall2.GoogleMessage1, gm1p3: hppSmall3.GoogleMessage1, tick: hppSmallTick.Tick, doubles: hppSmallArrays.Doubles,

@@ -42,6 +42,8 @@ export interface Names {
   encode: string;
   builder: string;
   toJsonString: string;
+  /** The decoder of plain objects straight from wire bytes (decode.ts). */
+  decoder: string;
   /** A message's decode(), view() and encode() as functions of their own (decodeX, viewX, encodeX): programs that call only them carry nothing else of the type. */
   decodeFunction: string;
   viewFunction: string;

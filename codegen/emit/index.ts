@@ -11,6 +11,7 @@ import { compileDecoders } from "../wasm/decoder.js";
 import { comment, literal, topLevelName } from "../names.js";
 import { decl, impl, render, ts } from "../syntax.js";
 import { builderDecl } from "./builders.js";
+import { decodable, decoderDecl } from "./decode.js";
 import { docComment, uses } from "./code.js";
 import { FileContext, type EmitOptions, type Named, type Names } from "./context.js";
 import { enumDecl } from "./enums.js";
@@ -67,7 +68,7 @@ function assignNames(model: SchemaModel): Map<Named, Names> {
     return n;
   };
   const alike = (name: string): Names => ({
-    type: name, view: name, reader: name, fill: name, encode: name, builder: name, toJsonString: name, decodeFunction: name, viewFunction: name, encodeFunction: name,
+    type: name, view: name, reader: name, fill: name, encode: name, builder: name, toJsonString: name, decoder: name, decodeFunction: name, viewFunction: name, encodeFunction: name,
   });
   for (const [file, options] of model.fileOptions) names.set(options, alike(unique(file, `file_${file.replace(/\.proto$/, "").replace(/[^\w$]/g, "_")}`)));
   for (const e of model.enums) names.set(e, alike(unique(e.file, e.localName)));
@@ -77,7 +78,7 @@ function assignNames(model: SchemaModel): Map<Named, Names> {
     const base = type.replace(/\$+$/, "");
     names.set(m, {
       type, view: unique(m.file, base + "View"), reader: `read$${type}`, fill: `fill$${type}`, encode: `encode$${type}`, builder: unique(m.file, base + "Builder"),
-      toJsonString: `toJsonString$${type}`, decodeFunction: "", viewFunction: "", encodeFunction: "",
+      toJsonString: `toJsonString$${type}`, decoder: `decode$${type}`, decodeFunction: "", viewFunction: "", encodeFunction: "",
     });
   }
   for (const x of [...model.extensions, ...model.services]) names.set(x, alike(unique(x.file, x.localName)));
@@ -162,6 +163,7 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
     if (plain || builders) body.push(interfaceDecl(c, m));
     if (views) body.push(viewDecl(c, m));
     if (plain) body.push(readerDecl(c, m));
+    if (plain && decodable(c, m)) body.push(decoderDecl(c, m));
     if (fills.has(m)) body.push(fillDecl(c, m));
     const encodes = encoded.has(m);
     if (encodes) body.push(encodeDecl(c, m));
@@ -193,7 +195,7 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
       "MessageList as $MessageList", "MapView as $MapView", ...plainHelpers, "interpretedBuilder as $interpretedBuilder", "mapKey as $mapKey",
       "type JsonWrite as $JsonWrite", "type Memory as $Memory", "type Runtime as $Runtime", "type JsonWriteOptions as $JsonWriteOptions",
       "type RecordWriter as $RecordWriter", ...encoderWriters, "type Init as $Init", "type ViewClass as $ViewClass",
-      "decodeFunction as $decodeFunction", "viewFunction as $viewFunction", "encodeFunction as $encodeFunction",
+      "decodeFunction as $decodeFunction", "viewFunction as $viewFunction", "encodeFunction as $encodeFunction", "readFunction as $readFunction", "type WireReader as $WireReader",
       "type Decode as $Decode", "type DecodeView as $DecodeView", "type EncodePlain as $EncodePlain",
     ]),
     "type Int64 as $Int64", "type Int64Forms as $Int64Forms", "extension as $extension", "type Extension as $Extension",
@@ -234,7 +236,12 @@ function functionDecls(c: FileContext, m: MessageModel, encodes: boolean): strin
   const fn = (name: string, what: string, annotation: string, make: string, part: string) =>
     `/** ${what} */\nexport ${decl("declare ")}const ${name}${ts(`: ${annotation}`)}${impl(` = /* @__PURE__ */ ${make}(${make === "$encodeFunction" ? c.schemaOf(m) : c.decodersOf(m)}, ${part})`)};\n`;
   let out = "";
-  if (c.parts.plain) out += fn(n.decodeFunction, `${n.type}.decode() as a function: a program that calls only it carries no views, encoders or ProtoJSON of ${n.type}.`, `$Decode<${type}>`, "$decodeFunction", n.reader);
+  if (c.parts.plain) {
+    const what = `${n.type}.decode() as a function: a program that calls only it carries no views, encoders or ProtoJSON of ${n.type}.`;
+    // read straight from the bytes by its generated decoder where it has one, else from the record the compiled decoders make
+    if (decodable(c, m)) out += `/** ${what} */\nexport ${decl("declare ")}const ${n.decodeFunction}${ts(`: $Decode<${type}>`)}${impl(` = /* @__PURE__ */ $readFunction(${literal(m.fullName)}, ${n.decoder})`)};\n`;
+    else out += fn(n.decodeFunction, what, `$Decode<${type}>`, "$decodeFunction", n.reader);
+  }
   if (c.parts.views) out += fn(n.viewFunction, `${n.type}.view() as a function: a program that calls only it carries no plain-object readers, encoders or ProtoJSON of ${n.type}.`, `$DecodeView<${c.ref(m, "view")}>`, "$viewFunction", n.view);
   if (encodes) out += fn(n.encodeFunction, `${n.type}.encode() of plain objects as a function: a program that calls only it carries no views, readers or ProtoJSON of ${n.type}.`, `$EncodePlain<${type}>`, "$encodeFunction", n.encode);
   return out;

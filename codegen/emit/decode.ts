@@ -1,0 +1,247 @@
+// Decoders of plain objects straight from wire bytes (ts/reader.ts runs them): one function per
+// message, a switch on whole tags with each field's tag, property and conversion as constants. They
+// make the objects the readers of records (plain.ts) make, and fail as the compiled decoders
+// (codegen/wasm/decoder.ts) fail: the same error codes, offsets and field paths.
+import { FieldFlag, FieldType, Label } from "../../ts/schema.js";
+import { plainWeight } from "../../ts/layout.js";
+import { sourceDefault, Wire, wireType, type FieldModel, type MessageModel } from "../model.js";
+import { literal } from "../names.js";
+import { ts } from "../syntax.js";
+import { exportedFunction, propertyAccess, propertyKey } from "./code.js";
+import type { FileContext } from "./context.js";
+
+const tagOf = (number: number, wt: Wire) => ((number << 3) | wt) >>> 0;
+const isArray = (f: FieldModel) => f.label === Label.Repeated || f.label === Label.Map;
+const packable = (f: FieldModel) => f.label === Label.Repeated && wireType(f.type) !== Wire.Len && f.type !== FieldType.Group;
+
+/**
+ * Whether m's plain objects are decoded by a generated decoder: everything it holds is what one
+ * reads (not yet: groups, closed enums, required fields, declared defaults, message sets; those
+ * messages decode through records), in files generated for speed.
+ */
+export function decodable(c: FileContext, m: MessageModel, seen = new Set<MessageModel>()): boolean {
+  if (seen.has(m)) return true;
+  seen.add(m);
+  if (m.messageSet || c.interpreted(m.file)) return false;
+  return m.fields.every((f) => {
+    if (f.type === FieldType.Group || (f.flags & (FieldFlag.ClosedEnum | FieldFlag.Required)) !== 0 || sourceDefault(f) !== undefined) return false;
+    if (f.label === Label.Map) return decodable(c, f.mapEntry!, seen);
+    return f.type !== FieldType.Message || decodable(c, f.message!, seen);
+  });
+}
+
+/** A 32-bit varint field's value (or a bool's) from the varint's low half `lo`. */
+function fromVarint(c: FileContext, f: FieldModel, lo: string): string {
+  switch (f.type) {
+    case FieldType.Int32: case FieldType.Enum: return `${lo} | 0`;
+    case FieldType.Uint32: return `${lo} >>> 0`;
+    case FieldType.Sint32: return `(${lo} >>> 1) ^ -(${lo} & 1)`;
+    case FieldType.Bool: return `r.bool(${lo})`;
+    default: throw new Error(`fromVarint: field type ${f.type}`);
+  }
+}
+
+/** A 64-bit value (a bigint expression) in f's form: as the readers of records give it (plain.ts plainValue). */
+function int64Form(c: FileContext, f: FieldModel, v: string, raw = false): string {
+  switch (raw ? undefined : c.int64As(f)) {
+    case "string": return `String(${v})`;
+    case "number": return `$plainSafeNumber(${v}, ${literal(c.fieldPath(f))})`;
+    default: return v;
+  }
+}
+
+/** An expression reading one value of f's scalar type at r.p, before `end`. */
+function scalar(c: FileContext, f: FieldModel, end: string, raw = false): string {
+  switch (f.type) {
+    case FieldType.Double: return `r.double(${end})`;
+    case FieldType.Float: return `r.float(${end})`;
+    case FieldType.Fixed32: return `r.fixed32(${end})`;
+    case FieldType.Sfixed32: return `r.sfixed32(${end})`;
+    case FieldType.Fixed64: return int64Form(c, f, `r.fixed64(${end})`, raw);
+    case FieldType.Sfixed64: return int64Form(c, f, `r.sfixed64(${end})`, raw);
+    case FieldType.String: return `r.string(${end}, ${(f.flags & FieldFlag.ValidateUtf8) !== 0})`;
+    case FieldType.Bytes: return `r.bytes(${end})`;
+    case FieldType.Int64: return int64Form(c, f, `r.int64(r.varint(${end}))`, raw);
+    case FieldType.Uint64: return int64Form(c, f, `r.uint64(r.varint(${end}))`, raw);
+    case FieldType.Sint64: return int64Form(c, f, `r.sint64(r.varint(${end}))`, raw);
+    default:
+      // 32-bit varints and bools: one byte inline
+      return `((v = b[r.p]${ts("!")}) < 0x80 && r.p < ${end} ? (r.p++, ${fromVarint(c, f, "v").replace("r.bool(v)", "v !== 0")}) : (v = r.varint(${end}), ${fromVarint(c, f, "v")}))`;
+  }
+}
+
+/** The value an absent field has in a new plain object (as the readers of records give it). */
+function initial(c: FileContext, f: FieldModel): string {
+  if (f.label === Label.Repeated) return "[]";
+  if (f.label === Label.Map) return "{}";
+  if (f.label === Label.Explicit || f.type === FieldType.Message) return "undefined";
+  switch (f.type) {
+    case FieldType.String: return '""';
+    case FieldType.Bytes: return "$plainEmptyBytes";
+    case FieldType.Bool: return "false";
+    default: {
+      const as = c.int64As(f);
+      return as === undefined ? "0" : as === "string" ? '"0"' : as === "number" ? "0" : "0n";
+    }
+  }
+}
+
+/** The key of a map's plain object, from the key field's value (plain.ts: strings as they are, the others by String()). */
+function mapKey(c: FileContext, key: FieldModel, end: string): string {
+  if (key.type === FieldType.String) return scalar(c, key, end);
+  const raw = key.type === FieldType.Int64 || key.type === FieldType.Uint64 || key.type === FieldType.Sint64 || key.type === FieldType.Fixed64 || key.type === FieldType.Sfixed64;
+  return `String(${raw ? scalar(c, key, end, true) : scalar(c, key, end)})`;
+}
+
+/** The initial key of a map entry without one. */
+function initialKey(key: FieldModel): string {
+  if (key.type === FieldType.String) return '""';
+  return key.type === FieldType.Bool ? '"false"' : '"0"';
+}
+
+/** Reads one map entry of field f (its length read: the body up to `stop`) into the map `to`. */
+function mapEntry(c: FileContext, f: FieldModel, to: string): string[] {
+  const dup = `d$${f.number}`;
+  const [key, value] = f.mapEntry!.fields as [FieldModel, FieldModel];
+  const sub = value.type === FieldType.Message ? c.ref(value.message!, "decoder") : undefined;
+  const lines = [
+    `        let k = ${initialKey(key)}, x${ts(": any")} = undefined, ef = 0;`,
+    "        try {",
+    "          while (r.p < stop) {",
+    "            ef = 0;",
+    "            const eat = r.p;",
+    `            let t = b[r.p++]${ts("!")};`,
+    "            if (t >= 0x80) t = r.tag(stop);",
+    `            if (t === ${tagOf(1, wireType(key.type))}) { ef = 1; k = ${mapKey(c, key, "stop")}; }`,
+  ];
+  if (sub !== undefined) {
+    lines.push(`            else if (t === ${tagOf(2, Wire.Len)}) { ef = 2; const vn = r.len(stop); if (depth === 1) r.fail("DEPTH_LIMIT", r.p); x = ${sub}(r, r.p + vn, depth - 2, x); }`);
+  } else {
+    lines.push(`            else if (t === ${tagOf(2, wireType(value.type))}) { ef = 2; x = ${scalar(c, value, "stop")}; }`);
+  }
+  lines.push(
+    "            else r.unknown(t, eat, stop, depth - 1, undefined);",
+    "          }",
+    `        } catch (e) { throw ef === 0 ? e : r.frame(e, ef === 1 ? "key" : "value", -1); }`,
+    // an entry without its value: the value's default (a message: an empty one)
+    `        if (x === undefined) x = ${sub !== undefined ? `${sub}(r, r.p, depth - 2, undefined)` : initialValue(c, value)};`,
+    // (a key again: the entries counted, the error paths' places among them, outnumber the keys)
+    `        if (Object.hasOwn(${to}, k)) ${dup} = true;`,
+    `        if (k === "__proto__") Object.defineProperty(${to}, k, { value: x, enumerable: true, writable: true, configurable: true });`,
+    `        else ${to}[k] = x;`,
+  );
+  return lines;
+}
+
+const initialValue = (c: FileContext, f: FieldModel) => initial(c, { ...f, label: Label.Implicit });
+
+/** The statements of one field's case, its tag read (at `at`); `fld` names the field for error paths (negative: an array, whose element is `el`). */
+function fieldCase(c: FileContext, f: FieldModel, wt: Wire): string[] {
+  const to = `o${propertyAccess(f.oneof ? f.oneof.prop : f.prop)}`;
+  const set = (v: string) => (f.oneof ? `${to} = { case: ${literal(f.prop)}, value: ${v} };` : `${to} = ${v};`);
+  if (f.label === Label.Map) {
+    return [
+      `        fld = ${-f.number}; el = m$${f.number}++;`,
+      "        const n = r.len(end), stop = r.p + n;",
+      "        r.room(el, at);",
+      `        if (depth === 0) r.fail("DEPTH_LIMIT", r.p);`,
+      ...mapEntry(c, f, to),
+    ];
+  }
+  if (f.type === FieldType.Message) {
+    const sub = c.ref(f.message!, "decoder");
+    if (f.label === Label.Repeated) {
+      return [
+        `        fld = ${-f.number}; el = ${to}.length;`,
+        "        const n = r.len(end);",
+        "        r.room(el, at);",
+        `        if (depth === 0) r.fail("DEPTH_LIMIT", r.p);`,
+        `        ${to}.push(${sub}(r, r.p + n, depth - 1, undefined));`,
+      ];
+    }
+    // a message again merges into the one there (a oneof's, if it is this member)
+    const into = f.oneof ? `(${to}?.case === ${literal(f.prop)} ? ${to}.value : undefined)` : to;
+    return [
+      `        fld = ${f.number};`,
+      "        const n = r.len(end);",
+      `        if (depth === 0) r.fail("DEPTH_LIMIT", r.p);`,
+      `        ${set(`${sub}(r, r.p + n, depth - 1, ${into})`)}`,
+    ];
+  }
+  if (f.label === Label.Repeated) {
+    if (wt === Wire.Len && packable(f)) {
+      const width = wireType(f.type) === Wire.Fixed64 ? 8 : wireType(f.type) === Wire.Fixed32 ? 4 : 0;
+      return [
+        `        fld = ${-f.number}; el = ${to}.length;`,
+        `        const stop = r.packed(end, ${width}, el);`,
+        `        while (r.p < stop) ${to}.push(${scalar(c, f, "stop")});`,
+      ];
+    }
+    return [
+      `        fld = ${-f.number}; el = ${to}.length;`,
+      `        const x = ${scalar(c, f, "end")};`,
+      "        r.room(el, at);",
+      `        ${to}.push(x);`,
+    ];
+  }
+  return [`        fld = ${f.number};`, `        ${set(scalar(c, f, "end"))}`];
+}
+
+/** The decoder of m's plain objects (see decodable()): exported, as other files' decoders call it. */
+export function decoderDecl(c: FileContext, m: MessageModel): string {
+  const n = c.names.get(m)!;
+  const weight = plainWeight(m.fields.map((f) => ({ type: f.type, label: f.label, inOneof: f.oneof !== undefined })), m.oneofs.length);
+  const body = [
+    `  const b = r.b;`,
+    `  let o${ts(`: ${n.type}`)};`,
+    "  if (into === undefined) {",
+    `    r.charge(${weight});`,
+    "    o = {",
+  ];
+  for (const f of m.fields) if (!f.oneof) body.push(`      ${propertyKey(f.prop)}: ${initial(c, f)},`);
+  for (const o of m.oneofs) body.push(`      ${propertyKey(o.prop)}: undefined,`);
+  body.push("    };", "  } else o = into;");
+  const maps = m.fields.filter((f) => f.label === Label.Map);
+  // a map's entries so far (an error names the entry by its place among them): its keys, unless a
+  // key came again (then the reader keeps the count, for a merge into it)
+  for (const f of maps) body.push(`  let m$${f.number} = into === undefined ? 0 : r.entries(o${propertyAccess(f.prop)}), d$${f.number} = false;`);
+  const inline = m.fields.some((f) => [FieldType.Int32, FieldType.Enum, FieldType.Uint32, FieldType.Sint32, FieldType.Bool].includes(f.type) ||
+    (f.label === Label.Map && [FieldType.Int32, FieldType.Enum, FieldType.Uint32, FieldType.Sint32, FieldType.Bool].some((t) => f.mapEntry!.fields.some((e) => e.type === t))));
+  body.push(
+    `  let unknown = o.$unknown, fld = 0, el = -1${inline ? ", v = 0" : ""};`,
+    "  try {",
+    "    while (r.p < end) {",
+    "      fld = 0;",
+    "      const at = r.p;",
+    `      let tag = b[r.p++]${ts("!")};`,
+    "      if (tag >= 0x80) tag = r.tag(end);",
+    "      switch (tag) {",
+  );
+  for (const f of m.fields) {
+    const natural = wireType(f.type);
+    body.push(`      case ${tagOf(f.number, natural)}: {`, ...fieldCase(c, f, natural), "        continue;", "      }");
+    if (packable(f)) body.push(`      case ${tagOf(f.number, Wire.Len)}: {`, ...fieldCase(c, f, Wire.Len), "        continue;", "      }");
+  }
+  body.push(
+    "      default:",
+    "        unknown = r.unknown(tag, at, end, depth, unknown);",
+    "      }",
+    "    }",
+    "  } catch (e) {",
+    `    if (fld === 0) throw e;`,
+    `    const names${ts(": Record<number, string>")} = ${fieldNames(m)};`,
+    `    throw r.frame(e, names[fld < 0 ? -fld : fld]${ts("!")}, fld < 0 ? el : -1);`,
+    "  }",
+    // (and after a merge: a count kept before is out of date)
+    ...maps.map((f) => `  if (d$${f.number} || into !== undefined) r.counted(o${propertyAccess(f.prop)}, m$${f.number});`),
+    // only a message with unknown fields carries them, so that equal messages compare equal
+    "  if (unknown !== undefined) o.$unknown = unknown;",
+    "  return o;",
+  );
+  return exportedFunction(undefined, n.decoder, [["r", "$WireReader"], ["end", "number"], ["depth", "number"], ["into", `${n.type} | undefined`]], n.type, body);
+}
+
+/** The .proto names of m's fields by number, for error paths. */
+function fieldNames(m: MessageModel): string {
+  return `{ ${m.fields.map((f) => `${f.number}: ${literal(f.name)}`).join(", ")} }`;
+}

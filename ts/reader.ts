@@ -1,0 +1,360 @@
+// Wire bytes read straight into plain objects by code generated per message (codegen/emit/decode.ts):
+// no copy into linear memory, no records, no WASM. What the generated decoders share: the input and
+// the position in it, the limits, the plain-object budget, and the readers of values too long to
+// inline. Errors are the codec's, at the same offsets with the same field paths (the compiled
+// decoders, codegen/wasm/decoder.ts, are the reference: test/functions.test.ts compares them).
+import { DecodeError, type ErrorCode } from "./errors.js";
+import { bytesOf, bytesOfView, detachedInput, lengthOf, type BinaryInput } from "./input.js";
+import { ascii, asciiCodes, EMPTY_BYTES, SHORT_STRING } from "./memory.js";
+import { MAX_INPUT, runtime } from "./runtime.js";
+
+/**
+ * An error on its way out of nested decoders: each adds the field it was reading (its name and the
+ * element, -1 for none), innermost first; the top-level decode turns it into a DecodeError.
+ */
+export class Failure {
+  readonly frames: string[] = [];
+  constructor(readonly code: ErrorCode, readonly offset: number) {}
+}
+
+/** A generated decoder of one message: its fields from r.p up to `end`, into `into` when given (a merge), `depth` levels still allowed below it. */
+export type ReadMessage<T> = (r: WireReader, end: number, depth: number, into?: T) => T;
+
+// (ignoreBOM: a leading U+FEFF of a protobuf string is text, which TextDecoder would drop by default)
+const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+const utf8Strict = new TextDecoder("utf-8", { ignoreBOM: true, fatal: true });
+const NodeBuffer = (globalThis as unknown as { Buffer?: { prototype: { utf8Slice(this: Uint8Array, start: number, end: number): string } } }).Buffer;
+const utf8Slice = NodeBuffer?.prototype.utf8Slice;
+
+// the bits of 64-bit values, assembled in 32-bit halves and read back as one BigInt
+const halves = new Int32Array(2);
+const signed64 = new BigInt64Array(halves.buffer);
+const unsigned64 = new BigUint64Array(halves.buffer);
+const bytes8 = new Uint8Array(8);
+const float64 = new Float64Array(bytes8.buffer);
+const float32 = new Float32Array(bytes8.buffer, 0, 1);
+
+export class WireReader {
+  /** The input. */
+  b: Uint8Array = EMPTY_BYTES;
+  /** Where the next read starts. */
+  p = 0;
+  /** The high 32 bits of the last varint read (varint() returns the low ones). */
+  hi = 0;
+  maxElements = 0;
+  /** What the plain objects being made may still take (ts/layout.ts plainWeight per object). */
+  budget = 0;
+
+  /** Entries counted into maps that hold fewer keys (a key came again), for merges into them. */
+  private readonly entryCounts = new WeakMap<object, number>();
+
+  /** The entries a map's plain object was decoded from so far: its keys, unless a key came again. */
+  entries(map: object): number {
+    return this.entryCounts.get(map) ?? Object.keys(map).length;
+  }
+
+  /** Records that `map` came from `count` entries (more than its keys). */
+  counted(map: object, count: number): void {
+    this.entryCounts.set(map, count);
+  }
+
+  fail(code: ErrorCode, at: number): never {
+    throw new Failure(code, at);
+  }
+
+  /** The error e of a field's value, with the field (`name`, element `index` or -1) added to its path. */
+  frame(e: unknown, name: string, index: number): unknown {
+    if (e instanceof Failure) e.frames.push(index >= 0 ? `${name}[${index}]` : name);
+    return e;
+  }
+
+  /** A plain object of `weight` bytes charged to the budget (as plain.ts charge()). */
+  charge(weight: number): void {
+    if ((this.budget -= weight) < 0) throw new DecodeError("MEMORY_BUDGET", 0, "plain objects");
+  }
+
+  /**
+   * A varint at p (before end): its low 32 bits returned, the high ones in `hi`; TRUNCATED or
+   * VARINT_OVERLONG (past 10 bytes, or a tenth byte above 1) at its start.
+   */
+  varint(end: number): number {
+    const b = this.b, start = this.p;
+    let p = start, lo = 0, hi = 0;
+    for (let shift = 0; ; shift += 7) {
+      if (p >= end) this.fail("TRUNCATED", start);
+      const c = b[p++]!;
+      if (shift === 63 && c > 1) this.fail("VARINT_OVERLONG", start);
+      if (shift < 28) lo |= (c & 0x7f) << shift;
+      else if (shift === 28) {
+        lo |= c << 28;
+        hi = (c & 0x7f) >>> 4;
+      } else hi |= (c & 0x7f) << (shift - 32);
+      if (c < 0x80) break;
+      if (shift === 63) this.fail("VARINT_OVERLONG", start);
+    }
+    this.p = p;
+    this.hi = hi;
+    return lo;
+  }
+
+  /** A tag of more than one byte (the generated loop reads one-byte tags inline; p is past the first): up to five bytes, the fifth at most 0x0f. */
+  tag(end: number): number {
+    const b = this.b, start = this.p - 1;
+    let p = start, v = 0;
+    for (let shift = 0; ; shift += 7) {
+      if (p >= end) this.fail("TRUNCATED", start);
+      const c = b[p++]!;
+      if (shift === 28 && c > 0x0f) this.fail("VARINT_OVERLONG", start);
+      v |= (c & 0x7f) << shift;
+      if (c < 0x80) break;
+    }
+    this.p = p;
+    return v >>> 0;
+  }
+
+  /** A length prefix at p: the length, p at the body; LENGTH_OUT_OF_BOUNDS at the body when it passes end. */
+  len(end: number): number {
+    const p = this.p;
+    let n = this.b[p]!;
+    if (p < end && n < 0x80) this.p = p + 1;
+    else {
+      n = this.varint(end);
+      if (this.hi !== 0) this.fail("LENGTH_OUT_OF_BOUNDS", this.p);
+      n >>>= 0;
+    }
+    if (n > end - this.p) this.fail("LENGTH_OUT_OF_BOUNDS", this.p);
+    return n;
+  }
+
+  /** The 64 bits of the last varint read (its low half `lo`), signed. */
+  int64(lo: number): bigint {
+    halves[0] = lo;
+    halves[1] = this.hi;
+    return signed64[0]!;
+  }
+
+  uint64(lo: number): bigint {
+    halves[0] = lo;
+    halves[1] = this.hi;
+    return unsigned64[0]!;
+  }
+
+  sint64(lo: number): bigint {
+    // zigzag: (v >>> 1) ^ -(v & 1), in halves
+    const hi = this.hi, neg = -(lo & 1);
+    halves[0] = ((lo >>> 1) | (hi << 31)) ^ neg;
+    halves[1] = (hi >>> 1) ^ neg;
+    return signed64[0]!;
+  }
+
+  /** Whether the last varint read (its low half `lo`) is not zero: a bool's 64 bits. */
+  bool(lo: number): boolean {
+    return lo !== 0 || this.hi !== 0;
+  }
+
+  /** n bytes at p, checked: TRUNCATED at p when fewer are left before end. */
+  private fixed(n: number, end: number): number {
+    const p = this.p;
+    if (end - p < n) this.fail("TRUNCATED", p);
+    this.p = p + n;
+    return p;
+  }
+
+  fixed32(end: number): number {
+    const b = this.b, p = this.fixed(4, end);
+    return (b[p]! | (b[p + 1]! << 8) | (b[p + 2]! << 16) | (b[p + 3]! << 24)) >>> 0;
+  }
+
+  sfixed32(end: number): number {
+    return this.fixed32(end) | 0;
+  }
+
+  /** A fixed64's two halves into the scratch words. */
+  private fixed64At(end: number): void {
+    const b = this.b, p = this.fixed(8, end);
+    halves[0] = b[p]! | (b[p + 1]! << 8) | (b[p + 2]! << 16) | (b[p + 3]! << 24);
+    halves[1] = b[p + 4]! | (b[p + 5]! << 8) | (b[p + 6]! << 16) | (b[p + 7]! << 24);
+  }
+
+  fixed64(end: number): bigint {
+    this.fixed64At(end);
+    return unsigned64[0]!;
+  }
+
+  sfixed64(end: number): bigint {
+    this.fixed64At(end);
+    return signed64[0]!;
+  }
+
+  double(end: number): number {
+    const b = this.b, p = this.fixed(8, end);
+    // byte by byte into an aligned scratch (a DataView made per decode costs more)
+    bytes8[0] = b[p]!; bytes8[1] = b[p + 1]!; bytes8[2] = b[p + 2]!; bytes8[3] = b[p + 3]!;
+    bytes8[4] = b[p + 4]!; bytes8[5] = b[p + 5]!; bytes8[6] = b[p + 6]!; bytes8[7] = b[p + 7]!;
+    return float64[0]!;
+  }
+
+  float(end: number): number {
+    const b = this.b, p = this.fixed(4, end);
+    bytes8[0] = b[p]!; bytes8[1] = b[p + 1]!; bytes8[2] = b[p + 2]!; bytes8[3] = b[p + 3]!;
+    return float32[0]!;
+  }
+
+  /** A string field's value at p (length-prefixed), its UTF-8 checked when `check`: INVALID_UTF8 at the body. */
+  string(end: number, check: boolean): string {
+    const n = this.len(end);
+    const b = this.b, p = this.p;
+    this.p = p + n;
+    if (n === 0) return "";
+    if (n <= SHORT_STRING) {
+      if (n > 16) {
+        const s = asciiCodes(b, p, n);
+        if (s !== undefined) return s;
+      } else {
+        let bits = 0;
+        for (let i = p, e = p + n; i < e; i++) bits |= b[i]!;
+        if (bits < 0x80) return ascii(b, p, n);
+      }
+    }
+    if (check && utf8Slice !== undefined) {
+      // Node: ASCII needs no check, and Buffer#utf8Slice costs less than a TextDecoder call
+      let bits = 0;
+      for (let i = p, e = p + n; i < e; i++) bits |= b[i]!;
+      if (bits < 0x80) return utf8Slice.call(b, p, p + n);
+    }
+    if (check) {
+      try {
+        return utf8Strict.decode(b.subarray(p, p + n));
+      } catch {
+        return this.fail("INVALID_UTF8", p);
+      }
+    }
+    return utf8Slice !== undefined ? utf8Slice.call(b, p, p + n) : utf8.decode(b.subarray(p, p + n));
+  }
+
+  /** A bytes field's value at p: a copy (one frozen empty array for all empty ones, as memory.ts bytesAt). */
+  bytes(end: number): Uint8Array {
+    const n = this.len(end), p = this.p;
+    this.p = p + n;
+    return n === 0 ? EMPTY_BYTES : this.b.slice(p, p + n);
+  }
+
+  /**
+   * A packed run at p of elements `width` bytes wide (0: varints): its end, after the codec's checks
+   * against an array of `size` elements: PACKED_LENGTH (fixed widths that do not divide it) or
+   * TRUNCATED (varints not ending on a terminator) and TOO_MANY_ELEMENTS, at the run.
+   */
+  packed(end: number, width: number, size: number): number {
+    const n = this.len(end), p = this.p, stop = p + n;
+    if (n === 0) return stop;
+    let count: number;
+    if (width !== 0) {
+      if (n % width !== 0) this.fail("PACKED_LENGTH", p);
+      count = n / width;
+    } else {
+      const b = this.b;
+      if (b[stop - 1]! >= 0x80) this.fail("TRUNCATED", stop);
+      count = 0;
+      for (let i = p; i < stop; i++) if (b[i]! < 0x80) count++;
+    }
+    if (count > this.maxElements - size) this.fail("TOO_MANY_ELEMENTS", p);
+    return stop;
+  }
+
+  /** One more element of an array of `size`, at the field starting at `at`: TOO_MANY_ELEMENTS there past maxElements. */
+  room(size: number, at: number): void {
+    if (size >= this.maxElements) this.fail("TOO_MANY_ELEMENTS", at);
+  }
+
+  /**
+   * A field the message does not read, its tag (at `at`) read: skipped, and its bytes added to
+   * `unknown` (returned). Field number 0, wire types 6 and 7 and end-group tags are errors at the
+   * field; groups are skipped to their end tag, `depth` levels allowed below.
+   */
+  unknown(tag: number, at: number, end: number, depth: number, unknown: Uint8Array | undefined): Uint8Array {
+    if (tag < 8) this.fail("INVALID_FIELD_NUMBER", at);
+    const wt = tag & 7;
+    if (wt === 4) this.fail("UNMATCHED_END_GROUP", at);
+    if (wt > 5) this.fail("INVALID_WIRE_TYPE", at);
+    this.skip(wt, tag >>> 3, end, depth);
+    const field = this.b.subarray(at, this.p);
+    if (unknown === undefined) return field.slice();
+    const joined = new Uint8Array(unknown.length + field.length);
+    joined.set(unknown);
+    joined.set(field, unknown.length);
+    return joined;
+  }
+
+  /** A value of wire type wt (0, 1, 2, 3 or 5) at p skipped; a group's fields `depth` levels deep, the group itself an error at 0. */
+  private skip(wt: number, number: number, end: number, depth: number): void {
+    switch (wt) {
+      case 0: this.varint(end); return;
+      case 1: this.fixed(8, end); return;
+      case 5: this.fixed(4, end); return;
+      case 2: {
+        const n = this.len(end); // (before p is read: len() moves it)
+        this.p += n;
+        return;
+      }
+    }
+    // a group: its fields to its end tag
+    if (depth <= 0) this.fail("DEPTH_LIMIT", this.p);
+    for (;;) {
+      if (this.p >= end) this.fail("UNTERMINATED_GROUP", this.p);
+      const start = this.p++;
+      const tag = this.tag(end);
+      if (tag < 8) this.fail("INVALID_FIELD_NUMBER", start);
+      const inner = tag & 7;
+      if (inner === 4) {
+        if (tag >>> 3 === number) return;
+        this.fail("UNMATCHED_END_GROUP", start);
+      }
+      if (inner > 5) this.fail("INVALID_WIRE_TYPE", start);
+      this.skip(inner, tag >>> 3, end, depth - 1);
+    }
+  }
+}
+
+/** The reader of decodes in progress; one decode at a time (nothing a decoder calls runs user code). */
+const reader = new WireReader();
+
+/**
+ * A message's bytes as a plain object, read by its generated decoder `read`: the input checks and
+ * limits of decode() (maxMessageSize, maxDepth, maxElements, the memory budget of plain objects),
+ * errors as DecodeError with the path from `typeName`.
+ */
+export function readMessage<T>(typeName: string, read: ReadMessage<T>, input: BinaryInput): T {
+  let bytes = bytesOf(input, typeName, "decode");
+  // a Uint8Array of its own: a Node Buffer's slice() aliases, and a subclass's methods would run mid-decode
+  if (Object.getPrototypeOf(bytes) !== Uint8Array.prototype) bytes = bytesOfView(bytes);
+  const size = lengthOf(bytes);
+  if (size === 0) {
+    const e = detachedInput(bytes, 0);
+    if (e !== undefined) throw e;
+  }
+  const limits = runtime().readerLimits(size);
+  if (size > MAX_INPUT) throw new DecodeError("MESSAGE_TOO_LARGE", 0, "");
+  if (size > limits.maxMessageSize) throw new DecodeError("MESSAGE_TOO_LARGE", 0, typeName);
+  const r = reader;
+  const outer = r.b, outerP = r.p; // (a decode inside another: never, but cheap to allow)
+  r.b = bytes;
+  r.p = 0;
+  r.maxElements = limits.maxElements;
+  r.budget = limits.budget;
+  try {
+    return read(r, size, limits.maxDepth, undefined);
+  } catch (e) {
+    if (!(e instanceof Failure)) throw e;
+    let path = typeName;
+    for (let i = e.frames.length - 1; i >= 0; i--) path += `.${e.frames[i]}`;
+    throw new DecodeError(e.code, e.offset, path);
+  } finally {
+    r.b = outer;
+    r.p = outerP;
+  }
+}
+
+/** What generated code's decodeX is when its message has a generated decoder: readMessage() of it (generated code's, not an API). */
+export function readFunction<T>(typeName: string, read: ReadMessage<T>): (input: BinaryInput) => T {
+  return (input) => readMessage(typeName, read, input);
+}
