@@ -52,6 +52,34 @@ const perSet = new Map();
 for (const p of pairs) perSet.set(p.set, (perSet.get(p.set) ?? 0) + 1);
 console.log(`seed ${seed}, ${seconds} s, ${[...perSet].map(([name, n]) => `${name}: ${n} messages`).join(", ")}`);
 
+// Linear in what hostile input can repeat: unknown fields (joined one by one they took quadratic time)
+// and merges of a map-holding message; 4N must take about 4x the time of N (quadratic: 16x)
+{
+  const tick = pairs.find((p) => p.type.typeName === "bench.tick.Tick");
+  const value = pairs.find((p) => p.type.typeName === "google.protobuf.Value");
+  const repeat = (unit, count) => {
+    const out = new Uint8Array(unit.length * count);
+    for (let i = 0; i < count; i++) out.set(unit, i * unit.length);
+    return out;
+  };
+  const shapes = [
+    ["unknown fields", tick, [0xc0, 0x3e, 0x00]], // field 1000, varint 0
+    ["a struct merged again and again", value, [0x2a, 0x05, 0x0a, 0x03, 0x0a, 0x01, 0x61]], // struct_value { "a" }
+  ];
+  const timeOf = (decode, bytes) => {
+    const t0 = performance.now();
+    decode(bytes);
+    return performance.now() - t0;
+  };
+  for (const [name, { decode }, unit] of shapes) {
+    let count = 1000;
+    while (timeOf(decode, repeat(unit, count)) < 50 && count < 1 << 22) count *= 2;
+    const ratio = timeOf(decode, repeat(unit, 4 * count)) / timeOf(decode, repeat(unit, count));
+    console.log(`${ratio < 8 ? "ok  " : "FAIL"} ${name}: ${count} -> ${4 * count}, ${ratio.toFixed(1)}x the time`);
+    if (ratio >= 8) process.exit(1);
+  }
+}
+
 const outcome = (fn) => {
   try {
     return { value: fn() };

@@ -134,6 +134,23 @@ describe("decodeX, viewX and encodeX against the type's methods", () => {
     expect(failure(() => decodeValue(bytes))).toEqual(expected);
   });
 
+  it("unknown fields, many and among known ones, kept in order as decode() keeps them, and after a merge", () => {
+    const mod = generated["./gen/unittest/google/protobuf/struct_pb.ts"]!;
+    const [Value, decodeValue] = [mod.Value as MessageType<any, any>, mod.decodeValue as (b: Uint8Array) => any];
+    const parts: number[] = [];
+    for (let i = 0; i < 10_000; i++) {
+      parts.push(0xc0, 0x3e, i & 0x7f); // field 1000, a varint
+      if (i % 1000 === 0) parts.push(0x1a, 0x01, 0x61); // string_value "a", between them
+      // struct_value { field 83, empty bytes } twice: merged (the string between them starts the oneof afresh)
+      if (i % 3000 === 0) parts.push(0x2a, 0x03, 0x9a, 0x05, 0x00, 0x2a, 0x03, 0x9a, 0x05, 0x00);
+    }
+    const bytes = Uint8Array.from(parts);
+    const fromRecords = Value.decode(bytes);
+    expect(fromRecords.$unknown.length).toBe(30_000);
+    expect(decodeValue(bytes)).toEqual(fromRecords);
+    expect(decodeValue(bytes).kind.value.$unknown).toEqual(Uint8Array.from([0x9a, 0x05, 0x00, 0x9a, 0x05, 0x00]));
+  });
+
   it("under small limits (maxDepth 2, maxElements 3, maxMessageSize 64): the same errors as decode()", () => {
     const loaded = loadSet("conformance");
     const saved = getLimits();

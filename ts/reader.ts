@@ -267,22 +267,43 @@ export class WireReader {
   }
 
   /**
-   * A field the message does not read, its tag (at `at`) read: skipped, and its bytes added to
-   * `unknown` (returned). Field number 0, wire types 6 and 7 and end-group tags are errors at the
-   * field; groups are skipped to their end tag, `depth` levels allowed below.
+   * A field the message does not read, its tag (at `at`) read: skipped, p past it (the caller keeps
+   * [at, p)). Field number 0, wire types 6 and 7 and end-group tags are errors at the field; groups
+   * are skipped to their end tag, `depth` levels allowed below.
    */
-  unknown(tag: number, at: number, end: number, depth: number, unknown: Uint8Array | undefined): Uint8Array {
+  unknown(tag: number, at: number, end: number, depth: number): void {
     if (tag < 8) this.fail("INVALID_FIELD_NUMBER", at);
     const wt = tag & 7;
     if (wt === 4) this.fail("UNMATCHED_END_GROUP", at);
     if (wt > 5) this.fail("INVALID_WIRE_TYPE", at);
     this.skip(wt, tag >>> 3, end, depth);
-    const field = this.b.subarray(at, this.p);
-    if (unknown === undefined) return field.slice();
-    const joined = new Uint8Array(unknown.length + field.length);
-    joined.set(unknown);
-    joined.set(field, unknown.length);
-    return joined;
+  }
+
+  /**
+   * A message's unknown fields as one array: those it had (a merge) and the input's ranges
+   * [start, end) listed in `ranges`, copied once (joined field by field, 500,000 of them took
+   * quadratic time).
+   */
+  unknownFields(before: Uint8Array | undefined, ranges: readonly number[]): Uint8Array {
+    let size = before?.length ?? 0;
+    for (let i = 0; i < ranges.length; i += 2) size += ranges[i + 1]! - ranges[i]!;
+    const out = new Uint8Array(size);
+    let at = 0;
+    if (before !== undefined) {
+      out.set(before);
+      at = before.length;
+    }
+    const b = this.b;
+    for (let i = 0; i < ranges.length; i += 2) {
+      const from = ranges[i]!, to = ranges[i + 1]!;
+      // (short fields by a loop: a subarray per field costs more)
+      if (to - from <= 16) for (let j = from; j < to; j++) out[at++] = b[j]!;
+      else {
+        out.set(b.subarray(from, to), at);
+        at += to - from;
+      }
+    }
+    return out;
   }
 
   /** A value of wire type wt (0, 1, 2, 3 or 5) at p skipped; a group's fields `depth` levels deep, the group itself an error at 0. */

@@ -120,7 +120,7 @@ function mapEntry(c: FileContext, f: FieldModel, to: string): string[] {
     lines.push(`            else if (t === ${tagOf(2, wireType(value.type))}) { ef = 2; x = ${scalar(c, value, "stop")}; }`);
   }
   lines.push(
-    "            else r.unknown(t, eat, stop, depth - 1, undefined);",
+    "            else r.unknown(t, eat, stop, depth - 1);",
     "          }",
     `        } catch (e) { throw ef === 0 ? e : r.frame(e, ef === 1 ? "key" : "value", -1); }`,
     // an entry without its value: the value's default (a message: an empty one)
@@ -208,7 +208,7 @@ export function decoderDecl(c: FileContext, m: MessageModel): string {
   const inline = m.fields.some((f) => [FieldType.Int32, FieldType.Enum, FieldType.Uint32, FieldType.Sint32, FieldType.Bool].includes(f.type) ||
     (f.label === Label.Map && [FieldType.Int32, FieldType.Enum, FieldType.Uint32, FieldType.Sint32, FieldType.Bool].some((t) => f.mapEntry!.fields.some((e) => e.type === t))));
   body.push(
-    `  let unknown = o.$unknown, fld = 0, el = -1${inline ? ", v = 0" : ""};`,
+    `  let unknown${ts(": number[] | undefined")}, fld = 0, el = -1${inline ? ", v = 0" : ""};`,
     "  try {",
     "    while (r.p < end) {",
     "      fld = 0;",
@@ -224,7 +224,8 @@ export function decoderDecl(c: FileContext, m: MessageModel): string {
   }
   body.push(
     "      default:",
-    "        unknown = r.unknown(tag, at, end, depth, unknown);",
+    "        r.unknown(tag, at, end, depth);",
+    "        (unknown ??= []).push(at, r.p);",
     "      }",
     "    }",
     "  } catch (e) {",
@@ -235,7 +236,7 @@ export function decoderDecl(c: FileContext, m: MessageModel): string {
     // (and after a merge: a count kept before is out of date)
     ...maps.map((f) => `  if (d$${f.number} || into !== undefined) r.counted(o${propertyAccess(f.prop)}, m$${f.number});`),
     // only a message with unknown fields carries them, so that equal messages compare equal
-    "  if (unknown !== undefined) o.$unknown = unknown;",
+    "  if (unknown !== undefined) o.$unknown = r.unknownFields(o.$unknown, unknown);",
     "  return o;",
   );
   return exportedFunction(undefined, n.decoder, [["r", "$WireReader"], ["end", "number"], ["depth", "number"], ["into", `${n.type} | undefined`]], n.type, body);
