@@ -23,9 +23,19 @@ const messageModules = [
 await init();
 
 const types = new Map();
+/**
+ * With HPPPROTO_TESTEE_DECODE=functions, binary payloads are decoded by each message's generated
+ * decodeX (its generated decoder of plain objects where it has one) instead of its type's decode().
+ */
+const functions = new Map();
 for (const file of messageModules) {
-  for (const v of Object.values(await import(`${genDir}/${file}`))) {
-    if (v && typeof v === "object" && typeof v.typeName === "string") types.set(v.typeName, v);
+  const mod = await import(`${genDir}/${file}`);
+  for (const [key, v] of Object.entries(mod)) {
+    if (v && typeof v === "object" && typeof v.typeName === "string") {
+      types.set(v.typeName, v);
+      const fn = mod[`decode${key.replace(/\$+$/, "")}`];
+      if (process.env.HPPPROTO_TESTEE_DECODE === "functions" && typeof fn === "function") functions.set(v.typeName, fn);
+    }
   }
 }
 const { ConformanceRequest, ConformanceResponse, FailureSet, WireFormat, TestCategory } = conformance;
@@ -56,7 +66,7 @@ export function answer(request) {
   try {
     switch (payload?.case) {
       case "protobufPayload":
-        message = type.decode(payload.value);
+        message = functions.has(type.typeName) ? functions.get(type.typeName)(payload.value) : type.decode(payload.value);
         break;
       case "jsonPayload":
         message = fromJsonString(type, payload.value, { ignoreUnknownFields });
