@@ -78,8 +78,10 @@ describe("the npm package", () => {
     // ts/codec*.ts) and the message functions in modules of their own, 421 KB with the encoder's
     // field writers as free functions and the codec's record encodes in fullruntime.ts, 426 KB with
     // the guards against lying arrays and re-entering getters (ts/input.ts, builders' setters) and
-    // the type declarations stripped of internals
-    expect(packed.size).toBeLessThan(430_000);
+    // the type declarations stripped of internals, 445 KB with decode, view and encode as functions
+    // of their own (ts/decodeplain.ts, ts/decodeview.ts, ts/encodeplain.ts) and the generated
+    // decoders of plain objects (ts/reader.ts, codegen/emit/decode.ts)
+    expect(packed.size).toBeLessThan(450_000);
   });
 
   it("metadata: a license, keywords, its package.json exported, no install-time build, no source map comments without maps", () => {
