@@ -65,6 +65,7 @@ console.log(`seed ${seed}, ${seconds} s, ${[...perSet].map(([name, n]) => `${nam
   const shapes = [
     ["unknown fields", tick, [0xc0, 0x3e, 0x00]], // field 1000, varint 0
     ["a struct merged again and again", value, [0x2a, 0x05, 0x0a, 0x03, 0x0a, 0x01, 0x61]], // struct_value { "a" }
+    ["a struct with an unknown field merged again and again", value, [0x2a, 0x03, 0x9a, 0x05, 0x00]], // struct_value { field 83 }
   ];
   const timeOf = (decode, bytes) => {
     const t0 = performance.now();

@@ -47,6 +47,14 @@ function functionsOf(set: SchemaSet): Map<MessageType<any, any>, Functions> {
   return out;
 }
 
+/** A varint's bytes (a length prefix). */
+function lengthOf(n: number): number[] {
+  const out: number[] = [];
+  for (; n >= 0x80; n >>>= 7) out.push((n & 0x7f) | 0x80);
+  out.push(n);
+  return out;
+}
+
 /** The error fn throws, as what identifies it: class, code, offset or path, message. */
 function failure(fn: () => unknown): unknown {
   try {
@@ -149,6 +157,77 @@ describe("decodeX, viewX and encodeX against the type's methods", () => {
     expect(fromRecords.$unknown.length).toBe(30_000);
     expect(decodeValue(bytes)).toEqual(fromRecords);
     expect(decodeValue(bytes).kind.value.$unknown).toEqual(Uint8Array.from([0x9a, 0x05, 0x00, 0x9a, 0x05, 0x00]));
+  });
+
+  describe("found by a hostile review of decodeX", () => {
+    const conf = () => generated["./gen/conformance/google/protobuf/test_messages_proto3_pb.ts"]!;
+    const T = () => conf().TestAllTypesProto3 as MessageType<any, any>;
+    const decodeT = () => conf().decodeTestAllTypesProto3 as (b: Uint8Array) => any;
+
+    it("maxElements counts the runs of unknown fields, as decode() does (unknown, known, unknown with maxElements 1)", () => {
+      const saved = getLimits();
+      setLimits({ maxElements: 1 });
+      try {
+        const bytes = Uint8Array.from([0xc0, 0x3e, 0x00, 0x08, 0x01, 0xc0, 0x3e, 0x00]); // field 1000, optional_int32, field 1000
+        const expected = ["DecodeError", "TOO_MANY_ELEMENTS", 5, "protobuf_test_messages.proto3.TestAllTypesProto3", expect.any(String)];
+        expect(failure(() => T().decode(bytes))).toEqual(expected);
+        expect(failure(() => decodeT()(bytes))).toEqual(expected);
+        expect(decodeT()(bytes.subarray(0, 5)).$unknown).toEqual(Uint8Array.from([0xc0, 0x3e, 0x00])); // one run is fine
+      } finally {
+        setLimits(saved);
+      }
+    });
+
+    it("--int64 number: a value past 2^53 fails only if it is in the result (replaced by a later one it is not), and after the input's own errors", () => {
+      const mod = generated["./gen/wide_number/wide_pb.ts"]!;
+      const [Wide, decodeWide] = [mod.Wide as MessageType<any, any>, mod.decodeWide as (b: Uint8Array) => any];
+      const big = [0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f]; // i64 = 2^63 - 1
+      const replaced = Uint8Array.from([...big, 0x08, 0x01]);
+      expect(decodeWide(replaced)).toEqual(Wide.decode(replaced));
+      expect(decodeWide(replaced).i64).toBe(1);
+      const alone = Uint8Array.from(big);
+      expect(failure(() => decodeWide(alone))).toEqual(failure(() => Wide.decode(alone)));
+      expect(failure(() => decodeWide(alone))[0]).toBe("RangeError");
+      const thenCut = Uint8Array.from([...big, 0x08, 0x80]);
+      expect(failure(() => decodeWide(thenCut))).toEqual(failure(() => Wide.decode(thenCut)));
+      expect(failure(() => decodeWide(thenCut))[1]).toBe("TRUNCATED");
+    });
+
+    it("the JS stack running out is DEPTH_LIMIT at the root, as decode() says it, and the next decode works", () => {
+      const saved = getLimits();
+      setLimits({ maxDepth: 1000 });
+      try {
+        let bytes = Uint8Array.from([0x08, 0x01]);
+        for (let i = 0; i < 999; i++) bytes = Uint8Array.from([0xda, 0x01, ...lengthOf(bytes.length), ...bytes]); // recursive_message
+        const outcome = failure(() => decodeT()(bytes));
+        // decoded, or DEPTH_LIMIT where this engine's stack ends: never a RangeError
+        if (outcome !== "no error") expect(outcome).toEqual(["DecodeError", "DEPTH_LIMIT", 0, "protobuf_test_messages.proto3.TestAllTypesProto3", expect.any(String)]);
+        expect(decodeT()(Uint8Array.from([0x08, 0x05])).optionalInt32).toBe(5);
+      } finally {
+        setLimits(saved);
+      }
+    });
+
+    it("the input's own methods never run: a Uint8Array with its own slice, subarray and constructor decodes as a plain one", () => {
+      const bytes = Uint8Array.from([0x7a, 0x14, ...Array.from({ length: 20 }, (_, i) => i), 0x72, 0x14, ...Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? 0xc3 : 0xa9))]); // optional_bytes, optional_string "éé..."
+      const called: string[] = [];
+      const hostile = Uint8Array.from(bytes) as Uint8Array & Record<string, unknown>;
+      for (const name of ["slice", "subarray"]) hostile[name] = () => (called.push(name), "not bytes");
+      hostile.constructor = { [Symbol.species]: class extends Uint8Array {} };
+      const plain = decodeT()(hostile);
+      expect(called).toEqual([]);
+      expect(Object.getPrototypeOf(plain.optionalBytes)).toBe(Uint8Array.prototype);
+      expect(plain).toEqual(decodeT()(bytes));
+      expect(plain.optionalString).toBe("é".repeat(10)); // (its UTF-8 checked over a view of the engine's own)
+    });
+
+    it("a view past the end of a shrunk resizable buffer is a TypeError that says so (it read as empty: an empty message)", () => {
+      const rab = new (ArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => ArrayBuffer & { resize(n: number): void })(8, { maxByteLength: 16 });
+      const view = new Uint8Array(rab, 0, 8);
+      view.set([0x08, 0x05]);
+      rab.resize(4);
+      for (const decode of [(b: Uint8Array) => T().decode(b), decodeT()]) expect(failure(() => decode(view))).toEqual(["TypeError", expect.stringContaining("past the end of its resizable ArrayBuffer")]);
+    });
   });
 
   it("under small limits (maxDepth 2, maxElements 3, maxMessageSize 64): the same errors as decode()", () => {

@@ -1,7 +1,7 @@
 // encode() of a plain object: generated code writes it straight to wire bytes (encoder.ts). A free
 // function of the message's schema and generated encode function, so that a program calling only a
 // generated encodeX() carries neither its message type nor views, readers or ProtoJSON.
-import { EncodeError, STACK_EXHAUSTED } from "./errors.js";
+import { EncodeError, STACK_EXHAUSTED, stackOverflow } from "./errors.js";
 import { ownedCopy } from "./copy.js";
 import { PlainEncoder, type Encode } from "./encoder.js";
 import { describe } from "./input.js";
@@ -13,11 +13,6 @@ import { isView } from "./viewmark.js";
 
 /** A message's encode() of plain objects as a function of its own (generated code's encodeX): T its plain objects. */
 export type EncodePlain<T> = (message: Init<T>) => Uint8Array;
-
-/** Whether e is the engine's stack running out (V8 and JavaScriptCore: RangeError; SpiderMonkey: InternalError). */
-function stackOverflow(e: unknown): boolean {
-  return e instanceof Error && (e instanceof RangeError || e.name === "InternalError") && /stack|recursion/i.test(e.message);
-}
 
 /** A TypeError for what is no message object (`what`: "a message object", or "a message object or a view"). */
 export function checkObject(typeName: string, message: unknown, what: string): asserts message is object {

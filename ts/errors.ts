@@ -82,6 +82,11 @@ export type EncodeErrorCode =
 /** @internal The reason of a DEPTH_LIMIT an encode gets when the stack left to it ran out (in JS or in WASM). */
 export const STACK_EXHAUSTED = "messages nested too deep for the stack left to this call";
 
+/** Whether e is the engine's stack running out (V8 and JavaScriptCore: RangeError; SpiderMonkey: InternalError). */
+export function stackOverflow(e: unknown): boolean {
+  return e instanceof Error && (e instanceof RangeError || e.name === "InternalError") && /stack|recursion/i.test(e.message);
+}
+
 /** A value that cannot be encoded. Nothing was written to the caller's buffer. */
 export class EncodeError extends Error {
   override readonly name = "EncodeError";

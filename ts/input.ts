@@ -59,11 +59,22 @@ export function bytesOfView(v: ArrayBufferView): Uint8Array {
 const detachedGetter = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "detached")?.get; // (ES2024: Node 22, Chrome 114)
 
 /**
- * The error of a decode of `input`, `n` (its lengthOf) bytes, if its buffer was detached (it reads
- * as empty, which would decode as an empty message; asked only of empty inputs: it is not free).
+ * The error of a decode of `input`, `n` (its lengthOf) bytes, if its buffer was detached, or is a
+ * resizable one shrunk below the view's end (either reads as empty, which would decode as an empty
+ * message; asked only of empty inputs: it is not free).
  */
 export function detachedInput(input: Uint8Array, n: number): TypeError | undefined {
-  return n === 0 && isDetached(bufferOf(input)) ? detached() : undefined;
+  if (n !== 0) return undefined;
+  const buffer = bufferOf(input);
+  if (isDetached(buffer)) return detached();
+  if ((buffer as { resizable?: boolean }).resizable === true) {
+    try {
+      new Uint8Array(input); // (a view out of its buffer's bounds is a TypeError to copy)
+    } catch {
+      return new TypeError("hppproto: the input is a view past the end of its resizable ArrayBuffer, which was shrunk since the view was made: make the view again");
+    }
+  }
+  return undefined;
 }
 
 const detached = () =>

@@ -3,8 +3,9 @@
 // the position in it, the limits, the plain-object budget, and the readers of values too long to
 // inline. Errors are the codec's, at the same offsets with the same field paths (the compiled
 // decoders, codegen/wasm/decoder.ts, are the reference: test/functions.test.ts compares them).
-import { DecodeError, type ErrorCode } from "./errors.js";
-import { bytesOf, bytesOfView, detachedInput, lengthOf, type BinaryInput } from "./input.js";
+import { DecodeError, stackOverflow, type ErrorCode } from "./errors.js";
+import { bufferOf, byteOffsetOf, bytesOf, detachedInput, lengthOf, type BinaryInput } from "./input.js";
+import { safeNumber } from "./plain.js";
 import { ascii, asciiCodes, EMPTY_BYTES, SHORT_STRING } from "./memory.js";
 import { MAX_INPUT, runtime } from "./runtime.js";
 
@@ -44,6 +45,46 @@ export class WireReader {
   maxElements = 0;
   /** What the plain objects being made may still take (ts/layout.ts plainWeight per object). */
   budget = 0;
+  /** The input's buffer and offset, found (by the engine's getters) when a view of a part of it is first needed. */
+  private buf: ArrayBufferLike | undefined = undefined;
+  private base = 0;
+  /** Set when a 64-bit value read as a number was past 2^53: the result is searched for it at the end. */
+  unsafe = false;
+
+  /** Starts reading `bytes`. */
+  reset(bytes: Uint8Array, maxElements: number, budget: number): void {
+    this.b = bytes;
+    this.p = 0;
+    this.buf = undefined;
+    this.maxElements = maxElements;
+    this.budget = budget;
+    this.unsafe = false;
+    this.pending.clear();
+  }
+
+  /**
+   * n bytes of the input from p, as a Uint8Array of the engine's own (the input's slice(),
+   * subarray() or constructor, even own properties of a plain Uint8Array, would run the caller's code).
+   */
+  view(p: number, n: number): Uint8Array {
+    if (this.buf === undefined) {
+      this.buf = bufferOf(this.b);
+      this.base = byteOffsetOf(this.b);
+    }
+    return new Uint8Array(this.buf, this.base + p, n);
+  }
+
+  /**
+   * A 64-bit value read as a number (--int64 number, jstype JS_NUMBER): past 2^53 it is kept as a
+   * marker, and the decode fails at its end if one is still in the result (as the readers of records
+   * fail: a value a later one replaced does not count, nor does one before an error in the input).
+   */
+  safe64(v: bigint, field: string): number {
+    const n = Number(v);
+    if (Number.isSafeInteger(n)) return n;
+    this.unsafe = true;
+    return new Unsafe(v, field) as unknown as number;
+  }
 
   /** Entries counted into maps that hold fewer keys (a key came again), for merges into them. */
   private readonly entryCounts = new WeakMap<object, number>();
@@ -224,19 +265,23 @@ export class WireReader {
     }
     if (check) {
       try {
-        return utf8Strict.decode(b.subarray(p, p + n));
+        return utf8Strict.decode(this.view(p, n));
       } catch {
         return this.fail("INVALID_UTF8", p);
       }
     }
-    return utf8Slice !== undefined ? utf8Slice.call(b, p, p + n) : utf8.decode(b.subarray(p, p + n));
+    return utf8Slice !== undefined ? utf8Slice.call(b, p, p + n) : utf8.decode(this.view(p, n));
   }
 
   /** A bytes field's value at p: a copy (one frozen empty array for all empty ones, as memory.ts bytesAt). */
   bytes(end: number): Uint8Array {
     const n = this.len(end), p = this.p;
     this.p = p + n;
-    return n === 0 ? EMPTY_BYTES : this.b.slice(p, p + n);
+    if (n === 0) return EMPTY_BYTES;
+    const out = new Uint8Array(n);
+    if (n <= 16) for (let i = 0, b = this.b; i < n; i++) out[i] = b[p + i]!;
+    else out.set(this.view(p, n));
+    return out;
   }
 
   /**
@@ -244,7 +289,7 @@ export class WireReader {
    * against an array of `size` elements: PACKED_LENGTH (fixed widths that do not divide it) or
    * TRUNCATED (varints not ending on a terminator) and TOO_MANY_ELEMENTS, at the run.
    */
-  packed(end: number, width: number, size: number): number {
+  packed(end: number, width: number, size: number, weight: number): number {
     const n = this.len(end), p = this.p, stop = p + n;
     if (n === 0) return stop;
     let count: number;
@@ -258,12 +303,14 @@ export class WireReader {
       for (let i = p; i < stop; i++) if (b[i]! < 0x80) count++;
     }
     if (count > this.maxElements - size) this.fail("TOO_MANY_ELEMENTS", p);
+    this.charge(count * weight);
     return stop;
   }
 
   /** One more element of an array of `size`, at the field starting at `at`: TOO_MANY_ELEMENTS there past maxElements. */
-  room(size: number, at: number): void {
+  room(size: number, at: number, weight: number): void {
     if (size >= this.maxElements) this.fail("TOO_MANY_ELEMENTS", at);
+    this.charge(weight);
   }
 
   /**
@@ -280,30 +327,54 @@ export class WireReader {
   }
 
   /**
-   * A message's unknown fields as one array: those it had (a merge) and the input's ranges
-   * [start, end) listed in `ranges`, copied once (joined field by field, 500,000 of them took
-   * quadratic time).
+   * The unknown field just skipped, [at, p), added to a message's list of runs of them (returned):
+   * one run per stretch of unknown fields, each counted against maxElements as the codec counts
+   * them (TOO_MANY_ELEMENTS at the field that starts one too many).
    */
-  unknownFields(before: Uint8Array | undefined, ranges: readonly number[]): Uint8Array {
-    let size = before?.length ?? 0;
-    for (let i = 0; i < ranges.length; i += 2) size += ranges[i + 1]! - ranges[i]!;
-    const out = new Uint8Array(size);
-    let at = 0;
-    if (before !== undefined) {
-      out.set(before);
-      at = before.length;
+  keep(runs: number[] | undefined, at: number): number[] {
+    if (runs === undefined) runs = [];
+    else if (runs[runs.length - 1] === at) {
+      runs[runs.length - 1] = this.p;
+      return runs;
     }
-    const b = this.b;
-    for (let i = 0; i < ranges.length; i += 2) {
-      const from = ranges[i]!, to = ranges[i + 1]!;
-      // (short fields by a loop: a subarray per field costs more)
-      if (to - from <= 16) for (let j = from; j < to; j++) out[at++] = b[j]!;
-      else {
-        out.set(b.subarray(from, to), at);
-        at += to - from;
+    if (runs.length >>> 1 >= this.maxElements) this.fail("TOO_MANY_ELEMENTS", at);
+    this.charge(32); // (a run's bytes are the input's: it holds no more than them)
+    runs.push(at, this.p);
+    return runs;
+  }
+
+  /** Messages of this decode with unknown fields, and their runs: copied into `$unknown` once the decode succeeds. */
+  private readonly pending = new Map<object, number[]>();
+
+  /** A message's runs of unknown fields so far in this decode (a merge goes on from them). */
+  unknownOf(message: object): number[] | undefined {
+    return this.pending.size === 0 ? undefined : this.pending.get(message);
+  }
+
+  /** Records a message's runs of unknown fields (its `$unknown` is made at the end of the decode: merge by merge it was copied again and again). */
+  unknownFields(message: object, runs: number[]): void {
+    this.pending.set(message, runs);
+  }
+
+  /** The decode succeeded: each message's `$unknown`, its runs copied out of the input once. */
+  settle(): void {
+    if (this.pending.size === 0) return;
+    for (const [message, runs] of this.pending) {
+      let size = 0;
+      for (let i = 0; i < runs.length; i += 2) size += runs[i + 1]! - runs[i]!;
+      const out = new Uint8Array(size), b = this.b;
+      let at = 0;
+      for (let i = 0; i < runs.length; i += 2) {
+        const from = runs[i]!, to = runs[i + 1]!;
+        if (to - from <= 16) for (let j = from; j < to; j++) out[at++] = b[j]!;
+        else {
+          out.set(this.view(from, to - from), at);
+          at += to - from;
+        }
       }
+      (message as { $unknown?: Uint8Array }).$unknown = out;
     }
-    return out;
+    this.pending.clear();
   }
 
   /** A value of wire type wt (0, 1, 2, 3 or 5) at p skipped; a group's fields `depth` levels deep, the group itself an error at 0. */
@@ -336,7 +407,7 @@ export class WireReader {
   }
 }
 
-/** The reader of decodes in progress; one decode at a time (nothing a decoder calls runs user code). */
+/** The reader of decodes: one at a time (nothing a decoder calls runs the caller's code, but setters on Object.prototype: see readMessage). */
 const reader = new WireReader();
 
 /**
@@ -345,9 +416,7 @@ const reader = new WireReader();
  * errors as DecodeError with the path from `typeName`.
  */
 export function readMessage<T>(typeName: string, read: ReadMessage<T>, input: BinaryInput): T {
-  let bytes = bytesOf(input, typeName, "decode");
-  // a Uint8Array of its own: a Node Buffer's slice() aliases, and a subclass's methods would run mid-decode
-  if (Object.getPrototypeOf(bytes) !== Uint8Array.prototype) bytes = bytesOfView(bytes);
+  const bytes = bytesOf(input, typeName, "decode");
   const size = lengthOf(bytes);
   if (size === 0) {
     const e = detachedInput(bytes, 0);
@@ -356,23 +425,36 @@ export function readMessage<T>(typeName: string, read: ReadMessage<T>, input: Bi
   const limits = runtime().readerLimits(size);
   if (size > MAX_INPUT) throw new DecodeError("MESSAGE_TOO_LARGE", 0, "");
   if (size > limits.maxMessageSize) throw new DecodeError("MESSAGE_TOO_LARGE", 0, typeName);
-  const r = reader;
-  const outer = r.b, outerP = r.p; // (a decode inside another: never, but cheap to allow)
-  r.b = bytes;
-  r.p = 0;
-  r.maxElements = limits.maxElements;
-  r.budget = limits.budget;
+  // (a decode started from inside another, by a setter on Object.prototype a map key reached, reads with a reader of its own)
+  const r = reader.b === EMPTY_BYTES ? reader : new WireReader();
+  r.reset(bytes, limits.maxElements, limits.budget);
   try {
-    return read(r, size, limits.maxDepth, undefined);
+    const message = read(r, size, limits.maxDepth, undefined);
+    r.settle();
+    if (r.unsafe) checkSafe(message);
+    return message;
   } catch (e) {
+    if (stackOverflow(e)) throw new DecodeError("DEPTH_LIMIT", 0, typeName); // (as the codec's decodes say it)
     if (!(e instanceof Failure)) throw e;
     let path = typeName;
     for (let i = e.frames.length - 1; i >= 0; i--) path += `.${e.frames[i]}`;
     throw new DecodeError(e.code, e.offset, path);
   } finally {
-    r.b = outer;
-    r.p = outerP;
+    r.reset(EMPTY_BYTES, 0, 0); // (the input is not kept alive)
   }
+}
+
+/** A 64-bit value past 2^53 that the reader of a number form met (WireReader.safe64). */
+class Unsafe {
+  constructor(readonly value: bigint, readonly field: string) {}
+}
+
+/** Throws for the first Unsafe left in a decoded message, in the order the readers of records read fields (plain.ts safeNumber's error). */
+function checkSafe(value: unknown): void {
+  if (value instanceof Unsafe) safeNumber(value.value, value.field);
+  if (typeof value !== "object" || value === null || value instanceof Uint8Array) return;
+  if (Array.isArray(value)) for (const v of value) checkSafe(v);
+  else for (const k of Object.keys(value)) checkSafe((value as Record<string, unknown>)[k]);
 }
 
 /** What generated code's decodeX is when its message has a generated decoder: readMessage() of it (generated code's, not an API). */

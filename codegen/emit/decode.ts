@@ -15,6 +15,18 @@ const isArray = (f: FieldModel) => f.label === Label.Repeated || f.label === Lab
 const packable = (f: FieldModel) => f.label === Label.Repeated && wireType(f.type) !== Wire.Len && f.type !== FieldType.Group;
 
 /**
+ * What one element of a repeated field adds to the plain objects' memory budget: a slot, and a
+ * BigInt or a string of its own for 64-bit values, strings and bytes (messages charge their own).
+ */
+function elementWeight(c: FileContext, f: FieldModel): number {
+  if (f.type === FieldType.Message) return 8;
+  if (f.type === FieldType.String || f.type === FieldType.Bytes || c.int64As(f) === "bigint" || c.int64As(f) === "string") return 32;
+  return 8;
+}
+/** A map entry's weight: a property of a dictionary-mode object. */
+const ENTRY_WEIGHT = 64;
+
+/**
  * Whether m's plain objects are decoded by a generated decoder: everything it holds is what one
  * reads (not yet: groups, closed enums, required fields, declared defaults, message sets; those
  * messages decode through records), in files generated for speed.
@@ -45,7 +57,7 @@ function fromVarint(c: FileContext, f: FieldModel, lo: string): string {
 function int64Form(c: FileContext, f: FieldModel, v: string, raw = false): string {
   switch (raw ? undefined : c.int64As(f)) {
     case "string": return `String(${v})`;
-    case "number": return `$plainSafeNumber(${v}, ${literal(c.fieldPath(f))})`;
+    case "number": return `r.safe64(${v}, ${literal(c.fieldPath(f))})`;
     default: return v;
   }
 }
@@ -143,7 +155,7 @@ function fieldCase(c: FileContext, f: FieldModel, wt: Wire): string[] {
     return [
       `        fld = ${-f.number}; el = m$${f.number}++;`,
       "        const n = r.len(end), stop = r.p + n;",
-      "        r.room(el, at);",
+      `        r.room(el, at, ${ENTRY_WEIGHT});`,
       `        if (depth === 0) r.fail("DEPTH_LIMIT", r.p);`,
       ...mapEntry(c, f, to),
     ];
@@ -154,7 +166,7 @@ function fieldCase(c: FileContext, f: FieldModel, wt: Wire): string[] {
       return [
         `        fld = ${-f.number}; el = ${to}.length;`,
         "        const n = r.len(end);",
-        "        r.room(el, at);",
+        `        r.room(el, at, ${elementWeight(c, f)});`,
         `        if (depth === 0) r.fail("DEPTH_LIMIT", r.p);`,
         `        ${to}.push(${sub}(r, r.p + n, depth - 1, undefined));`,
       ];
@@ -173,14 +185,14 @@ function fieldCase(c: FileContext, f: FieldModel, wt: Wire): string[] {
       const width = wireType(f.type) === Wire.Fixed64 ? 8 : wireType(f.type) === Wire.Fixed32 ? 4 : 0;
       return [
         `        fld = ${-f.number}; el = ${to}.length;`,
-        `        const stop = r.packed(end, ${width}, el);`,
+        `        const stop = r.packed(end, ${width}, el, ${elementWeight(c, f)});`,
         `        while (r.p < stop) ${to}.push(${scalar(c, f, "stop")});`,
       ];
     }
     return [
       `        fld = ${-f.number}; el = ${to}.length;`,
       `        const x = ${scalar(c, f, "end")};`,
-      "        r.room(el, at);",
+      `        r.room(el, at, ${elementWeight(c, f)});`,
       `        ${to}.push(x);`,
     ];
   }
@@ -208,7 +220,7 @@ export function decoderDecl(c: FileContext, m: MessageModel): string {
   const inline = m.fields.some((f) => [FieldType.Int32, FieldType.Enum, FieldType.Uint32, FieldType.Sint32, FieldType.Bool].includes(f.type) ||
     (f.label === Label.Map && [FieldType.Int32, FieldType.Enum, FieldType.Uint32, FieldType.Sint32, FieldType.Bool].some((t) => f.mapEntry!.fields.some((e) => e.type === t))));
   body.push(
-    `  let unknown${ts(": number[] | undefined")}, fld = 0, el = -1${inline ? ", v = 0" : ""};`,
+    `  let unknown = into === undefined ? undefined : r.unknownOf(o), fld = 0, el = -1${inline ? ", v = 0" : ""};`,
     "  try {",
     "    while (r.p < end) {",
     "      fld = 0;",
@@ -225,7 +237,7 @@ export function decoderDecl(c: FileContext, m: MessageModel): string {
   body.push(
     "      default:",
     "        r.unknown(tag, at, end, depth);",
-    "        (unknown ??= []).push(at, r.p);",
+    "        unknown = r.keep(unknown, at);",
     "      }",
     "    }",
     "  } catch (e) {",
@@ -236,7 +248,7 @@ export function decoderDecl(c: FileContext, m: MessageModel): string {
     // (and after a merge: a count kept before is out of date)
     ...maps.map((f) => `  if (d$${f.number} || into !== undefined) r.counted(o${propertyAccess(f.prop)}, m$${f.number});`),
     // only a message with unknown fields carries them, so that equal messages compare equal
-    "  if (unknown !== undefined) o.$unknown = r.unknownFields(o.$unknown, unknown);",
+    "  if (unknown !== undefined) r.unknownFields(o, unknown);",
     "  return o;",
   );
   return exportedFunction(undefined, n.decoder, [["r", "$WireReader"], ["end", "number"], ["depth", "number"], ["into", `${n.type} | undefined`]], n.type, body);
