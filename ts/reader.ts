@@ -59,7 +59,7 @@ export class WireReader {
     this.maxElements = maxElements;
     this.budget = budget;
     this.unsafe = false;
-    this.pending.clear();
+    if (this.pending.size !== 0) this.pending.clear(); // (clear() makes a new table even when empty)
   }
 
   /**
