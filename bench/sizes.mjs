@@ -15,58 +15,35 @@ const bench = dirname(fileURLToPath(import.meta.url));
 const root = join(bench, "..");
 const out = join(bench, "gen", "sizes");
 
+/** A program that starts hppproto from `entry`, imports `name` from `module` and calls `call` on its argument. */
+const hppproto = (module, name, call = `${name}.decode(input)`, entry = "hppproto") => `import { init } from "${entry}";
+import { ${name} } from "./${module}";
+await init();
+export const run = (input) => ${call};`;
+const gm1 = "hppproto/benchmark_messages_proto3_pb.js";
+
 const entries = {
   // the whole runtime without generated code: what the 16 KB budget is about
   "hppproto runtime": `export * from "hppproto"; export * from "hppproto/generated";`,
-  hppproto: `import { init } from "hppproto";
-import { GoogleMessage1 } from "./hppproto/benchmark_messages_proto3_pb.js";
-await init();
-export const decode = (bytes) => GoogleMessage1.decode(bytes);`,
+  hppproto: hppproto(gm1, "GoogleMessage1"),
   // the message type's decode() as a function of its own: the program carries no views, encoders,
   // ProtoJSON writers or message type
-  "hppproto, decodeGoogleMessage1()": `import { init } from "hppproto";
-import { decodeGoogleMessage1 } from "./hppproto/benchmark_messages_proto3_pb.js";
-await init();
-export const decode = (bytes) => decodeGoogleMessage1(bytes);`,
-  "hppproto, viewGoogleMessage1()": `import { init } from "hppproto";
-import { viewGoogleMessage1 } from "./hppproto/benchmark_messages_proto3_pb.js";
-await init();
-export const view = (bytes) => viewGoogleMessage1(bytes);`,
+  "hppproto, decodeGoogleMessage1()": hppproto(gm1, "decodeGoogleMessage1", "decodeGoogleMessage1(input)"),
+  "hppproto, viewGoogleMessage1()": hppproto(gm1, "viewGoogleMessage1", "viewGoogleMessage1(input)"),
   // encode() of plain objects alone: no compiled decoders either
-  "hppproto, encodeGoogleMessage1()": `import { init } from "hppproto";
-import { encodeGoogleMessage1 } from "./hppproto/benchmark_messages_proto3_pb.js";
-await init();
-export const encode = (message) => encodeGoogleMessage1(message);`,
+  "hppproto, encodeGoogleMessage1()": hppproto(gm1, "encodeGoogleMessage1", "encodeGoogleMessage1(input)"),
   // the tick message of the streaming benchmarks (bench/protos/tick.proto), decoded alone
-  "hppproto, decodeTick()": `import { init } from "hppproto";
-import { decodeTick } from "./hppproto-tick/tick_pb.js";
-await init();
-export const decode = (bytes) => decodeTick(bytes);`,
+  "hppproto, decodeTick()": hppproto("hppproto-tick/tick_pb.js", "decodeTick", "decodeTick(input)"),
   // the same program generated with only what it uses: no views, builders or ProtoJSON
-  "hppproto --facades plain": `import { init } from "hppproto";
-import { GoogleMessage1 } from "./hppproto-plain/benchmark_messages_proto3_pb.js";
-await init();
-export const decode = (bytes) => GoogleMessage1.decode(bytes);`,
+  "hppproto --facades plain": hppproto("hppproto-plain/benchmark_messages_proto3_pb.js", "GoogleMessage1"),
   // the same, started with the decode-only module (no encoder)
-  "hppproto --facades plain, hppproto/decode": `import { init } from "hppproto/decode";
-import { GoogleMessage1 } from "./hppproto-plain/benchmark_messages_proto3_pb.js";
-await init();
-export const decode = (bytes) => GoogleMessage1.decode(bytes);`,
+  "hppproto --facades plain, hppproto/decode": hppproto("hppproto-plain/benchmark_messages_proto3_pb.js", "GoogleMessage1", undefined, "hppproto/decode"),
   // the same program generated with optimize_for = CODE_SIZE: the facades come from the runtime
-  "hppproto --optimize_for code_size": `import { init } from "hppproto";
-import { GoogleMessage1 } from "./hppproto-code-size/benchmark_messages_proto3_pb.js";
-await init();
-export const decode = (bytes) => GoogleMessage1.decode(bytes);`,
+  "hppproto --optimize_for code_size": hppproto("hppproto-code-size/benchmark_messages_proto3_pb.js", "GoogleMessage1"),
   // tree shaking: one message of test_messages_proto3's 22 (ForeignMessage, one int32), against
   // the same message generated alone; what remains between them is the run's shared schema table
-  "hppproto, 1 message of 22": `import { init } from "hppproto";
-import { ForeignMessage } from "./hppproto-tm3/google/protobuf/test_messages_proto3_pb.js";
-await init();
-export const decode = (bytes) => ForeignMessage.decode(bytes);`,
-  "hppproto, that message alone": `import { init } from "hppproto";
-import { ForeignMessage } from "./hppproto-alone/foreign_pb.js";
-await init();
-export const decode = (bytes) => ForeignMessage.decode(bytes);`,
+  "hppproto, 1 message of 22": hppproto("hppproto-tm3/google/protobuf/test_messages_proto3_pb.js", "ForeignMessage"),
+  "hppproto, that message alone": hppproto("hppproto-alone/foreign_pb.js", "ForeignMessage"),
   protobufjs: `import { benchmarks } from "./protobufjs/messages.js";
 export const decode = (bytes) => benchmarks.proto3.GoogleMessage1.decode(bytes);`,
   "ts-proto": `import { GoogleMessage1 } from "./ts-proto/benchmark_messages_proto3.js";

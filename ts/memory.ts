@@ -25,6 +25,14 @@ const NodeBuffer = (globalThis as unknown as { Buffer?: { from(b: ArrayBuffer): 
  */
 export const SHORT_STRING = nodeText ? 12 : 112;
 
+/** The string of the len bytes at p (at most SHORT_STRING) if they are all ASCII, built in JS; else undefined. */
+export function shortAscii(m: Uint8Array, p: number, len: number): string | undefined {
+  if (len > 16) return asciiCodes(m, p, len);
+  let bits = 0;
+  for (let i = p, end = p + len; i < end; i++) bits |= m[i]!;
+  return bits < 0x80 ? ascii(m, p, len) : undefined;
+}
+
 /** What an alias of memory (a view's typed array or bytes) is once growth has detached it. */
 export const DETACHED_ALIAS =
   "an array over WASM memory that grew since it was taken from a view (detached); take it from the view again, or slice() it first";
@@ -110,15 +118,8 @@ export class Memory {
     if (len === 0) return "";
     if (ptr + len <= this.sourceEnd && ptr >= this.sourceStart) return this.sourceText.slice(ptr - this.sourceStart, ptr - this.sourceStart + len);
     if (len <= SHORT_STRING) {
-      const u8 = this.u8;
-      if (len > 16) {
-        const s = asciiCodes(u8, ptr, len);
-        if (s !== undefined) return s;
-      } else {
-        let bits = 0;
-        for (let i = ptr, end = ptr + len; i < end; i++) bits |= u8[i]!;
-        if (bits < 0x80) return ascii(u8, ptr, len);
-      }
+      const s = shortAscii(this.u8, ptr, len);
+      if (s !== undefined) return s;
     }
     return this.decodeUtf8(ptr, len);
   }
@@ -147,7 +148,7 @@ export class Memory {
 const char = String.fromCharCode;
 
 /** Short ASCII strings: fromCharCode with the codes as arguments beats any decoder call (measured). */
-export function ascii(m: Uint8Array, p: number, len: number): string {
+function ascii(m: Uint8Array, p: number, len: number): string {
   switch (len) {
     case 1: return char(m[p]!);
     case 2: return char(m[p]!, m[p + 1]!);
@@ -165,7 +166,7 @@ export function ascii(m: Uint8Array, p: number, len: number): string {
 const codeArrays: number[][] = [];
 
 /** The string of len bytes at p if they are all ASCII, else undefined (the copy and the check in one pass). */
-export function asciiCodes(m: Uint8Array, p: number, len: number): string | undefined {
+function asciiCodes(m: Uint8Array, p: number, len: number): string | undefined {
   let codes = codeArrays[len];
   if (codes === undefined) codes = codeArrays[len] = new Array<number>(len).fill(0);
   let bits = 0;

@@ -17,7 +17,7 @@ import { bytesOf, checkOffset, describe, lengthOf, type BinaryInput } from "./in
 import { copyBytes, ownedCopy } from "./copy.js";
 import { putVarint32, varintSize } from "./wirebuffer.js";
 import type { Encode, PlainEncoder } from "./encoder.js";
-import { decodePlain, scratchRecord, type Materializer } from "./decodeplain.js";
+import { decodePlain, type Materializer } from "./decodeplain.js";
 import { decodeView } from "./decodeview.js";
 import { checkObject, runPlain } from "./encodeplain.js";
 import { scratchArenas } from "./scratch.js";
@@ -152,11 +152,6 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
     const o = decodePlain(this.schemaDef, this.index, this.part("read", "plain objects"), input);
     if (options?.int64 !== undefined) convert64(this.schemaDef, this.index, o as Plain, options.int64, this.typeName);
     return o;
-  }
-
-  /** @internal The input decoded into decode()'s scratch arena (emptied first), to be read out at once. */
-  scratchRecord(rt: Runtime, input: BinaryInput, method: string): number {
-    return scratchRecord(rt, this.schemaDef, this.index, input, method);
   }
 
   /** Views of every message in a buffer of length-delimited messages, decoded in one call. */

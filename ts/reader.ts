@@ -6,7 +6,7 @@
 import { DecodeError, stackOverflow, type ErrorCode } from "./errors.js";
 import { bufferOf, byteOffsetOf, bytesOf, detachedInput, lengthOf, type BinaryInput } from "./input.js";
 import { safeNumber } from "./plain.js";
-import { ascii, asciiCodes, EMPTY_BYTES, SHORT_STRING } from "./memory.js";
+import { EMPTY_BYTES, SHORT_STRING, shortAscii } from "./memory.js";
 import { MAX_INPUT, runtime } from "./runtime.js";
 
 /**
@@ -130,8 +130,7 @@ export class WireReader {
         lo |= c << 28;
         hi = (c & 0x7f) >>> 4;
       } else hi |= (c & 0x7f) << (shift - 32);
-      if (c < 0x80) break;
-      if (shift === 63) this.fail("VARINT_OVERLONG", start);
+      if (c < 0x80) break; // (a tenth byte that goes on is above 1: overlong above)
     }
     this.p = p;
     this.hi = hi;
@@ -248,16 +247,9 @@ export class WireReader {
     this.p = p + n;
     if (n === 0) return "";
     if (n <= SHORT_STRING) {
-      if (n > 16) {
-        const s = asciiCodes(b, p, n);
-        if (s !== undefined) return s;
-      } else {
-        let bits = 0;
-        for (let i = p, e = p + n; i < e; i++) bits |= b[i]!;
-        if (bits < 0x80) return ascii(b, p, n);
-      }
-    }
-    if (check && utf8Slice !== undefined) {
+      const s = shortAscii(b, p, n);
+      if (s !== undefined) return s;
+    } else if (check && utf8Slice !== undefined) {
       // Node: ASCII needs no check, and Buffer#utf8Slice costs less than a TextDecoder call
       let bits = 0;
       for (let i = p, e = p + n; i < e; i++) bits |= b[i]!;
@@ -279,9 +271,14 @@ export class WireReader {
     this.p = p + n;
     if (n === 0) return EMPTY_BYTES;
     const out = new Uint8Array(n);
-    if (n <= 16) for (let i = 0, b = this.b; i < n; i++) out[i] = b[p + i]!;
-    else out.set(this.view(p, n));
+    this.copy(p, n, out, 0);
     return out;
+  }
+
+  /** n bytes of the input from p into out at `at`: short ones by a loop (a view per copy costs more). */
+  private copy(p: number, n: number, out: Uint8Array, at: number): void {
+    if (n <= 16) for (let i = 0, b = this.b; i < n; i++) out[at + i] = b[p + i]!;
+    else out.set(this.view(p, n), at);
   }
 
   /**
@@ -314,11 +311,11 @@ export class WireReader {
   }
 
   /**
-   * A field the message does not read, its tag (at `at`) read: skipped, p past it (the caller keeps
-   * [at, p)). Field number 0, wire types 6 and 7 and end-group tags are errors at the field; groups
-   * are skipped to their end tag, `depth` levels allowed below.
+   * A field nothing reads, its tag (at `at`) read: skipped, p past it. Field number 0, wire types 6
+   * and 7 and end-group tags are errors at the field; groups are skipped to their end tag, `depth`
+   * levels allowed below.
    */
-  unknown(tag: number, at: number, end: number, depth: number): void {
+  skipField(tag: number, at: number, end: number, depth: number): void {
     if (tag < 8) this.fail("INVALID_FIELD_NUMBER", at);
     const wt = tag & 7;
     if (wt === 4) this.fail("UNMATCHED_END_GROUP", at);
@@ -327,11 +324,12 @@ export class WireReader {
   }
 
   /**
-   * The unknown field just skipped, [at, p), added to a message's list of runs of them (returned):
-   * one run per stretch of unknown fields, each counted against maxElements as the codec counts
+   * A field the message does not read (skipField()), added to its list of runs of unknown fields
+   * (returned): one run per stretch of them, each counted against maxElements as the codec counts
    * them (TOO_MANY_ELEMENTS at the field that starts one too many).
    */
-  keep(runs: number[] | undefined, at: number): number[] {
+  unknown(tag: number, at: number, end: number, depth: number, runs: number[] | undefined): number[] {
+    this.skipField(tag, at, end, depth);
     if (runs === undefined) runs = [];
     else if (runs[runs.length - 1] === at) {
       runs[runs.length - 1] = this.p;
@@ -362,15 +360,11 @@ export class WireReader {
     for (const [message, runs] of this.pending) {
       let size = 0;
       for (let i = 0; i < runs.length; i += 2) size += runs[i + 1]! - runs[i]!;
-      const out = new Uint8Array(size), b = this.b;
-      let at = 0;
-      for (let i = 0; i < runs.length; i += 2) {
-        const from = runs[i]!, to = runs[i + 1]!;
-        if (to - from <= 16) for (let j = from; j < to; j++) out[at++] = b[j]!;
-        else {
-          out.set(this.view(from, to - from), at);
-          at += to - from;
-        }
+      const out = new Uint8Array(size);
+      for (let i = 0, at = 0; i < runs.length; i += 2) {
+        const from = runs[i]!, n = runs[i + 1]! - from;
+        this.copy(from, n, out, at);
+        at += n;
       }
       (message as { $unknown?: Uint8Array }).$unknown = out;
     }

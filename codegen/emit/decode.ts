@@ -2,16 +2,15 @@
 // message, a switch on whole tags with each field's tag, property and conversion as constants. They
 // make the objects the readers of records (plain.ts) make, and fail as the compiled decoders
 // (codegen/wasm/decoder.ts) fail: the same error codes, offsets and field paths.
-import { FieldFlag, FieldType, Label } from "../../ts/schema.js";
+import { FieldFlag, FieldType, isInt64, Label } from "../../ts/schema.js";
 import { plainWeight } from "../../ts/layout.js";
 import { sourceDefault, Wire, wireType, type FieldModel, type MessageModel, type OneofModel } from "../model.js";
 import { literal } from "../names.js";
 import { ts } from "../syntax.js";
-import { exportedFunction, propertyAccess, propertyKey } from "./code.js";
+import { exportedFunction, propertyAccess, propertyKey, uses } from "./code.js";
 import type { FileContext } from "./context.js";
 
 const tagOf = (number: number, wt: Wire) => ((number << 3) | wt) >>> 0;
-const isArray = (f: FieldModel) => f.label === Label.Repeated || f.label === Label.Map;
 const packable = (f: FieldModel) => f.label === Label.Repeated && wireType(f.type) !== Wire.Len && f.type !== FieldType.Group;
 
 /**
@@ -42,13 +41,13 @@ export function decodable(c: FileContext, m: MessageModel, seen = new Set<Messag
   });
 }
 
-/** A 32-bit varint field's value (or a bool's) from the varint's low half `lo`. */
-function fromVarint(c: FileContext, f: FieldModel, lo: string): string {
+/** A 32-bit varint field's value (or a bool's) from the varint's low half `lo`, the whole varint when `oneByte`. */
+function fromVarint(f: FieldModel, lo: string, oneByte: boolean): string {
   switch (f.type) {
     case FieldType.Int32: case FieldType.Enum: return `${lo} | 0`;
     case FieldType.Uint32: return `${lo} >>> 0`;
     case FieldType.Sint32: return `(${lo} >>> 1) ^ -(${lo} & 1)`;
-    case FieldType.Bool: return `r.bool(${lo})`;
+    case FieldType.Bool: return oneByte ? `${lo} !== 0` : `r.bool(${lo})`;
     default: throw new Error(`fromVarint: field type ${f.type}`);
   }
 }
@@ -78,7 +77,7 @@ function scalar(c: FileContext, f: FieldModel, end: string, raw = false): string
     case FieldType.Sint64: return int64Form(c, f, `r.sint64(r.varint(${end}))`, raw);
     default:
       // 32-bit varints and bools: one byte inline
-      return `((v = b[r.p]${ts("!")}) < 0x80 && r.p < ${end} ? (r.p++, ${fromVarint(c, f, "v").replace("r.bool(v)", "v !== 0")}) : (v = r.varint(${end}), ${fromVarint(c, f, "v")}))`;
+      return `((v = b[r.p]${ts("!")}) < 0x80 && r.p < ${end} ? (r.p++, ${fromVarint(f, "v", true)}) : (v = r.varint(${end}), ${fromVarint(f, "v", false)}))`;
   }
 }
 
@@ -93,7 +92,7 @@ function initial(c: FileContext, f: FieldModel): string {
     case FieldType.Bool: return "false";
     default: {
       const as = c.int64As(f);
-      return as === undefined ? "0" : as === "string" ? '"0"' : as === "number" ? "0" : "0n";
+      return as === "string" ? '"0"' : as === "bigint" ? "0n" : "0";
     }
   }
 }
@@ -101,8 +100,7 @@ function initial(c: FileContext, f: FieldModel): string {
 /** The key of a map's plain object, from the key field's value (plain.ts: strings as they are, the others by String()). */
 function mapKey(c: FileContext, key: FieldModel, end: string): string {
   if (key.type === FieldType.String) return scalar(c, key, end);
-  const raw = key.type === FieldType.Int64 || key.type === FieldType.Uint64 || key.type === FieldType.Sint64 || key.type === FieldType.Fixed64 || key.type === FieldType.Sfixed64;
-  return `String(${raw ? scalar(c, key, end, true) : scalar(c, key, end)})`;
+  return `String(${scalar(c, key, end, isInt64(key.type))})`;
 }
 
 /** The initial key of a map entry without one. */
@@ -132,7 +130,7 @@ function mapEntry(c: FileContext, f: FieldModel, to: string): string[] {
     lines.push(`            else if (t === ${tagOf(2, wireType(value.type))}) { ef = 2; x = ${scalar(c, value, "stop")}; }`);
   }
   lines.push(
-    "            else r.unknown(t, eat, stop, depth - 1);",
+    "            else r.skipField(t, eat, stop, depth - 1);",
     "          }",
     `        } catch (e) { throw ef === 0 ? e : r.frame(e, ef === 1 ? "key" : "value", -1); }`,
     // an entry without its value: the value's default (a message: an empty one)
@@ -225,10 +223,15 @@ export function decoderDecl(c: FileContext, m: MessageModel): string {
   // a map's entries so far (an error names the entry by its place among them): its keys, unless a
   // key came again (then the reader keeps the count, for a merge into it)
   for (const f of maps) body.push(`  let m$${f.number} = into === undefined ? 0 : r.entries(${local(f)}), d$${f.number} = false;`);
-  const inline = m.fields.some((f) => [FieldType.Int32, FieldType.Enum, FieldType.Uint32, FieldType.Sint32, FieldType.Bool].includes(f.type) ||
-    (f.label === Label.Map && [FieldType.Int32, FieldType.Enum, FieldType.Uint32, FieldType.Sint32, FieldType.Bool].some((t) => f.mapEntry!.fields.some((e) => e.type === t))));
+  const cases: string[] = [];
+  for (const f of m.fields) {
+    const natural = wireType(f.type);
+    cases.push(`      case ${tagOf(f.number, natural)}: {`, ...fieldCase(c, f, natural), "        continue;", "      }");
+    if (packable(f)) cases.push(`      case ${tagOf(f.number, Wire.Len)}: {`, ...fieldCase(c, f, Wire.Len), "        continue;", "      }");
+  }
   body.push(
-    `  let unknown = into === undefined ? undefined : r.unknownOf(into), fld = 0, el = -1${inline ? ", v = 0" : ""};`,
+    // (v: what the one-byte varints read inline go through)
+    `  let unknown = into === undefined ? undefined : r.unknownOf(into), fld = 0, el = -1${uses(cases, "v") ? ", v = 0" : ""};`,
     "  try {",
     "    while (r.p < end) {",
     "      fld = 0;",
@@ -236,16 +239,9 @@ export function decoderDecl(c: FileContext, m: MessageModel): string {
     `      let tag = b[r.p++]${ts("!")};`,
     "      if (tag >= 0x80) tag = r.tag(end);",
     "      switch (tag) {",
-  );
-  for (const f of m.fields) {
-    const natural = wireType(f.type);
-    body.push(`      case ${tagOf(f.number, natural)}: {`, ...fieldCase(c, f, natural), "        continue;", "      }");
-    if (packable(f)) body.push(`      case ${tagOf(f.number, Wire.Len)}: {`, ...fieldCase(c, f, Wire.Len), "        continue;", "      }");
-  }
-  body.push(
+    ...cases,
     "      default:",
-    "        r.unknown(tag, at, end, depth);",
-    "        unknown = r.keep(unknown, at);",
+    "        unknown = r.unknown(tag, at, end, depth, unknown);",
     "      }",
     "    }",
     "  } catch (e) {",
@@ -255,17 +251,12 @@ export function decoderDecl(c: FileContext, m: MessageModel): string {
     "  }",
     // (and after a merge: a count kept before is out of date)
     ...maps.map((f) => `  if (d$${f.number} || into !== undefined) r.counted(${local(f)}, m$${f.number});`),
-    `  let o${ts(`: ${n.type}`)};`,
-    "  if (into === undefined) {",
-    "    o = {",
-    ...plainFields.map((f) => `      ${propertyKey(f.prop)}: ${local(f)},`),
-    ...m.oneofs.map((o) => `      ${propertyKey(o.prop)}: ${oneofLocal(o)},`),
-    "    };",
-    "  } else {",
-    "    o = into;",
-    ...plainFields.map((f) => `    o${propertyAccess(f.prop)} = ${local(f)};`),
-    ...m.oneofs.map((o) => `    o${propertyAccess(o.prop)} = ${oneofLocal(o)};`),
-    "  }",
+    `  let o${ts(`: ${n.type}`)} = {`,
+    ...plainFields.map((f) => `    ${propertyKey(f.prop)}: ${local(f)},`),
+    ...m.oneofs.map((o) => `    ${propertyKey(o.prop)}: ${oneofLocal(o)},`),
+    "  };",
+    // a merge stores the values back into the object it started from (its properties stay in their order)
+    "  if (into !== undefined) o = Object.assign(into, o);",
     // only a message with unknown fields carries them, so that equal messages compare equal
     "  if (unknown !== undefined) r.unknownFields(o, unknown);",
     "  return o;",

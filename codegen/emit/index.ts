@@ -163,7 +163,8 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
     if (plain || builders) body.push(interfaceDecl(c, m));
     if (views) body.push(viewDecl(c, m));
     if (plain) body.push(readerDecl(c, m));
-    if (plain && decodable(c, m)) body.push(decoderDecl(c, m));
+    const decodes = plain && decodable(c, m);
+    if (decodes) body.push(decoderDecl(c, m));
     if (fills.has(m)) body.push(fillDecl(c, m));
     const encodes = encoded.has(m);
     if (encodes) body.push(encodeDecl(c, m));
@@ -176,7 +177,7 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
       docComment(`${m.fullName}: ${does}.`, m.deprecated, "", m.comment) +
         `export ${decl("declare ")}const ${n.type}${ts(`: $MessageType<${params}>`)}${impl(` = /* @__PURE__ */ new $MessageType${ts(`<${params}>`)}(${c.decodersOf(m)}, { ${parts.join(", ")} })`)};\n`,
     );
-    body.push(functionDecls(c, m, encodes));
+    body.push(functionDecls(c, m, decodes, encodes));
   }
   for (const x of extensions) body.push(extensionDecl(c, x));
   for (const s of services) body.push(serviceDecl(c, s, c.names.get(s)!.type));
@@ -230,20 +231,20 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
  * programs that call one of them and nothing else of the type: a bundler cannot drop a method, so
  * through the type a decode carries views, encoders and ProtoJSON writers too.
  */
-function functionDecls(c: FileContext, m: MessageModel, encodes: boolean): string {
+function functionDecls(c: FileContext, m: MessageModel, decodes: boolean, encodes: boolean): string {
   const n = c.names.get(m)!;
   const type = c.ref(m, "type");
-  const fn = (name: string, what: string, annotation: string, make: string, part: string) =>
-    `/** ${what} */\nexport ${decl("declare ")}const ${name}${ts(`: ${annotation}`)}${impl(` = /* @__PURE__ */ ${make}(${make === "$encodeFunction" ? c.schemaOf(m) : c.decodersOf(m)}, ${part})`)};\n`;
+  const fn = (name: string, what: string, without: string, annotation: string, value: string) =>
+    `/** ${n.type}.${what} as a function: a program that calls only it carries no ${without} or ProtoJSON of ${n.type}. */\n` +
+    `export ${decl("declare ")}const ${name}${ts(`: ${annotation}`)}${impl(` = /* @__PURE__ */ ${value}`)};\n`;
   let out = "";
   if (c.parts.plain) {
-    const what = `${n.type}.decode() as a function: a program that calls only it carries no views, encoders or ProtoJSON of ${n.type}.`;
     // read straight from the bytes by its generated decoder where it has one, else from the record the compiled decoders make
-    if (decodable(c, m)) out += `/** ${what} */\nexport ${decl("declare ")}const ${n.decodeFunction}${ts(`: $Decode<${type}>`)}${impl(` = /* @__PURE__ */ $readFunction(${literal(m.fullName)}, ${n.decoder})`)};\n`;
-    else out += fn(n.decodeFunction, what, `$Decode<${type}>`, "$decodeFunction", n.reader);
+    const value = decodes ? `$readFunction(${literal(m.fullName)}, ${n.decoder})` : `$decodeFunction(${c.decodersOf(m)}, ${n.reader})`;
+    out += fn(n.decodeFunction, "decode()", "views, encoders", `$Decode<${type}>`, value);
   }
-  if (c.parts.views) out += fn(n.viewFunction, `${n.type}.view() as a function: a program that calls only it carries no plain-object readers, encoders or ProtoJSON of ${n.type}.`, `$DecodeView<${c.ref(m, "view")}>`, "$viewFunction", n.view);
-  if (encodes) out += fn(n.encodeFunction, `${n.type}.encode() of plain objects as a function: a program that calls only it carries no views, readers or ProtoJSON of ${n.type}.`, `$EncodePlain<${type}>`, "$encodeFunction", n.encode);
+  if (c.parts.views) out += fn(n.viewFunction, "view()", "plain-object readers, encoders", `$DecodeView<${c.ref(m, "view")}>`, `$viewFunction(${c.decodersOf(m)}, ${n.view})`);
+  if (encodes) out += fn(n.encodeFunction, "encode() of plain objects", "views, readers", `$EncodePlain<${type}>`, `$encodeFunction(${c.schemaOf(m)}, ${n.encode})`);
   return out;
 }
 

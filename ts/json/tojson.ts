@@ -7,6 +7,7 @@
 import { runtime, type Runtime } from "../runtime.js";
 import type { AnyMessageType, PlainOf, ViewOf } from "../message.js";
 import { isView } from "../viewmark.js";
+import { scratchRecord } from "../decodeplain.js";
 import { jsonNamesTable } from "./names.js";
 import { within } from "./common.js";
 import * as jsonWrite from "./write.js";
@@ -59,7 +60,7 @@ export function decodeToJsonString(type: AnyMessageType, input: BinaryInput, opt
   if (options.indent !== undefined) return indentJson(decodeToJsonString(type, input, { ...options, indent: undefined }), options.indent);
   options = ownOptions(options);
   const rt = runtime();
-  const rec = type.scratchRecord(rt, input, "decodeToJsonString");
+  const rec = scratchRecord(rt, type.schemaDef, type.index, input, "decodeToJsonString");
   const read = () => rt.readPlain(type.part("read", "plain objects"), rec, rt.stagedSize) as Plain;
   if (printsExtensions(options)) return toJsonString(type, read(), options);
   return codecText(type, rt, rt.schema(type.schemaDef), rec, options) ?? inJs(type, read(), options);
