@@ -9,8 +9,7 @@
 // what maps of random keys cost, on every JSON path.
 // Usage: node --expose-gc fuzz/boundary.mjs [SECONDS] [SEED]   (after npm run build)
 import { createRequire } from "node:module";
-import { Arena, DecodeError, DelimitedReader, EncodeError, init, JsonError, SchemaError, StaleViewError, toJsonString, fromJsonString, encodeFromJsonString, decodeToJsonString, builder, fieldsOf } from "hppproto";
-import { runtime } from "../dist/ts/runtime.js";
+import { Arena, DecodeError, getLimits, DelimitedReader, EncodeError, init, JsonError, SchemaError, StaleViewError, toJsonString, fromJsonString, encodeFromJsonString, decodeToJsonString, builder, fieldsOf } from "hppproto";
 import { describeFiles } from "../dist/codegen/describe.js";
 import { schemaFromDescriptorSet } from "../dist/codegen/dynamic.js";
 import { parseProtos } from "../dist/codegen/parse.js";
@@ -304,4 +303,4 @@ try {
   process.exit(1);
 }
 for (const a of arenas) a.release();
-console.log(`${stats.steps} steps, ${stats.stale} stale reads refused, ${stats.refused} decodes over an arena limit refused, ${stats.traps} stack overflows in WASM recovered, ${stats.tooDeep} Anys nested past ProtoJSON's depth refused, ${stats.setsLoaded} mutated descriptor sets loaded and ${stats.setsRefused} refused; limits ${JSON.stringify(runtime().limits)}`);
+console.log(`${stats.steps} steps, ${stats.stale} stale reads refused, ${stats.refused} decodes over an arena limit refused, ${stats.traps} stack overflows in WASM recovered, ${stats.tooDeep} Anys nested past ProtoJSON's depth refused, ${stats.setsLoaded} mutated descriptor sets loaded and ${stats.setsRefused} refused; limits ${JSON.stringify(getLimits())}`);

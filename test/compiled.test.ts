@@ -3,7 +3,7 @@
 // fail with the same Status (code, offset, detail, path), or return 0, the fallback to the
 // table-driven decoder, leaving the arena as it was.
 import { beforeAll, describe, expect, it } from "vitest";
-import { init, builder } from "hppproto";
+import { getLimits, init, setLimits, builder } from "hppproto";
 import { runtime, type Runtime } from "../dist/ts/runtime.js";
 import { loadProtos, parsedName } from "../dist/codegen/load.js";
 import { describeFiles } from "../dist/codegen/describe.js";
@@ -140,32 +140,32 @@ describe("unknown fields, errors, limits, fallback", () => {
     const varint = (n: number): number[] => (n < 0x80 ? [n] : [(n & 0x7f) | 0x80, ...varint(n >>> 7)]);
     let bytes = Uint8Array.from([0x72, 0x02, 0xc3, 0x28]); // optional_string (14)
     for (let i = 0; i < 80; i++) bytes = concat(Uint8Array.from([0xda, 0x01, ...varint(bytes.length)]), bytes);
-    const before = rt.limits;
+    const before = getLimits();
     try {
-      rt.setLimits({ maxDepth: 200 });
+      setLimits({ maxDepth: 200 });
       expect(c.check("protobuf_test_messages.proto3.TestAllTypesProto3", bytes)).toBe("error");
     } finally {
-      rt.setLimits(before);
+      setLimits(before);
     }
   });
 
   it("the runtime's limits: more elements or deeper nesting than allowed, input larger than allowed", () => {
-    const before = rt.limits;
+    const before = getLimits();
     try {
       expect(tick.check("bench.tick.Tick", threeBids)).toBe("same");
-      rt.setLimits({ maxElements: 2 });
+      setLimits({ maxElements: 2 });
       expect(tick.check("bench.tick.Tick", threeBids)).toBe("error");
-      rt.setLimits({ maxElements: before.maxElements, maxDepth: 1 });
+      setLimits({ maxElements: before.maxElements, maxDepth: 1 });
       expect(tick.check("bench.tick.Tick", threeBids)).toBe("same"); // a Level is at depth 1
       const gm1 = compile(protos, ["benchmark_messages_proto3.proto"]);
       const sub = Uint8Array.from([0x7a, 0x02, 0x08, 0x01]); // field15 { field1: 1 }
       expect(gm1.check("benchmarks.proto3.GoogleMessage1", sub)).toBe("same");
-      rt.setLimits({ maxDepth: 0 + 1 });
+      setLimits({ maxDepth: 0 + 1 });
       expect(gm1.check("benchmarks.proto3.GoogleMessage1", Uint8Array.from([0x7a, 0x04, 0x7a, 0x02, 0x08, 0x01]))).toBe("same"); // field15 has no field 15
-      rt.setLimits({ maxMessageSize: threeBids.length - 1 });
+      setLimits({ maxMessageSize: threeBids.length - 1 });
       expect(tick.check("bench.tick.Tick", threeBids)).toBe("error");
     } finally {
-      rt.setLimits(before);
+      setLimits(before);
     }
   });
 });
@@ -347,16 +347,16 @@ describe("the modules hppproto-gen writes (every schema set the tests generate)"
       arena.release();
     }
     // 60,000 empty repeated_nested_message entries: past a budget of 1 MiB and 2 bytes of arena per input byte
-    const before = rt.limits;
+    const before = getLimits();
     try {
-      rt.setLimits({ maxAmplification: 2 });
+      setLimits({ maxAmplification: 2 });
       const entries = new Uint8Array(180_000);
       for (let i = 0; i < 60_000; i++) entries.set([0x82, 0x03, 0x00], i * 3); // field 48, length 0
       const outcome = decode(entries, true, { firstBlock: 4096 });
       expect(outcome.error).toMatch(/MEMORY_BUDGET/);
       expect(outcome).toEqual(decode(entries, false, { firstBlock: 4096 }));
     } finally {
-      rt.setLimits(before);
+      setLimits(before);
     }
   });
 

@@ -3,7 +3,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Arena, DecodeError, EncodeError, init, MessageType, MessageView, SchemaError, fromJsonString, builder } from "hppproto";
+import { Arena, DecodeError, getLimits, setLimits, EncodeError, init, MessageType, MessageView, SchemaError, fromJsonString, builder } from "hppproto";
 import { runtime } from "../dist/ts/runtime.js";
 import { defineSchema, type SchemaDef } from "../dist/ts/schema.js";
 import { Node } from "./gen/names/limits_pb.js";
@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 
 const defaults = { maxDepth: 100, maxMessageSize: 0x7fffffff, maxElements: 0x7fffffff, maxAmplification: 256 };
-afterEach(() => runtime().setLimits(defaults));
+afterEach(() => setLimits(defaults));
 
 function expectDecodeError(fn: () => unknown, code: string, offset: number, path: string) {
   let error: unknown;
@@ -156,16 +156,16 @@ describe("limits", () => {
     }
     expect(error?.code).toBe("DEPTH_LIMIT");
     expect(error?.path).toMatch(/^limits\.Node(\.child){64}\.…$/); // the 64 outermost frames
-    runtime().setLimits({ maxDepth: 3 });
+    setLimits({ maxDepth: 3 });
     expect(() => Node.view(nest(4))).toThrow(/DEPTH_LIMIT/);
     expect(Node.view(nest(3)).child?.child?.child?.id).toBe(1);
-    expect(() => runtime().setLimits({ maxDepth: 1_000_000 })).toThrow(RangeError);
+    expect(() => setLimits({ maxDepth: 1_000_000 })).toThrow(RangeError);
   });
   it("message size and element count", () => {
-    runtime().setLimits({ maxMessageSize: 10 });
+    setLimits({ maxMessageSize: 10 });
     expect(() => TestAllTypes.decode(new Uint8Array(11))).toThrow(expect.objectContaining({ code: "MESSAGE_TOO_LARGE", offset: 0 }));
     expect(TestAllTypes.decode(new Uint8Array([8, 1])).optionalInt32).toBe(1);
-    runtime().setLimits({ maxMessageSize: defaults.maxMessageSize, maxElements: 3 });
+    setLimits({ maxMessageSize: defaults.maxMessageSize, maxElements: 3 });
     const four = new Wire().tag(31, 2).varint(4).raw(1, 2, 3, 4).finish();
     expect(() => TestAllTypes.decode(four)).toThrow(expect.objectContaining({ code: "TOO_MANY_ELEMENTS", offset: 3, path: `${root}.repeated_int32[0]` }));
     expect(TestAllTypes.decode(new Wire().tag(31, 2).varint(3).raw(1, 2, 3).finish()).repeatedInt32).toEqual([1, 2, 3]);
@@ -305,13 +305,26 @@ describe("before init()", () => {
 
   it("every call that needs the codec is a NotInitializedError with a code", () => {
     const out = run(`
-      import { NotInitializedError, getLimits, setLimits, builder } from "hppproto";
-      import { Wide } from "./test/gen/wide_js/wide_pb.js";
+      import { NotInitializedError, builder } from "hppproto";
+      import { Wide, decodeWide, viewWide, encodeWide } from "./test/gen/wide_js/wide_pb.js";
       for (const call of [() => Wide.decode(new Uint8Array(0)), () => Wide.view(new Uint8Array(0)), () => Wide.encode({}),
-        () => builder(Wide), () => Wide.encodeDelimited([{}]), () => getLimits(), () => setLimits({ maxDepth: 5 })]) {
+        () => builder(Wide), () => Wide.encodeDelimited([{}]), () => decodeWide(new Uint8Array(0)), () => viewWide(new Uint8Array(0)), () => encodeWide({})]) {
         try { call(); console.log("no error"); } catch (e) { console.log(e instanceof NotInitializedError, e.code, e.message.includes("await init()")); }
       }`);
-    expect(out.split("\n")).toEqual(Array(7).fill("true NOT_INITIALIZED true"));
+    expect(out.split("\n")).toEqual(Array(8).fill("true NOT_INITIALIZED true"));
+  });
+
+  it("the limits are set and read before init() too, and init() keeps them", () => {
+    const out = run(`
+      import { getLimits, setLimits, init } from "hppproto";
+      import { Wide, decodeWide } from "./test/gen/wide_js/wide_pb.js";
+      setLimits({ maxMessageSize: 3 });
+      console.log(getLimits().maxMessageSize);
+      await init();
+      for (const decode of [(b) => Wide.decode(b), decodeWide]) {
+        try { decode(new Uint8Array(4)); console.log("no error"); } catch (e) { console.log(e.code); }
+      }`);
+    expect(out.split("\n")).toEqual(["3", "MESSAGE_TOO_LARGE", "MESSAGE_TOO_LARGE"]);
   });
 
   it("initSync() with the codec for browsers needs no arguments: it is inlined", () => {
@@ -363,14 +376,14 @@ describe("running out of stack inside WASM", () => {
   };
 
   it("maxDepth is capped where the stack holds it", () => {
-    expect(() => runtime().setLimits({ maxDepth: 1001 })).toThrow(/maxDepth is at most 1000/);
-    runtime().setLimits({ maxDepth: 1000 });
+    expect(() => setLimits({ maxDepth: 1001 })).toThrow(/maxDepth is at most 1000/);
+    setLimits({ maxDepth: 1000 });
     const deep = nested(1000);
     expect(NestedTestAllTypes.encode(NestedTestAllTypes.view(deep))).toEqual(deep);
   });
 
   it("a call that overflows is DEPTH_LIMIT, and thousands of them leave the runtime whole", () => {
-    runtime().setLimits({ maxDepth: 1000 });
+    setLimits({ maxDepth: 1000 });
     const deep = nested(900);
     const view = NestedTestAllTypes.view(deep, new Arena());
     let traps = 0;
@@ -395,7 +408,7 @@ describe("running out of stack inside WASM", () => {
     // stopped: without the stack pointer put back, a few hundred traps exhaust the 5 MB stack
     for (let round = 0; round < 20 && traps < 2000; round++) dive();
     expect(traps).toBeGreaterThanOrEqual(2000);
-    expect(runtime().limits).toEqual({ ...defaults, maxDepth: 1000 });
+    expect(getLimits()).toEqual({ ...defaults, maxDepth: 1000 });
     for (let i = 0; i < 100; i++) expect(NestedTestAllTypes.encode(NestedTestAllTypes.decode(deep))).toEqual(deep);
     expect(TestAllTypes.decode(new Wire().tag(1, 0).varint(42).finish()).optionalInt32).toBe(42);
   });

@@ -6,6 +6,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DecodeError, EncodeError, getLimits, init, MessageType, MessageView, setLimits } from "hppproto";
 import { encodeWithProtobufjs, loadSet, randomObject, requiresItself, rng } from "./support/protos.js";
 import { genDir, repoRoot } from "./support/paths.js";
+import { decodePath } from "../dist/ts/message.js";
+import { runtime } from "../dist/ts/runtime.js";
 import type { SchemaSet } from "./support/paths.js";
 
 beforeAll(async () => {
@@ -278,6 +280,131 @@ describe("decodeX, viewX and encodeX against the type's methods", () => {
   });
 });
 
+describe("proto2 through the generated decoders: groups, closed enums, required fields, declared defaults", () => {
+  const unittest = () => generated["./gen/unittest/google/protobuf/unittest_pb.ts"]!;
+  const fn = (name: string) => unittest()[`decode${name}`] as (b: Uint8Array) => any;
+  const type = (name: string) => unittest()[name] as MessageType<any, any>;
+  /** decodeX's result or error, checked to be decode()'s, and that the generated decoder read it (no records in between). */
+  const both = (name: string, bytes: number[]) => {
+    const input = Uint8Array.from(bytes);
+    const viaRecords = failure(() => type(name).decode(input));
+    expect(failure(() => fn(name)(input))).toEqual(viaRecords);
+    return viaRecords === "no error" ? fn(name)(input) : viaRecords;
+  };
+
+  it("every message of unittest.proto but message sets has a generated decoder", () => {
+    const src = Object.entries(unittest()).filter(([k]) => k.startsWith("decode$"));
+    expect(src.length).toBeGreaterThan(40);
+    expect(type("TestAllTypes").parts.decode).toBeDefined();
+    expect(type("TestRequiredForeign").parts.decode).toBeDefined();
+  });
+
+  it("required: MISSING_REQUIRED at the message's end naming the field, nested and in arrays; partially() lets the top message's be absent", () => {
+    expect(both("TestRequired", [0x08, 0x01])).toEqual(["DecodeError", "MISSING_REQUIRED", 2, "protobuf_unittest.TestRequired.b", expect.any(String)]);
+    expect(both("TestRequiredForeign", [0x0a, 0x00])).toEqual(["DecodeError", "MISSING_REQUIRED", 2, "protobuf_unittest.TestRequiredForeign.optional_message.a", expect.any(String)]);
+    // (TestRequired: a = 1, b = 3, c = 33 required)
+    const abc = [0x08, 0x01, 0x18, 0x02, 0x88, 0x02, 0x03], bc = [0x18, 0x02, 0x88, 0x02, 0x03];
+    expect(both("TestRequiredForeign", [0x12, 7, ...abc, 0x12, 5, ...bc])).toEqual(["DecodeError", "MISSING_REQUIRED", 16, "protobuf_unittest.TestRequiredForeign.repeated_message[1].a", expect.any(String)]);
+    // checked at the end of each occurrence, on what is merged so far: a second with only a is complete
+    expect(both("TestRequiredForeign", [0x0a, 7, ...abc, 0x0a, 0x02, 0x08, 0x05]).optionalMessage).toMatchObject({ a: 5, b: 2, c: 3 });
+    expect(both("TestRequiredForeign", [0x0a, 0x02, 0x08, 0x01, 0x0a, 5, ...bc])).toEqual(["DecodeError", "MISSING_REQUIRED", 4, "protobuf_unittest.TestRequiredForeign.optional_message.b", expect.any(String)]);
+    const rt = runtime();
+    const before = decodePath.reader;
+    decodePath.reader = true;
+    try {
+      expect(rt.partially(() => type("TestRequired").decode(Uint8Array.from([0x08, 0x01]))).a).toBe(1);
+      expect(failure(() => rt.partially(() => type("TestRequiredForeign").decode(Uint8Array.from([0x0a, 0x00]))))).toEqual(["DecodeError", "MISSING_REQUIRED", 2, "protobuf_unittest.TestRequiredForeign.optional_message.a", expect.any(String)]);
+    } finally {
+      decodePath.reader = before;
+    }
+  });
+
+  it("closed enums: a value outside the enum is an unknown field, singular, repeated and packed (the last through records)", () => {
+    const o = both("TestAllTypes", [0xa8, 0x01, 0x05, 0xa8, 0x01, 0x02]); // optional_nested_enum 5, then BAR
+    expect(o.optionalNestedEnum).toBe(2);
+    expect(o.$unknown).toEqual(Uint8Array.from([0xa8, 0x01, 0x05]));
+    const unset = both("TestAllTypes", [0xa8, 0x01, 0x05]);
+    expect(Object.hasOwn(unset, "optionalNestedEnum")).toBe(false);
+    expect(unset.optionalNestedEnum).toBe(1); // FOO, the enum's first value, from the prototype
+    expect(both("TestAllTypes", [0x98, 0x03, 0x05, 0x98, 0x03, 0x7f, 0x98, 0x03, 0x01]).repeatedNestedEnum).toEqual([1]); // NEG is -1: 0x7f is 127
+    const packed = both("TestAllTypes", [0x9a, 0x03, 0x03, 0x01, 0x05, 0x03]);
+    expect(packed.repeatedNestedEnum).toEqual([1, 3]);
+    expect(packed.$unknown).toEqual(Uint8Array.from([0x98, 0x03, 0x05]));
+  });
+
+  it("groups: read to their end tag, merged when they come again; an unterminated or mismatched one is the codec's error", () => {
+    expect(both("TestAllTypes", [0x83, 0x01, 0x88, 0x01, 0x07, 0x84, 0x01, 0x83, 0x01, 0x84, 0x01]).optionalgroup).toMatchObject({ a: 7 });
+    expect(both("TestAllTypes", [0xf3, 0x02, 0xf8, 0x02, 0x01, 0xf4, 0x02, 0xf3, 0x02, 0xf4, 0x02]).repeatedgroup).toHaveLength(2);
+    expect(both("TestAllTypes", [0x83, 0x01, 0x88, 0x01, 0x07])).toEqual(["DecodeError", "UNTERMINATED_GROUP", 5, "protobuf_unittest.TestAllTypes.optionalgroup", expect.any(String)]);
+    expect(both("TestAllTypes", [0x83, 0x01, 0x8c, 0x01])).toEqual(["DecodeError", "UNMATCHED_END_GROUP", 2, "protobuf_unittest.TestAllTypes.optionalgroup", expect.any(String)]);
+  });
+
+  it("declared defaults: read from the prototype while unset, own properties once set or merged", () => {
+    const o = both("TestAllTypes", [0xe8, 0x03, 0x07]); // default_int32 = 7
+    expect(o.defaultInt32).toBe(7);
+    expect(Object.hasOwn(o, "defaultInt32")).toBe(true);
+    expect(o.defaultInt64).toBe(42n);
+    expect(Object.hasOwn(o, "defaultInt64")).toBe(false);
+    expect(Object.getPrototypeOf(o)).toBe(Object.getPrototypeOf(type("TestAllTypes").decode(new Uint8Array(0))));
+    expect(both("TestAllTypes", [0xe8, 0x03, 0x07, 0xd2, 0x01, 0x02, 0x08, 0x01]).defaultInt32).toBe(7);
+  });
+});
+
+describe("decode() through the generated decoder of plain objects (browsers' path)", () => {
+  const conformance = () => generated["./gen/conformance/google/protobuf/test_messages_proto3_pb.ts"]!;
+  const T = () => conformance().TestAllTypesProto3 as MessageType<any, any>;
+  /** fn's result with decode() reading through the generated decoders when `reader`. */
+  const through = <R>(reader: boolean, fn: () => R): R => {
+    const before = decodePath.reader;
+    decodePath.reader = reader;
+    try {
+      return fn();
+    } finally {
+      decodePath.reader = before;
+    }
+  };
+
+  it("the same objects and errors as through records, the int64 option applied", () => {
+    expect(T().parts.decode).toBeDefined();
+    const r = rng(17);
+    const loaded = loadSet("conformance");
+    const model = loaded.models.get(T().typeName)!;
+    for (let i = 0; i < 30; i++) {
+      const bytes = encodeWithProtobufjs(loaded, T().typeName, randomObject(loaded, model, r));
+      const damaged = Uint8Array.from(bytes);
+      if (bytes.length > 0) damaged[Math.floor(r() * bytes.length)] ^= 0x80;
+      for (const input of [bytes, damaged]) {
+        expect(failure(() => through(true, () => T().decode(input)))).toEqual(failure(() => through(false, () => T().decode(input))));
+      }
+      expect(through(true, () => T().decode(bytes))).toEqual(through(false, () => T().decode(bytes)));
+      expect(through(true, () => T().decode(bytes, { int64: "string" }))).toEqual(through(false, () => T().decode(bytes, { int64: "string" })));
+    }
+  });
+
+  it("nesting to maxDepth 1,000: what the records decode, it decodes (past the end of the JS stack, through them)", () => {
+    const saved = getLimits();
+    setLimits({ maxDepth: 1000, maxAmplification: 0x7fffffff });
+    try {
+      let bytes = Uint8Array.from([0x08, 0x01]);
+      for (let depth = 1; depth <= 1000; depth++) {
+        if (depth % 100 === 0) {
+          const outcome = failure(() => through(false, () => T().decode(bytes)));
+          expect(failure(() => through(true, () => T().decode(bytes))), `${depth} levels`).toEqual(outcome);
+          if (outcome === "no error") expect(through(true, () => T().decode(bytes))).toEqual(through(false, () => T().decode(bytes)));
+        }
+        bytes = Uint8Array.from([0xda, 0x01, ...lengthOf(bytes.length), ...bytes]); // recursive_message
+      }
+    } finally {
+      setLimits(saved);
+    }
+  });
+
+  it("partially() is spent by the decode it wraps, not left for the next operation", () => {
+    through(true, () => runtime().partially(() => T().decode(Uint8Array.from([0x08, 0x05]))));
+    expect(runtime().partialNext).toBe(false);
+  });
+});
+
 describe("names", () => {
   it("a function's name never takes a declaration's: it gets a $ suffix instead (Foo's decodeFoo$, beside the message decodeFoo)", () => {
     const mod = generated["./gen/names/names_props_pb.ts"]!;
@@ -306,7 +433,7 @@ describe("bundles of programs that call one function", () => {
     });
     return r.outputFiles[0]!.text;
   };
-  const of = (name: string) => `import { ${name} } from "./unittest/benchmark_messages_proto3_pb.ts"; console.log(${name});`;
+  const of = (name: string) => `import { init } from "hppproto"; import { ${name} } from "./unittest/benchmark_messages_proto3_pb.ts"; await init(); console.log(${name});`;
   /** What each part of a message type leaves in a bundle. */
   const marks = {
     messageType: "was generated without", // MessageType.part()'s error
@@ -314,18 +441,20 @@ describe("bundles of programs that call one function", () => {
     readers: "field102:", // read$GoogleMessage1's object literal
     encoders: "encodes started inside one another", // the error of encodes nested too deep (field writers are minified)
     decoders: '"AGFzbQ', // a compiled module, base64: "\0asm"
+    runtime: "and init() started without it", // the runtime's error for what needs the codec (runtime.ts)
   };
   const has = (text: string) => Object.fromEntries(Object.entries(marks).map(([k, mark]) => [k, text.includes(mark)]));
 
-  it("decodeX carries its generated decoder, not the message type, views, encoders or compiled decoders; viewX the views (and the readers their $toObject() calls); encodeX neither decoders, views nor readers", async () => {
+  it("decodeX carries its generated decoder, not the message type, views, encoders, compiled decoders or a runtime; viewX the views (and the readers their $toObject() calls); encodeX neither decoders, views nor readers", async () => {
     const [decode, view, encode, type] = await Promise.all([
       bundle(of("decodeGoogleMessage1")), bundle(of("viewGoogleMessage1")), bundle(of("encodeGoogleMessage1")), bundle(of("GoogleMessage1")),
     ]);
-    expect(has(type)).toEqual({ messageType: true, views: true, readers: true, encoders: true, decoders: true });
-    // (GoogleMessage1 has a generated decoder of plain objects: it reads the bytes, no compiled decoders)
-    expect(has(decode)).toEqual({ messageType: false, views: false, readers: true, encoders: false, decoders: false });
-    expect(has(view)).toEqual({ messageType: false, views: true, readers: true, encoders: false, decoders: true });
-    expect(has(encode)).toEqual({ messageType: false, views: false, readers: false, encoders: true, decoders: false });
+    expect(has(type)).toEqual({ messageType: true, views: true, readers: true, encoders: true, decoders: true, runtime: true });
+    // (GoogleMessage1 has a generated decoder of plain objects: it reads the bytes, no compiled
+    // decoders, and init() starts nothing for it)
+    expect(has(decode)).toEqual({ messageType: false, views: false, readers: true, encoders: false, decoders: false, runtime: false });
+    expect(has(view)).toEqual({ messageType: false, views: true, readers: true, encoders: false, decoders: true, runtime: true });
+    expect(has(encode)).toEqual({ messageType: false, views: false, readers: false, encoders: true, decoders: false, runtime: true });
     expect(decode.length).toBeLessThan(type.length * 0.7);
   });
 });

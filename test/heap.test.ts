@@ -3,7 +3,7 @@
 // between the two memories), the same errors and the same arena sizes as the codec's, on random
 // and damaged input, with arenas of small blocks and under a memory budget.
 import { beforeAll, describe, expect, it } from "vitest";
-import { init } from "hppproto";
+import { getLimits, init, setLimits } from "hppproto";
 import { runtime, type Runtime } from "../dist/ts/runtime.js";
 import type { CompiledDecoder, CompiledHost } from "../dist/ts/compiled.js";
 import { Heap } from "../dist/ts/heap.js";
@@ -76,16 +76,16 @@ describe.each(["conformance", "unittest"])("%s: compiled decoders on the JS heap
     const heapHost = hostOf({ exports: heap.exports() });
     const entries = new Uint8Array(180_000);
     for (let i = 0; i < 60_000; i++) entries.set([0x82, 0x03, 0x00], i * 3); // 60,000 empty repeated_nested_message
-    const before = rt.limits;
+    const before = getLimits();
     try {
-      rt.setLimits({ maxAmplification: 2 });
+      setLimits({ maxAmplification: 2 });
       new Uint32Array(heap.memory.buffer)[(heap.limits + LIMITS_MAX_AMPLIFICATION) >>> 2] = 2;
       const a = decodeIn(def, hostOf(rt), x.memory, x.hp_status(), { malloc: (n) => rt.malloc(n), arenaNew: (l, f) => x.hp_arena_new(l, f) >>> 0, reserved: (p) => x.hp_arena_reserved(p) >>> 0 }, index, entries, 4096);
       const b = decodeIn(def, heapHost, heap.memory, heap.status, { malloc: (n) => heap.malloc(n), arenaNew: (l, f) => heap.arenaNew(l, f), reserved: (p) => heapHost.arenaReserved(p) }, index, entries, 4096);
       expect(a.error?.[0]).toBe(17); // MEMORY_BUDGET
       expect(b).toEqual(a);
     } finally {
-      rt.setLimits(before);
+      setLimits(before);
     }
   });
 });

@@ -3,7 +3,7 @@
 // (protobuf's conformance runner's text-format suite and protoc --encode/--decode check it from
 // outside: test/package/text.test.ts.)
 import { beforeAll, describe, expect, it } from "vitest";
-import { fromText, init, TextError, toText, toJson, fromJson, create, merge } from "hppproto";
+import { fromText, getLimits, init, setLimits, TextError, toText, toJson, fromJson, create, merge } from "hppproto";
 import { runtime } from "../dist/ts/runtime.js";
 import { encodeWithProtobufjs, loadSet, randomObject, requiresItself, rng, withoutUnknown } from "./support/protos.js";
 import * as p3 from "./gen/unittest/google/protobuf/unittest_proto3_pb.js";
@@ -218,8 +218,8 @@ describe("reading", () => {
 
   it("what only the codec finds in what the text made (a memory budget) is placed at its line:column in the text", () => {
     const rt = runtime();
-    const limits = rt.limits;
-    rt.setLimits({ maxAmplification: 1 });
+    const limits = getLimits();
+    setLimits({ maxAmplification: 1 });
     try {
       // a record each (a whole TestAllTypesProto3) for 4 bytes of wire data: past the budget at some element
       const text = "optional_int32: 1\n" + "repeated_nested_message { corecursive {} }\n".repeat(3000);
@@ -231,15 +231,15 @@ describe("reading", () => {
       // element i is on line i + 2, its corecursive at column 27
       expect([e.line, e.column]).toEqual([Number(element![1]) + 2, 27]);
     } finally {
-      rt.setLimits(limits);
+      setLimits(limits);
     }
     expect(fromText(T, "optional_int32: 1").optionalInt32).toBe(1);
   });
 
   it("text whose own budget holds but whose messages the binary budget refuses (much text, few wire bytes) is placed at its line:column too", () => {
     const rt = runtime();
-    const limits = rt.limits;
-    rt.setLimits({ maxAmplification: 1 });
+    const limits = getLimits();
+    setLimits({ maxAmplification: 1 });
     try {
       // per element two records and 4 wire bytes, but text padded to twice the records' size:
       // the text's budget (its own size) holds, the wire bytes' does not
@@ -254,7 +254,7 @@ describe("reading", () => {
       expect(element, e.message).not.toBeNull();
       expect(e.line).toBe(Number(element![1]) + 2);
     } finally {
-      rt.setLimits(limits);
+      setLimits(limits);
     }
   });
 

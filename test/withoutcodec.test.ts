@@ -7,9 +7,8 @@
 // error that says how to load it.
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Arena, DecodeError, EncodeError, init, setLimits, type AnyMessageType, toJson, fromJsonString, clone, builder } from "hppproto";
-import { runtime, setRuntime, Runtime } from "../dist/ts/runtime.js";
+import { hasRuntime, runtime, setRuntime, Runtime } from "../dist/ts/runtime.js";
 import { Heap } from "../dist/ts/heap.js";
-import { initWithSync } from "../dist/ts/loader.js";
 import { readsOutLossily, type SchemaDef } from "../dist/ts/schema.js";
 import { randomSource } from "../fuzz/random.mjs";
 import { fileSchemas, mutate, randomInput, randomRun } from "./support/wirecheck.mjs";
@@ -56,16 +55,20 @@ const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const sets = ["conformance", "unittest", "names", "custom_options", "wide", "wide_string", "wide_number", "code_size_mixed"];
 
 describe("a runtime without the codec against one with it", () => {
-  it("starts from init() when nothing loaded needs the codec: no codec, the limits given", async () => {
-    // (this file's imports load the codec's modules: initWith() is init() with nothing wanting it)
-    setRuntime(undefined as unknown as Runtime);
+  it("starts on first use after init() when nothing loaded needs the codec: no codec, the limits given", async () => {
+    // (this file's imports load the codec's modules, and init() started it: the runtime is taken away
+    // by hand, as it is before the first operation of a program that loaded nothing needing the codec)
+    setRuntime(undefined);
     try {
-      const rt = initWithSync({ limits: { maxDepth: 7 } }, undefined);
+      setLimits({ maxDepth: 7 });
+      expect(hasRuntime()).toBe(false);
+      const rt = runtime();
       expect(rt.hasCodec).toBe(false);
       expect(rt.full).toBeUndefined();
-      expect(rt.limits.maxDepth).toBe(7);
+      expect(new Uint32Array(rt.mem.memory.buffer)[rt.exports.hp_limits() >>> 2]).toBe(7); // LIMITS_MAX_DEPTH, as the compiled decoders read it
       expect(TestAllTypes.decode(TestAllTypes.encode({ optionalInt32: 5 })).optionalInt32).toBe(5);
     } finally {
+      setLimits({ maxDepth: 100 });
       setRuntime(codec);
     }
   });
@@ -262,7 +265,8 @@ describe("a runtime without the codec against one with it", () => {
       (WebAssembly as { Module: unknown }).Module = Module;
     }
     try {
-      expect(await init()).toBe(fresh);
+      await init();
+      expect(runtime()).toBe(fresh);
       expect(TestAllTypesProto3.decode(bytes).optionalInt32).toBe(5);
     } finally {
       setRuntime(codec);

@@ -3,7 +3,8 @@
 import { ARENA_CUR, ARENA_END, ARENA_HEAD } from "./abi.js";
 import { DecodeError } from "./errors.js";
 import { byteOffsetOf, detachedInput, lengthOf } from "./input.js";
-import { MAX_INPUT, runtime, type Runtime } from "./runtime.js";
+import { MAX_INPUT } from "./limits.js";
+import { runtime, type Runtime } from "./runtime.js";
 
 export interface ArenaOptions {
   /** Most bytes the arena may reserve: an integer from 0 to 4 GiB - 1. Default 4 GiB - 1 (all of linear memory). */

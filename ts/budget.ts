@@ -5,11 +5,8 @@
 // linear memory, where the same messages as binary were MEMORY_BUDGET.
 import { BUDGET_ALLOWANCE } from "./abi.js";
 import { valueSize } from "./layout.js";
-import { hasRuntime, runtime } from "./runtime.js";
+import { limits } from "./limits.js";
 import { Label, type FieldInfo, type SchemaDef } from "./schema.js";
-
-/** The codec's default maxAmplification, for reads before init(). */
-const DEFAULT_AMPLIFICATION = 256;
 
 export const MEMORY_BUDGET_REASON = "the message would take more memory than the input allows (maxAmplification)";
 
@@ -26,7 +23,7 @@ export class ReadBudget {
     if (this.left >= 0) return true;
     if (this.sized) return false;
     this.sized = true;
-    this.left += this.inputSize() * (hasRuntime() ? runtime().limits.maxAmplification : DEFAULT_AMPLIFICATION);
+    this.left += this.inputSize() * limits.maxAmplification;
     return this.left >= 0;
   }
 }

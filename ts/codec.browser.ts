@@ -2,7 +2,8 @@
 // the codec inlined, so that a bundle needs no loader configuration and no file copied next to it.
 // Pass `wasm` to init() to fetch it instead (from a CDN, or for streaming compilation).
 import { FullRuntime } from "./fullruntime.js";
+import { codecStarter } from "./instantiate.js";
 import { wantCodec } from "./loader.js";
 import { wasmBytes, wasmBytesSync } from "./wasm-inline.js";
 
-wantCodec({ source: wasmBytes, sourceSync: wasmBytesSync, Kind: FullRuntime });
+wantCodec(codecStarter(wasmBytes, wasmBytesSync, FullRuntime));

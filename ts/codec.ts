@@ -5,6 +5,7 @@
 // the codec is read or fetched from the package; bundlers take codec.browser.ts instead (the
 // package's "browser" field), which inlines it.
 import { FullRuntime } from "./fullruntime.js";
-import { packagedCodec, wantCodec } from "./loader.js";
+import { packagedCodec } from "./instantiate.js";
+import { wantCodec } from "./loader.js";
 
 wantCodec(packagedCodec("hppproto.wasm", FullRuntime));

@@ -4,6 +4,8 @@
 // functions it calls for their messages). Each decodes, or fails with the codec's error, building
 // the records the codec builds (test/compiled.test.ts).
 import { awaitingInstantiation as waiting, FieldFlag, type SchemaDef } from "./schema.js";
+import { whenInitialized } from "./loader.js";
+import { runtime } from "./runtime.js";
 import { COMPILED_IMPORTS, CORE_IMPORT, DECODER_STATE, DELIMITED_EXPORT, FRAME_MODULE_SHIFT, LAYOUT_EXPORT, layoutHash, LINK_PREFIX } from "./compiledabi.js";
 
 const MAX_MODULES = (1 << (32 - FRAME_MODULE_SHIFT)) - 1;
@@ -200,6 +202,22 @@ export function instantiateCompiled(def: SchemaDef, host: CompiledHost, ready: (
 export function compiling(host: CompiledHost): Promise<unknown> {
   return Promise.allSettled([...cacheOf(pending, host).values()]);
 }
+
+/**
+ * Called by generated code: def with the decoders compiled for its file (a WASM module, base64),
+ * which import their helpers from `core` (the runtime's COMPILED_CORE) and call those of the linked
+ * files (their generated code names them, so that a bundle keeps them). Its own declaration, named
+ * only by what decodes: a program that only encodes carries no decoders.
+ */
+export function compiledDecoders(def: SchemaDef, module: string, core: string, _linked?: readonly SchemaDef[]): SchemaDef {
+  def.compiled = module;
+  def.core = core;
+  waiting.add(def); // init() instantiates them, or the first decode once it has run
+  whenInitialized(instantiateAll);
+  return def;
+}
+
+const instantiateAll = () => runtime().instantiateCompiled();
 
 /** Every waiting schema's decoders, instantiated in the background (init()'s last step). */
 export async function instantiateWaiting(host: CompiledHost, ready: (def: SchemaDef, d: Decoders) => void): Promise<void> {

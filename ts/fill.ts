@@ -8,7 +8,8 @@ import { quote } from "./excerpt.js";
 import { describe, invalid, toInt64, toUint64, within } from "./checks.js";
 import { byteOffsetOf, lengthOf } from "./input.js";
 import { DETACHED_ALIAS, type Memory } from "./memory.js";
-import { MAX_BLOCK, type Runtime } from "./runtime.js";
+import { MAX_BLOCK } from "./limits.js";
+import type { Runtime } from "./runtime.js";
 import type { SchemaDef } from "./schema.js";
 import { isWellFormed, nodeText } from "./utf16.js";
 

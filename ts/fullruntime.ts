@@ -6,7 +6,8 @@ import { codeName, DecodeError, EncodeError, SchemaError, STACK_EXHAUSTED, type 
 import { ownedCopy } from "./copy.js";
 import { RecordWriter } from "./fill.js";
 import { CodecRuntime } from "./codecruntime.js";
-import { decodeOnly, MAX_INPUT } from "./runtime.js";
+import { MAX_INPUT } from "./limits.js";
+import { decodeOnly } from "./runtime.js";
 import type { SchemaDef } from "./schema.js";
 import { Arena } from "./arena.js";
 import type { AnyMessageType } from "./message.js";

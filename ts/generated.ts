@@ -9,7 +9,8 @@ export { RecordWriter, type Fill } from "./fill.js";
 export { mapKey } from "./checks.js";
 export * from "./encoder.js"; // the encoder and its field writers
 export { MessageView, ListView, MessageList, MapView, type ViewClass, type SlotReader } from "./view.js";
-export { defineFileSchema, compiledDecoders, type SchemaDef, type SchemaSource } from "./schema.js";
+export { defineFileSchema, type SchemaDef, type SchemaSource } from "./schema.js";
+export { compiledDecoders } from "./compiled.js";
 export { COMPILED_CORE as compiledCore } from "./compiledcore.js";
 export { interpretedType, interpretedParts, interpretedBuilder, type InterpretedParts } from "./interpreted/index.js";
 export { extension, type Extension } from "./extension.js";

@@ -9,6 +9,7 @@ import {
   ARENA_CUR, ARENA_END, ARENA_HEAD, BUDGET_ALLOWANCE, LIMITS_MAX_AMPLIFICATION, LIMITS_MAX_DEPTH, LIMITS_MAX_ELEMENTS, LIMITS_MAX_MESSAGE_SIZE,
   PATH_ENTRY_SIZE, STATUS_CODE, STATUS_DETAIL, STATUS_MAX_PATH, STATUS_OFFSET, STATUS_PATH, STATUS_PATH_SIZE, STATUS_TRUNCATED,
 } from "./abi.js";
+import { budgetCap, DEFAULT_LIMITS } from "./limits.js";
 import type { Exports } from "./runtime.js";
 
 const PAGE = 65536;
@@ -16,7 +17,6 @@ const PAGE = 65536;
 const BLOCK_HEADER = 8;
 /** arena.hpp's max_block_size: blocks stay below 2^31, header included. */
 const MAX_BLOCK = 0x7fffffd0;
-const SIZE_MAX = 0xffffffff;
 /** Linear memory's largest size (wasm32), and the largest allocation (its 8-aligned size stays a positive int32). */
 const MEMORY_MAX = 65536 * PAGE;
 const MAX_ALLOCATION = 0x7ffffff8;
@@ -67,10 +67,10 @@ export class Heap {
     this.u32 = new Uint32Array(this.memory.buffer);
     this.limits = this.malloc(20);
     this.status = this.malloc(STATUS_PATH + STATUS_MAX_PATH * PATH_ENTRY_SIZE);
-    this.setWord(this.limits + LIMITS_MAX_DEPTH, 100);
-    this.setWord(this.limits + LIMITS_MAX_MESSAGE_SIZE, 0x7fffffff);
-    this.setWord(this.limits + LIMITS_MAX_ELEMENTS, 0x7fffffff);
-    this.setWord(this.limits + LIMITS_MAX_AMPLIFICATION, 256);
+    this.setWord(this.limits + LIMITS_MAX_DEPTH, DEFAULT_LIMITS.maxDepth);
+    this.setWord(this.limits + LIMITS_MAX_MESSAGE_SIZE, DEFAULT_LIMITS.maxMessageSize);
+    this.setWord(this.limits + LIMITS_MAX_ELEMENTS, DEFAULT_LIMITS.maxElements);
+    this.setWord(this.limits + LIMITS_MAX_AMPLIFICATION, DEFAULT_LIMITS.maxAmplification);
   }
 
   /**
@@ -319,9 +319,3 @@ export class Heap {
   }
 }
 
-/** decoder.hpp's budget_cap on wasm32 (size_t of 32 bits): every sum saturating at 2^32 - 1. */
-export function budgetCap(reserved: number, maxAmplification: number, inputSize: number): number {
-  const scaled = Math.min(inputSize * (maxAmplification || 1), SIZE_MAX);
-  const budget = scaled > SIZE_MAX - BUDGET_ALLOWANCE ? SIZE_MAX : scaled + BUDGET_ALLOWANCE;
-  return budget > SIZE_MAX - reserved ? SIZE_MAX : reserved + budget;
-}

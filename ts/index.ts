@@ -1,7 +1,7 @@
 // The hppproto runtime: load the codec, decode with generated message types, read views.
 // (What generated code itself imports is in "hppproto/generated": ts/generated.ts.)
 export { init, initSync, type InitOptions, type InitSyncOptions } from "./loader.js";
-export { getLimits, setLimits, type Runtime, type Limits } from "./runtime.js";
+export { getLimits, setLimits, type Limits } from "./limits.js";
 export { Arena, type ArenaOptions } from "./arena.js";
 export { MessageType, type AnyMessageType, type PlainOf, type ViewOf, type BuilderOf, type Init, type PartialMessage } from "./message.js";
 export type { Decode } from "./decodeplain.js";

@@ -7,7 +7,8 @@ import { Arena } from "./arena.js";
 import { DecodeError, EncodeError, StaleViewError } from "./errors.js";
 import type { Fill, RecordWriter } from "./fill.js";
 import type { FullRuntime } from "./fullruntime.js";
-import { fullRuntime, runtime, UNBOUNDED, type Runtime } from "./runtime.js";
+import { fullRuntime, hasRuntime, runtime, UNBOUNDED, type Runtime } from "./runtime.js";
+import { readMessage, type ReadMessage } from "./reader.js";
 import { convert64, type Int64Forms } from "./int64.js";
 import { readsOutLossily, type Int64As, type SchemaDef } from "./schema.js";
 import type { Write } from "./json/write.js";
@@ -47,6 +48,15 @@ export type PartialMessage<T> = T extends Uint8Array | bigint | number | string 
 
 type Plain = Record<string, unknown>;
 
+/**
+ * @internal Whether decode() reads the bytes with the message's generated decoder of plain objects
+ * where it has one, or decodes into records and reads them out. In browsers' engines the first is
+ * faster; in Node, whose Buffer turns UTF-8 in linear memory into strings quickly, the records are as
+ * fast or faster on the benchmark's messages (the `decodeX` rows against `decode` of `npm run
+ * bench` and `npm run bench:browser`). Tests set it to run both.
+ */
+export const decodePath = { reader: !(typeof process === "object" && typeof process.versions?.node === "string") };
+
 /** forEachDelimited() calls nested deeper than this (each holds an arena) are an error. */
 const MAX_NESTED_BATCHES = 32;
 
@@ -56,6 +66,8 @@ export interface MessageParts<T, V, B> {
   view?: ViewClass<V>;
   /** Plain objects out: decode(), decodeDelimited(). */
   read?: Materializer<T>;
+  /** Plain objects straight from wire bytes (reader.ts), where the message has a generated decoder of them: decode() in browsers. */
+  decode?: ReadMessage<T>;
   /** Plain objects in records: builders made from them, and encode() where there is no `encode`. */
   fill?: Fill<Init<T>>;
   /** Plain objects to wire bytes: encode() of a plain object. */
@@ -149,9 +161,22 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
   decode<X extends Int64As>(input: BinaryInput, options: { int64: X }): F[X];
   decode(input: BinaryInput): T;
   decode(input: BinaryInput, options?: { int64?: Int64As }): unknown {
-    const o = decodePlain(this.schemaDef, this.index, this.part("read", "plain objects"), input);
+    const read = this.parts.decode;
+    let o: unknown;
+    if (read !== undefined && decodePath.reader) {
+      const partial = hasRuntime() && runtime().takePartial();
+      o = readMessage(this.typeName, read, input, () => this.decodeRecords(input, partial), partial);
+    } else {
+      o = decodePlain(this.schemaDef, this.index, this.part("read", "plain objects"), input);
+    }
     if (options?.int64 !== undefined) convert64(this.schemaDef, this.index, o as Plain, options.int64, this.typeName);
     return o;
+  }
+
+  /** decode() through records (past the end of the JS stack: see readMessage), `partial` as partially() makes it. */
+  private decodeRecords(input: BinaryInput, partial: boolean): T {
+    if (partial) runtime().partialNext = true;
+    return decodePlain(this.schemaDef, this.index, this.part("read", "plain objects"), input);
   }
 
   /** Views of every message in a buffer of length-delimited messages, decoded in one call. */

@@ -18,6 +18,11 @@ type Reader<T> = (m: Memory, ptr: number, rt: Runtime) => T;
  * alone (a constructor's stores are about as fast as a literal; Object.create() and stores, or
  * setting the prototype of a literal, cost several times a decode).
  */
+/** The prototype of message `index`'s plain objects (its declared defaults), for generated decoders. */
+export function defaults(def: SchemaDef, index: number): object {
+  return defaultsPrototype(def, index) ?? Object.prototype;
+}
+
 export function withDefaults<T>(def: SchemaDef, index: number, make: (this: T, m: Memory, p: number, rt: Runtime) => void): new (m: Memory, p: number, rt: Runtime) => T {
   (make as { prototype: unknown }).prototype = defaultsPrototype(def, index);
   return make as unknown as new (m: Memory, p: number, rt: Runtime) => T;

@@ -7,7 +7,7 @@ import { DecodeError, stackOverflow, type ErrorCode } from "./errors.js";
 import { bufferOf, byteOffsetOf, bytesOf, detachedInput, lengthOf, type BinaryInput } from "./input.js";
 import { safeNumber } from "./plain.js";
 import { EMPTY_BYTES, SHORT_STRING, shortAscii } from "./memory.js";
-import { MAX_INPUT, runtime } from "./runtime.js";
+import { MAX_INPUT, readerLimits } from "./limits.js";
 
 /**
  * An error on its way out of nested decoders: each adds the field it was reading (its name and the
@@ -18,8 +18,14 @@ export class Failure {
   constructor(readonly code: ErrorCode, readonly offset: number) {}
 }
 
-/** A generated decoder of one message: its fields from r.p up to `end`, into `into` when given (a merge), `depth` levels still allowed below it. */
-export type ReadMessage<T> = (r: WireReader, end: number, depth: number, into?: T) => T;
+/** Thrown by a generated decoder for what it leaves to the records (reread()). */
+const REREAD = Symbol("reread");
+
+/**
+ * A generated decoder of one message: its fields from r.p up to `end`, into `into` when given (a
+ * merge), `depth` levels still allowed below it; a group's up to its end tag, `group` (else -1).
+ */
+export type ReadMessage<T> = (r: WireReader, end: number, depth: number, into: T | undefined, group: number) => T;
 
 // (ignoreBOM: a leading U+FEFF of a protobuf string is text, which TextDecoder would drop by default)
 const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -50,6 +56,8 @@ export class WireReader {
   private base = 0;
   /** Set when a 64-bit value read as a number was past 2^53: the result is searched for it at the end. */
   unsafe = false;
+  /** The depth of the message whose required fields may be absent (partially(): the top one), else -1. */
+  partial = -1;
 
   /** Starts reading `bytes`. */
   reset(bytes: Uint8Array, maxElements: number, budget: number): void {
@@ -59,6 +67,7 @@ export class WireReader {
     this.maxElements = maxElements;
     this.budget = budget;
     this.unsafe = false;
+    this.partial = -1;
     if (this.pending.size !== 0) this.pending.clear(); // (clear() makes a new table even when empty)
   }
 
@@ -101,6 +110,22 @@ export class WireReader {
 
   fail(code: ErrorCode, at: number): never {
     throw new Failure(code, at);
+  }
+
+  /**
+   * Leaves the decode to the records: a packed run of a closed enum with a value outside it (whose
+   * unknown field the codec makes in its arena, where only it knows how runs of them join: see
+   * codegen/emit/decode.ts rereads()).
+   */
+  reread(): never {
+    throw REREAD;
+  }
+
+  /** A required field `name` absent at the end of its message (r.p): MISSING_REQUIRED there, naming it. */
+  missing(name: string): never {
+    const e = new Failure("MISSING_REQUIRED", this.p);
+    e.frames.push(name);
+    throw e;
   }
 
   /** The error e of a field's value, with the field (`name`, element `index` or -1) added to its path. */
@@ -330,6 +355,11 @@ export class WireReader {
    */
   unknown(tag: number, at: number, end: number, depth: number, runs: number[] | undefined): number[] {
     this.skipField(tag, at, end, depth);
+    return this.keep(at, runs);
+  }
+
+  /** The field from `at` to p, read (a closed enum's value outside it), added to the runs of unknown fields as unknown() adds one. */
+  keep(at: number, runs: number[] | undefined): number[] {
     if (runs === undefined) runs = [];
     else if (runs[runs.length - 1] === at) {
       runs[runs.length - 1] = this.p;
@@ -407,28 +437,36 @@ const reader = new WireReader();
 /**
  * A message's bytes as a plain object, read by its generated decoder `read`: the input checks and
  * limits of decode() (maxMessageSize, maxDepth, maxElements, the memory budget of plain objects),
- * errors as DecodeError with the path from `typeName`.
+ * errors as DecodeError with the path from `typeName`. What `read` leaves to them (reread()), and
+ * where the JS stack runs out before maxDepth, `records` decodes instead (the message type's decode
+ * through records); without them the second is DEPTH_LIMIT.
  */
-export function readMessage<T>(typeName: string, read: ReadMessage<T>, input: BinaryInput): T {
+export function readMessage<T>(typeName: string, read: ReadMessage<T>, input: BinaryInput, records?: () => T, partial = false): T {
   const bytes = bytesOf(input, typeName, "decode");
   const size = lengthOf(bytes);
   if (size === 0) {
     const e = detachedInput(bytes, 0);
     if (e !== undefined) throw e;
   }
-  const limits = runtime().readerLimits(size);
+  const limits = readerLimits(size);
   if (size > MAX_INPUT) throw new DecodeError("MESSAGE_TOO_LARGE", 0, "");
   if (size > limits.maxMessageSize) throw new DecodeError("MESSAGE_TOO_LARGE", 0, typeName);
   // (a decode started from inside another, by a setter on Object.prototype a map key reached, reads with a reader of its own)
   const r = reader.b === EMPTY_BYTES ? reader : new WireReader();
   r.reset(bytes, limits.maxElements, limits.budget);
+  if (partial) r.partial = limits.maxDepth;
   try {
-    const message = read(r, size, limits.maxDepth, undefined);
+    const message = read(r, size, limits.maxDepth, undefined, -1);
     r.settle();
     if (r.unsafe) checkSafe(message);
     return message;
   } catch (e) {
-    if (stackOverflow(e)) throw new DecodeError("DEPTH_LIMIT", 0, typeName); // (as the codec's decodes say it)
+    if (e === REREAD || stackOverflow(e)) {
+      r.reset(EMPTY_BYTES, 0, 0);
+      if (records !== undefined) return records();
+      if (e === REREAD) throw new Error(`hppproto: ${typeName}'s generated decoder left a decode to records it was not given`);
+      throw new DecodeError("DEPTH_LIMIT", 0, typeName); // (as the codec's decodes say it)
+    }
     if (!(e instanceof Failure)) throw e;
     let path = typeName;
     for (let i = e.frames.length - 1; i >= 0; i--) path += `.${e.frames[i]}`;
@@ -452,6 +490,6 @@ function checkSafe(value: unknown): void {
 }
 
 /** What generated code's decodeX is when its message has a generated decoder: readMessage() of it (generated code's, not an API). */
-export function readFunction<T>(typeName: string, read: ReadMessage<T>): (input: BinaryInput) => T {
-  return (input) => readMessage(typeName, read, input);
+export function readFunction<T>(typeName: string, read: ReadMessage<T>, records?: (input: BinaryInput) => T): (input: BinaryInput) => T {
+  return records === undefined ? (input) => readMessage(typeName, read, input) : (input) => readMessage(typeName, read, input, () => records(input));
 }

@@ -1,6 +1,7 @@
-// The runtime: linear memory, staging buffers, compiled decoders, limits. One per JS realm, created
-// by init() (loader.ts) and used by all generated code. This class runs without the codec, on the
-// memory and arenas a Heap keeps in JS (heap.ts): it decodes with compiled decoders only.
+// The runtime: linear memory, staging buffers, compiled decoders. One per JS realm, started by
+// init() with the codec when a module the program loaded wants it (loader.ts), else by the first
+// operation that needs one. This class runs without the codec, on the memory and arenas a Heap
+// keeps in JS (heap.ts): it decodes with compiled decoders only.
 // CodecRuntime (codecruntime.ts) adds the codec's table-driven decoder, and FullRuntime
 // (fullruntime.ts) its encoder and ProtoJSON, so that programs without them carry none of that code.
 import { codeName, DecodeError, NotInitializedError } from "./errors.js";
@@ -9,7 +10,8 @@ import {
   LIMITS_ALLOW_PARTIAL, LIMITS_MAX_AMPLIFICATION, LIMITS_MAX_DEPTH, LIMITS_MAX_ELEMENTS, LIMITS_MAX_MESSAGE_SIZE, PATH_ENTRY_FIELD, PATH_ENTRY_INDEX,
   PATH_ENTRY_MESSAGE, PATH_ENTRY_SIZE, STATUS_CODE, STATUS_DETAIL, STATUS_OFFSET, STATUS_PATH, STATUS_PATH_SIZE, STATUS_TRUNCATED,
 } from "./abi.js";
-import { budgetCap } from "./heap.js";
+import { Heap } from "./heap.js";
+import { budgetCap, isInitialized, limits, MAX_INPUT, writeLimitsTo, type Limits } from "./limits.js";
 import { compiling, decoderState, frameMessage, instantiateCompiled, instantiateWaiting, type CompiledHost, type Decoders } from "./compiled.js";
 import { byteOffsetOf, detachedInput } from "./input.js";
 import { Memory } from "./memory.js";
@@ -60,20 +62,6 @@ export interface Exports {
   stackRestore?(sp: number): void;
 }
 
-export interface Limits {
-  /** Deepest nesting of messages and groups. Default 100, at most 1,000. */
-  maxDepth: number;
-  /** Largest input accepted by one decode, in bytes. Default 2 GiB - 1. */
-  maxMessageSize: number;
-  /** Most elements in one repeated field. Default 2^31 - 1. */
-  maxElements: number;
-  /**
-   * Arena bytes a decode may use per input byte, beyond 1 MiB: a bound on what hostile input can
-   * make of itself (1 MB of empty sub-messages would otherwise be a 1 GB arena). Default 256.
-   */
-  maxAmplification: number;
-}
-
 export function decodeOnly(typeName?: string): never {
   if (!runtime().hasCodec) throw new Error(codecMissing(typeName === undefined ? "this" : `encoding views and builders of ${typeName}`));
   throw new Error('hppproto: the runtime was started with the decode-only module (init() from "hppproto/decode"), which cannot encode; init() from "hppproto" loads the whole codec');
@@ -88,21 +76,12 @@ export function codecMissing(what: string): string {
 /** The runtime class an entry starts: Runtime (decode-only) or FullRuntime. */
 export type RuntimeClass = new (exports: Exports) => Runtime;
 
-/** Largest block the C++ arena hands out (arena.hpp max_block_size, less its header): sizes stay below 2^31, where 32-bit size arithmetic is exact. */
-export const MAX_BLOCK = 0x7fffffc0;
-
-/** Largest input one decode takes (with room for the alignment shift). */
-export const MAX_INPUT = MAX_BLOCK - 8;
-
 /**
  * @internal The plain-object budget outside a decode's read-out (views read out, for one): charges
  * leave it as it is. (A finite one, 1 GiB, ran out after enough read-outs of views over a process's
  * life: nothing resets it between them.)
  */
 export const UNBOUNDED = Infinity;
-
-/** Deeper nesting would overflow the WASM stack; the limit is capped here. */
-const MAX_DEPTH_CAP = 1_000; // about 330 KB of the engine's ~1 MB native stack when encoding (measured: 3,000 overflowed)
 
 export class Runtime {
   readonly mem: Memory;
@@ -191,45 +170,25 @@ export class Runtime {
     return false;
   }
 
-  get limits(): Limits {
-    const p = this.limitsPtr;
-    const u32 = this.mem.u32;
-    return {
-      maxDepth: u32[(p + LIMITS_MAX_DEPTH) >>> 2]!, maxMessageSize: u32[(p + LIMITS_MAX_MESSAGE_SIZE) >>> 2]!,
-      maxElements: u32[(p + LIMITS_MAX_ELEMENTS) >>> 2]!, maxAmplification: u32[(p + LIMITS_MAX_AMPLIFICATION) >>> 2]!,
-    };
-  }
-
   private readonly encoding: EncodeLimits = { maxDepth: 0, maxMessageSize: 0, allowPartial: false };
 
   /** @internal the limits an encode of plain objects applies now (one object, updated each call) */
   encodeLimits(): EncodeLimits {
-    const p = this.limitsPtr;
-    const u32 = this.mem.u32;
     const e = this.encoding;
-    e.maxDepth = u32[(p + LIMITS_MAX_DEPTH) >>> 2]!;
-    e.maxMessageSize = u32[(p + LIMITS_MAX_MESSAGE_SIZE) >>> 2]!;
+    e.maxDepth = limits.maxDepth;
+    e.maxMessageSize = limits.maxMessageSize;
     e.allowPartial = this.takePartial();
     return e;
   }
 
-  setLimits(limits: Partial<Limits>): void {
-    const current = this.limits;
-    for (const k of Object.keys(limits)) {
-      // (a misspelt limit would be left at its default without a word)
-      if (!Object.hasOwn(current, k)) throw new TypeError(`hppproto: setLimits() has no limit ${JSON.stringify(k)}; the limits are ${Object.keys(current).join(", ")}`);
-    }
-    const next = { ...current, ...limits };
-    for (const [k, v] of Object.entries(next)) {
-      if (!Number.isInteger(v) || v < 1 || v > 0x7fffffff) throw new RangeError(`hppproto: ${k} must be an integer in 1..2^31-1`);
-    }
-    if (next.maxDepth > MAX_DEPTH_CAP) throw new RangeError(`hppproto: maxDepth is at most ${MAX_DEPTH_CAP}`);
+  /** @internal the limits copied into the codec's Limits struct, where its decoders and compiled ones read them */
+  writeLimits(l: Readonly<Limits>): void {
     const p = this.limitsPtr;
     const u32 = this.mem.u32;
-    u32[(p + LIMITS_MAX_DEPTH) >>> 2] = next.maxDepth;
-    u32[(p + LIMITS_MAX_MESSAGE_SIZE) >>> 2] = next.maxMessageSize;
-    u32[(p + LIMITS_MAX_ELEMENTS) >>> 2] = next.maxElements;
-    u32[(p + LIMITS_MAX_AMPLIFICATION) >>> 2] = next.maxAmplification;
+    u32[(p + LIMITS_MAX_DEPTH) >>> 2] = l.maxDepth;
+    u32[(p + LIMITS_MAX_MESSAGE_SIZE) >>> 2] = l.maxMessageSize;
+    u32[(p + LIMITS_MAX_ELEMENTS) >>> 2] = l.maxElements;
+    u32[(p + LIMITS_MAX_AMPLIFICATION) >>> 2] = l.maxAmplification;
   }
 
   /**
@@ -248,23 +207,6 @@ export class Runtime {
     }
   }
 
-  private readonly reading = { maxMessageSize: 0, maxDepth: 0, maxElements: 0, budget: 0 };
-
-  /**
-   * @internal the limits a decode of `inputSize` bytes by generated decoders (reader.ts) applies,
-   * its plain objects' budget as readOut() sets it (one object, updated each call)
-   */
-  readerLimits(inputSize: number): { maxMessageSize: number; maxDepth: number; maxElements: number; budget: number } {
-    const p = this.limitsPtr;
-    const u32 = this.mem.u32;
-    const r = this.reading;
-    r.maxMessageSize = u32[(p + LIMITS_MAX_MESSAGE_SIZE) >>> 2]!;
-    r.maxDepth = u32[(p + LIMITS_MAX_DEPTH) >>> 2]!;
-    r.maxElements = u32[(p + LIMITS_MAX_ELEMENTS) >>> 2]!;
-    r.budget = budgetCap(0, u32[(p + LIMITS_MAX_AMPLIFICATION) >>> 2]!, inputSize);
-    return r;
-  }
-
   /** @internal what the plain objects being read out may still take (plain.ts charge()); UNBOUNDED outside a decode */
   plainBudget = UNBOUNDED;
   /** @internal the size of the input stage() copied last */
@@ -275,7 +217,7 @@ export class Runtime {
    * as the arena's (maxAmplification bytes per input byte and 1 MiB); the caller puts back UNBOUNDED.
    */
   readOut(inputSize: number): void {
-    this.plainBudget = budgetCap(0, this.mem.u32[(this.limitsPtr + LIMITS_MAX_AMPLIFICATION) >>> 2]!, inputSize);
+    this.plainBudget = budgetCap(0, limits.maxAmplification, inputSize);
   }
 
   /** @internal the plain object `read` makes of the record at rec, decoded from `inputSize` bytes, under that decode's budget */
@@ -511,24 +453,22 @@ export class Runtime {
 
 let current: Runtime | undefined;
 
-export function setRuntime(rt: Runtime): void {
+/** @internal makes rt the runtime every operation uses (the limits written into it, and on every change); undefined: none yet */
+export function setRuntime(rt: Runtime | undefined): void {
   current = rt;
+  writeLimitsTo(rt && ((l) => rt.writeLimits(l)));
 }
 
-/** The limits decodes, encodes and the JSON and text readers apply; throws if init() has not completed. */
-export function getLimits(): Limits {
-  return runtime().limits;
-}
-
-/** Changes some of the limits (the others keep their values); throws if init() has not completed. */
-export function setLimits(limits: Partial<Limits>): void {
-  runtime().setLimits(limits);
-}
-
-/** @internal the initialized runtime; throws if init() has not completed. */
+/**
+ * @internal the runtime; after init(), without the codec when none started (memory, allocator and
+ * arenas in JS, heap.ts), made on first use; throws before init().
+ */
 export function runtime(): Runtime {
-  if (current === undefined) throw new NotInitializedError();
-  return current;
+  if (current !== undefined) return current;
+  if (!isInitialized()) throw new NotInitializedError();
+  const rt = new Runtime(new Heap().exports());
+  setRuntime(rt);
+  return rt;
 }
 
 /** The initialized runtime for encoding; throws if it is the decode-only one. */
@@ -536,6 +476,7 @@ export function fullRuntime(typeName?: string): FullRuntime {
   return runtime().full ?? decodeOnly(typeName);
 }
 
+/** @internal whether a runtime runs (init() started the codec, or an operation one without it) */
 export function hasRuntime(): boolean {
   return current !== undefined;
 }

@@ -190,19 +190,6 @@ export function defineFileSchema(source: SchemaSource, links?: readonly SchemaDe
 }
 
 /**
- * Called by generated code: def with the decoders compiled for its file (a WASM module, base64),
- * which import their helpers from `core` (the runtime's COMPILED_CORE) and call those of the linked
- * files (their generated code names them, so that a bundle keeps them). Its own declaration, named
- * only by what decodes: a program that only encodes carries no decoders.
- */
-export function compiledDecoders(def: SchemaDef, module: string, core: string, _linked?: readonly SchemaDef[]): SchemaDef {
-  def.compiled = module;
-  def.core = core;
-  awaitingInstantiation.add(def); // init() instantiates them, or the first decode once it has run
-  return def;
-}
-
-/**
  * Whether message `index` or one it holds has a field whose record does not read out to a plain
  * object that encodes back to the same bytes: a string whose UTF-8 is not validated (proto2's, or
  * utf8_validation = NONE: its bytes need not be text), a float (a signalling NaN reads out quiet),

@@ -3,7 +3,7 @@
 import type { Arena } from "./arena.js";
 import { DecodeError } from "./errors.js";
 import type { AnyMessageType, PlainOf, ViewOf } from "./message.js";
-import { runtime } from "./runtime.js";
+import { limits } from "./limits.js";
 import { bytesOf, type BinaryInput } from "./input.js";
 
 /** Complete messages cut from the front of what the reader holds. */
@@ -62,7 +62,7 @@ export class DelimitedReader<M extends AnyMessageType> {
     if (this.failure) throw this.failure;
     this.append(chunk);
     const buf = this.buf;
-    const limit = runtime().limits.maxMessageSize;
+    const limit = limits.maxMessageSize;
     let p = this.start;
     let messages = 0;
     while (p < this.end) {

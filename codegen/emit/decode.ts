@@ -4,9 +4,10 @@
 // (codegen/wasm/decoder.ts) fail: the same error codes, offsets and field paths.
 import { FieldFlag, FieldType, isInt64, Label } from "../../ts/schema.js";
 import { plainWeight } from "../../ts/layout.js";
-import { sourceDefault, Wire, wireType, type FieldModel, type MessageModel, type OneofModel } from "../model.js";
+import { hasDefault } from "./plain.js";
+import { Wire, wireType, type FieldModel, type MessageModel, type OneofModel } from "../model.js";
 import { literal } from "../names.js";
-import { ts } from "../syntax.js";
+import { impl, ts } from "../syntax.js";
 import { exportedFunction, propertyAccess, propertyKey, uses } from "./code.js";
 import type { FileContext } from "./context.js";
 
@@ -25,20 +26,48 @@ function elementWeight(c: FileContext, f: FieldModel): number {
 /** A map entry's weight: a property of a dictionary-mode object. */
 const ENTRY_WEIGHT = 64;
 
+const isClosedEnum = (f: FieldModel) => (f.flags & FieldFlag.ClosedEnum) !== 0;
+const isRequired = (f: FieldModel) => (f.flags & FieldFlag.Required) !== 0;
+const isSubMessage = (f: FieldModel) => f.type === FieldType.Message || f.type === FieldType.Group;
+
 /**
  * Whether m's plain objects are decoded by a generated decoder: everything it holds is what one
- * reads (not yet: groups, closed enums, required fields, declared defaults, message sets; those
- * messages decode through records), in files generated for speed.
+ * reads, in files generated for speed. Not read (those messages decode through records): message
+ * sets, map values of closed enums (a value outside the enum makes the entry an unknown field) and
+ * of messages with required fields.
  */
 export function decodable(c: FileContext, m: MessageModel, seen = new Set<MessageModel>()): boolean {
   if (seen.has(m)) return true;
   seen.add(m);
   if (m.messageSet || c.interpreted(m.file)) return false;
   return m.fields.every((f) => {
-    if (f.type === FieldType.Group || (f.flags & (FieldFlag.ClosedEnum | FieldFlag.Required)) !== 0 || sourceDefault(f) !== undefined) return false;
-    if (f.label === Label.Map) return decodable(c, f.mapEntry!, seen);
-    return f.type !== FieldType.Message || decodable(c, f.message!, seen);
+    if (f.label === Label.Map) {
+      const value = f.mapEntry!.fields[1]!;
+      if (isClosedEnum(value) || (value.type === FieldType.Message && value.message!.fields.some(isRequired))) return false;
+      return decodable(c, f.mapEntry!, seen);
+    }
+    return !isSubMessage(f) || decodable(c, f.message!, seen);
   });
+}
+
+/**
+ * Whether a decode of m may be left to the records (WireReader.reread()): it holds, itself or in
+ * what it holds, a repeated closed enum, whose packed run with a value outside the enum the codec
+ * writes into the unknown fields as a varint field of its own, in arena memory: when its bytes fill
+ * their 8-byte allocation exactly the next such run extends it, which only the arena knows.
+ */
+export function rereads(m: MessageModel, seen = new Set<MessageModel>()): boolean {
+  if (seen.has(m)) return false;
+  seen.add(m);
+  return m.fields.some((f) => (isClosedEnum(f) && f.label === Label.Repeated) || (f.label === Label.Map ? rereads(f.mapEntry!, seen) : isSubMessage(f) && rereads(f.message!, seen)));
+}
+
+/** An expression: whether the int32 `x` is not a value of f's closed enum. */
+function outsideEnum(f: FieldModel, x: string): string {
+  const values = [...new Set(f.enum!.values.map((v) => v.number))].sort((a, b) => a - b);
+  const lo = values[0]!, hi = values[values.length - 1]!;
+  if (hi - lo === values.length - 1) return lo === 0 ? `${x} >>> 0 > ${hi}` : `(${x} ${lo < 0 ? "+" : "-"} ${Math.abs(lo)}) >>> 0 > ${hi - lo}`;
+  return values.map((v) => `${x} !== ${v}`).join(" && ");
 }
 
 /** A 32-bit varint field's value (or a bool's) from the varint's low half `lo`, the whole varint when `oneByte`. */
@@ -125,7 +154,7 @@ function mapEntry(c: FileContext, f: FieldModel, to: string): string[] {
     `            if (t === ${tagOf(1, wireType(key.type))}) { ef = 1; k = ${mapKey(c, key, "stop")}; }`,
   ];
   if (sub !== undefined) {
-    lines.push(`            else if (t === ${tagOf(2, Wire.Len)}) { ef = 2; const vn = r.len(stop); if (depth === 1) r.fail("DEPTH_LIMIT", r.p); x = ${sub}(r, r.p + vn, depth - 2, x); }`);
+    lines.push(`            else if (t === ${tagOf(2, Wire.Len)}) { ef = 2; const vn = r.len(stop); if (depth === 1) r.fail("DEPTH_LIMIT", r.p); x = ${sub}(r, r.p + vn, depth - 2, x, -1); }`);
   } else {
     lines.push(`            else if (t === ${tagOf(2, wireType(value.type))}) { ef = 2; x = ${scalar(c, value, "stop")}; }`);
   }
@@ -134,7 +163,7 @@ function mapEntry(c: FileContext, f: FieldModel, to: string): string[] {
     "          }",
     `        } catch (e) { throw ef === 0 ? e : r.frame(e, ef === 1 ? "key" : "value", -1); }`,
     // an entry without its value: the value's default (a message: an empty one)
-    `        if (x === undefined) x = ${sub !== undefined ? `${sub}(r, r.p, depth - 2, undefined)` : initialValue(c, value)};`,
+    `        if (x === undefined) x = ${sub !== undefined ? `${sub}(r, r.p, depth - 2, undefined, -1)` : initialValue(c, value)};`,
     // (a key again: the entries counted, the error paths' places among them, outnumber the keys)
     `        if (Object.hasOwn(${to}, k)) ${dup} = true;`,
     `        if (k === "__proto__") Object.defineProperty(${to}, k, { value: x, enumerable: true, writable: true, configurable: true });`,
@@ -158,33 +187,55 @@ function fieldCase(c: FileContext, f: FieldModel, wt: Wire): string[] {
       ...mapEntry(c, f, to),
     ];
   }
-  if (f.type === FieldType.Message) {
+  if (isSubMessage(f)) {
     const sub = c.ref(f.message!, "decoder");
+    // a group's fields run to its end tag, from right after its start tag; a message's are its body
+    const group = f.type === FieldType.Group;
+    const read = (into: string) => group ? `${sub}(r, end, depth - 1, ${into}, ${tagOf(f.number, Wire.EndGroup)})` : `${sub}(r, r.p + n, depth - 1, ${into}, -1)`;
+    const body = group ? [] : ["        const n = r.len(end);"];
     if (f.label === Label.Repeated) {
       return [
         `        fld = ${-f.number}; el = ${to}.length;`,
-        "        const n = r.len(end);",
+        ...body,
         `        r.room(el, at, ${elementWeight(c, f)});`,
         `        if (depth === 0) r.fail("DEPTH_LIMIT", r.p);`,
-        `        ${to}.push(${sub}(r, r.p + n, depth - 1, undefined));`,
+        `        ${to}.push(${read("undefined")});`,
       ];
     }
     // a message again merges into the one there (a oneof's, if it is this member)
     const into = f.oneof ? `(${to}?.case === ${literal(f.prop)} ? ${to}.value : undefined)` : to;
     return [
       `        fld = ${f.number};`,
-      "        const n = r.len(end);",
+      ...body,
       `        if (depth === 0) r.fail("DEPTH_LIMIT", r.p);`,
-      `        ${set(`${sub}(r, r.p + n, depth - 1, ${into})`)}`,
+      `        ${set(read(into))}`,
     ];
   }
   if (f.label === Label.Repeated) {
     if (wt === Wire.Len && packable(f)) {
       const width = wireType(f.type) === Wire.Fixed64 ? 8 : wireType(f.type) === Wire.Fixed32 ? 4 : 0;
+      const head = [`        fld = ${-f.number}; el = ${to}.length;`, `        const stop = r.packed(end, ${width}, el, ${elementWeight(c, f)});`];
+      if (!isClosedEnum(f)) return [...head, `        while (r.p < stop) ${to}.push(${scalar(c, f, "stop")});`];
+      // a value outside the enum: the records decode it (see rereads())
+      return [
+        ...head,
+        "        while (r.p < stop) {",
+        `          const x = ${scalar(c, f, "stop")};`,
+        `          if (${outsideEnum(f, "x")}) r.reread();`,
+        `          ${to}.push(x);`,
+        "        }",
+      ];
+    }
+    if (isClosedEnum(f)) {
+      // a value outside the enum: the field kept as an unknown one, no element added
       return [
         `        fld = ${-f.number}; el = ${to}.length;`,
-        `        const stop = r.packed(end, ${width}, el, ${elementWeight(c, f)});`,
-        `        while (r.p < stop) ${to}.push(${scalar(c, f, "stop")});`,
+        `        const x = ${scalar(c, f, "end")};`,
+        `        if (${outsideEnum(f, "x")}) unknown = r.keep(at, unknown);`,
+        "        else {",
+        `          r.room(el, at, ${elementWeight(c, f)});`,
+        `          ${to}.push(x);`,
+        "        }",
       ];
     }
     return [
@@ -192,6 +243,15 @@ function fieldCase(c: FileContext, f: FieldModel, wt: Wire): string[] {
       `        const x = ${scalar(c, f, "end")};`,
       `        r.room(el, at, ${elementWeight(c, f)});`,
       `        ${to}.push(x);`,
+    ];
+  }
+  if (isClosedEnum(f)) {
+    // a value outside the enum: the field kept as an unknown one, the value there left as it was
+    return [
+      `        fld = ${f.number};`,
+      `        const x = ${scalar(c, f, "end")};`,
+      `        if (${outsideEnum(f, "x")}) unknown = r.keep(at, unknown);`,
+      `        else ${set("x")}`,
     ];
   }
   return [`        fld = ${f.number};`, `        ${set(scalar(c, f, "end"))}`];
@@ -216,7 +276,8 @@ export function decoderDecl(c: FileContext, m: MessageModel): string {
   for (const f of plainFields) body.push(`  let ${local(f)}${typeOf(f)} = ${initial(c, f)};`);
   for (const o of m.oneofs) body.push(`  let ${oneofLocal(o)}${ts(`: ${n.type}[${literal(o.prop)}]`)} = undefined;`);
   body.push("  if (into === undefined) {", `    r.charge(${weight});`, "  } else {");
-  for (const f of plainFields) body.push(`    ${local(f)} = into${propertyAccess(f.prop)};`);
+  // (a field with a declared default reads it from the prototype while unset: only an own value counts)
+  for (const f of plainFields) body.push(`    ${local(f)} = ${hasDefault(f) ? `Object.hasOwn(into, ${literal(f.prop)}) ? into${propertyAccess(f.prop)} : undefined` : `into${propertyAccess(f.prop)}`};`);
   for (const o of m.oneofs) body.push(`    ${oneofLocal(o)} = into${propertyAccess(o.prop)};`);
   body.push("  }");
   const maps = m.fields.filter((f) => f.label === Label.Map);
@@ -230,10 +291,10 @@ export function decoderDecl(c: FileContext, m: MessageModel): string {
     if (packable(f)) cases.push(`      case ${tagOf(f.number, Wire.Len)}: {`, ...fieldCase(c, f, Wire.Len), "        continue;", "      }");
   }
   body.push(
-    // (v: what the one-byte varints read inline go through)
-    `  let unknown = into === undefined ? undefined : r.unknownOf(into), fld = 0, el = -1${uses(cases, "v") ? ", v = 0" : ""};`,
+    // (v: what the one-byte varints read inline go through; open: a group's end tag still to come)
+    `  let unknown = into === undefined ? undefined : r.unknownOf(into), fld = 0, el = -1, open = group !== -1${uses(cases, "v") ? ", v = 0" : ""};`,
     "  try {",
-    "    while (r.p < end) {",
+    "    fields: while (r.p < end) {",
     "      fld = 0;",
     "      const at = r.p;",
     `      let tag = b[r.p++]${ts("!")};`,
@@ -241,6 +302,10 @@ export function decoderDecl(c: FileContext, m: MessageModel): string {
     "      switch (tag) {",
     ...cases,
     "      default:",
+    "        if (tag === group) {",
+    "          open = false;",
+    "          break fields;",
+    "        }",
     "        unknown = r.unknown(tag, at, end, depth, unknown);",
     "      }",
     "    }",
@@ -249,19 +314,45 @@ export function decoderDecl(c: FileContext, m: MessageModel): string {
     `    const names${ts(": Record<number, string>")} = ${fieldNames(m)};`,
     `    throw r.frame(e, names[fld < 0 ? -fld : fld]${ts("!")}, fld < 0 ? el : -1);`,
     "  }",
+    '  if (open) r.fail("UNTERMINATED_GROUP", r.p);',
+    // required fields absent at the end (the top message's allowed by partially())
+    ...m.fields.filter(isRequired).map((f) => `  if (${local(f)} === undefined && depth !== r.partial) r.missing(${literal(f.name)});`),
     // (and after a merge: a count kept before is out of date)
     ...maps.map((f) => `  if (d$${f.number} || into !== undefined) r.counted(${local(f)}, m$${f.number});`),
-    `  let o${ts(`: ${n.type}`)} = {`,
-    ...plainFields.map((f) => `    ${propertyKey(f.prop)}: ${local(f)},`),
-    ...m.oneofs.map((o) => `    ${propertyKey(o.prop)}: ${oneofLocal(o)},`),
-    "  };",
+    ...objectOf(c, m, plainFields),
     // a merge stores the values back into the object it started from (its properties stay in their order)
     "  if (into !== undefined) o = Object.assign(into, o);",
     // only a message with unknown fields carries them, so that equal messages compare equal
     "  if (unknown !== undefined) r.unknownFields(o, unknown);",
     "  return o;",
   );
-  return exportedFunction(undefined, n.decoder, [["r", "$WireReader"], ["end", "number"], ["depth", "number"], ["into", `${n.type} | undefined`]], n.type, body);
+  const decoder = exportedFunction(undefined, n.decoder, [["r", "$WireReader"], ["end", "number"], ["depth", "number"], ["into", `${n.type} | undefined`], ["group", "number"]], n.type, body);
+  if (!m.fields.some(hasDefault)) return decoder;
+  return impl(`/** ${m.fullName}'s declared defaults: the prototype of its plain objects. */\nconst ${defaultsName(c, m)} = /* @__PURE__ */ $plainDefaults(${c.schemaOf(m)});\n`) + decoder;
+}
+
+const defaultsName = (c: FileContext, m: MessageModel) => `defaults$${c.names.get(m)!.type}`;
+
+/**
+ * The statements making the plain object `o` from the locals: a literal, or for a message with
+ * declared defaults an object on their prototype (plain.ts withDefaults) where a field with one is
+ * set only when present, so that while unset it reads the default and counts as unset.
+ */
+function objectOf(c: FileContext, m: MessageModel, plainFields: readonly FieldModel[]): string[] {
+  const n = c.names.get(m)!;
+  if (!m.fields.some(hasDefault)) {
+    return [
+      `  let o${ts(`: ${n.type}`)} = {`,
+      ...plainFields.map((f) => `    ${propertyKey(f.prop)}: ${local(f)},`),
+      ...m.oneofs.map((o) => `    ${propertyKey(o.prop)}: ${oneofLocal(o)},`),
+      "  };",
+    ];
+  }
+  return [
+    `  let o${ts(`: ${n.type}`)} = Object.create(${defaultsName(c, m)});`,
+    ...plainFields.map((f) => hasDefault(f) ? `  if (${local(f)} !== undefined) o${propertyAccess(f.prop)} = ${local(f)};` : `  o${propertyAccess(f.prop)} = ${local(f)};`),
+    ...m.oneofs.map((o) => `  o${propertyAccess(o.prop)} = ${oneofLocal(o)};`),
+  ];
 }
 
 /** The .proto names of m's fields by number, for error paths. */

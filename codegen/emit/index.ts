@@ -11,7 +11,7 @@ import { compileDecoders } from "../wasm/decoder.js";
 import { comment, literal, topLevelName } from "../names.js";
 import { decl, impl, render, ts } from "../syntax.js";
 import { builderDecl } from "./builders.js";
-import { decodable, decoderDecl } from "./decode.js";
+import { decodable, decoderDecl, rereads } from "./decode.js";
 import { docComment, uses } from "./code.js";
 import { FileContext, type EmitOptions, type Named, type Names } from "./context.js";
 import { enumDecl } from "./enums.js";
@@ -172,7 +172,7 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
     if (json) body.push(toJsonDecl(c, m));
     const n = c.names.get(m)!;
     const params = c.typeParams(m) + c.formsParam(m);
-    const parts = [views && `view: ${n.view}`, plain && `read: ${n.reader}`, fills.has(m) && `fill: ${n.fill}`, encodes && `encode: ${n.encode}`, builders && "builder: true", json && `toJsonString: ${n.toJsonString}`].filter(Boolean);
+    const parts = [views && `view: ${n.view}`, plain && `read: ${n.reader}`, decodes && `decode: ${n.decoder}`, fills.has(m) && `fill: ${n.fill}`, encodes && `encode: ${n.encode}`, builders && "builder: true", json && `toJsonString: ${n.toJsonString}`].filter(Boolean);
     body.push(
       docComment(`${m.fullName}: ${does}.`, m.deprecated, "", m.comment) +
         `export ${decl("declare ")}const ${n.type}${ts(`: $MessageType<${params}>`)}${impl(` = /* @__PURE__ */ new $MessageType${ts(`<${params}>`)}(${c.decodersOf(m)}, { ${parts.join(", ")} })`)};\n`,
@@ -240,7 +240,9 @@ function functionDecls(c: FileContext, m: MessageModel, decodes: boolean, encode
   let out = "";
   if (c.parts.plain) {
     // read straight from the bytes by its generated decoder where it has one, else from the record the compiled decoders make
-    const value = decodes ? `$readFunction(${literal(m.fullName)}, ${n.decoder})` : `$decodeFunction(${c.decodersOf(m)}, ${n.reader})`;
+    const records = `$decodeFunction(${c.decodersOf(m)}, ${n.reader})`;
+    // (and from the record where it leaves a decode to them: see rereads())
+    const value = decodes ? `$readFunction(${literal(m.fullName)}, ${n.decoder}${rereads(m) ? `, ${records}` : ""})` : records;
     out += fn(n.decodeFunction, "decode()", "views, encoders", `$Decode<${type}>`, value);
   }
   if (c.parts.views) out += fn(n.viewFunction, "view()", "plain-object readers, encoders", `$DecodeView<${c.ref(m, "view")}>`, `$viewFunction(${c.decodersOf(m)}, ${n.view})`);

@@ -135,7 +135,7 @@ describe("the npm package", () => {
     expect(readdirSync(`${project}/web`).sort()).toEqual(["index.html", "main.js"]);
     expect(await servePage(`${project}/web`, (page) => page.textContent("body"))).toBe(expected);
     // initSync() without arguments, the codec wanted: the bundle's inlined module, inflated synchronously
-    writeFileSync(`${project}/src/sync.ts`, 'import "hppproto/codec";\n' + main.replace("import { init, ", "import { initSync, ").replace("init().then(() => {", "Promise.resolve(initSync()).then((rt) => { if (!rt.hasCodec) throw new Error('no codec');"));
+    writeFileSync(`${project}/src/sync.ts`, 'import "hppproto/codec";\n' + main.replace("import { init, ", "import { initSync, fromJsonString, ").replace("init().then(() => {", "Promise.resolve(initSync()).then(() => { fromJsonString(AddressBook, \"{}\"); // (reading ProtoJSON throws without the codec)"));
     execFileSync("node_modules/.bin/esbuild", ["src/sync.ts", "--bundle", "--minify", "--format=esm", "--platform=browser", "--outfile=web-sync/main.js", "--log-level=warning"], { cwd: project });
     writeFileSync(`${project}/web-sync/index.html`, '<!doctype html><script type="module" src="main.js"></script>');
     expect(await servePage(`${project}/web-sync`, (page) => page.textContent("body"))).toBe(expected);
