@@ -92,6 +92,13 @@ const r = randomSource(seed);
 const counts = { same: 0, error: 0 };
 const deadline = Date.now() + seconds * 1000;
 let inputs = 0;
+/** Whether a and b have their own properties in the same order all the way down (isDeepStrictEqual ignores the order; found by review: merges of messages with defaults reordered them). */
+function sameOrder(a, b) {
+  if (typeof a !== "object" || a === null || ArrayBuffer.isView(a)) return true;
+  const ka = Object.keys(a), kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && sameOrder(a[k], b[k]));
+}
+
 while (Date.now() < deadline) {
   for (let k = 0; k < 200; k++) {
     const { type, decode, set } = r.pick(pairs);
@@ -106,7 +113,7 @@ while (Date.now() < deadline) {
     if (r.rand() < 0.5) bytes = mutate(bytes, r);
     inputs++;
     const a = outcome(() => decode(bytes)), b = outcome(() => type.decode(bytes));
-    const same = a.error !== undefined || b.error !== undefined ? a.error === b.error : isDeepStrictEqual(a.value, b.value);
+    const same = a.error !== undefined || b.error !== undefined ? a.error === b.error : isDeepStrictEqual(a.value, b.value) && sameOrder(a.value, b.value);
     if (!same) {
       mkdirSync(outDir, { recursive: true });
       const file = path.join(outDir, `difference-${seed}.bin`);

@@ -9,6 +9,7 @@ import { genDir, repoRoot } from "./support/paths.js";
 import { decodePath } from "../dist/ts/message.js";
 import { runtime } from "../dist/ts/runtime.js";
 import type { SchemaSet } from "./support/paths.js";
+import { partially, partialPending } from "../dist/ts/limits.js";
 
 beforeAll(async () => {
   await init();
@@ -308,12 +309,14 @@ describe("proto2 through the generated decoders: groups, closed enums, required 
     // checked at the end of each occurrence, on what is merged so far: a second with only a is complete
     expect(both("TestRequiredForeign", [0x0a, 7, ...abc, 0x0a, 0x02, 0x08, 0x05]).optionalMessage).toMatchObject({ a: 5, b: 2, c: 3 });
     expect(both("TestRequiredForeign", [0x0a, 0x02, 0x08, 0x01, 0x0a, 5, ...bc])).toEqual(["DecodeError", "MISSING_REQUIRED", 4, "protobuf_unittest.TestRequiredForeign.optional_message.b", expect.any(String)]);
-    const rt = runtime();
+    // decodeX too (found by review: it ignored partially(), and through records took it, left set)
+    expect(partially(() => fn("TestRequired")(Uint8Array.from([0x08, 0x01]))).a).toBe(1);
+    expect(partialPending()).toBe(false);
     const before = decodePath.reader;
     decodePath.reader = true;
     try {
-      expect(rt.partially(() => type("TestRequired").decode(Uint8Array.from([0x08, 0x01]))).a).toBe(1);
-      expect(failure(() => rt.partially(() => type("TestRequiredForeign").decode(Uint8Array.from([0x0a, 0x00]))))).toEqual(["DecodeError", "MISSING_REQUIRED", 2, "protobuf_unittest.TestRequiredForeign.optional_message.a", expect.any(String)]);
+      expect(partially(() => type("TestRequired").decode(Uint8Array.from([0x08, 0x01]))).a).toBe(1);
+      expect(failure(() => partially(() => type("TestRequiredForeign").decode(Uint8Array.from([0x0a, 0x00]))))).toEqual(["DecodeError", "MISSING_REQUIRED", 2, "protobuf_unittest.TestRequiredForeign.optional_message.a", expect.any(String)]);
     } finally {
       decodePath.reader = before;
     }
@@ -347,6 +350,74 @@ describe("proto2 through the generated decoders: groups, closed enums, required 
     expect(Object.hasOwn(o, "defaultInt64")).toBe(false);
     expect(Object.getPrototypeOf(o)).toBe(Object.getPrototypeOf(type("TestAllTypes").decode(new Uint8Array(0))));
     expect(both("TestAllTypes", [0xe8, 0x03, 0x07, 0xd2, 0x01, 0x02, 0x08, 0x01]).defaultInt32).toBe(7);
+  });
+
+  it("growth whose refresh of the memory's arrays is cut short (the JS stack running out there) leaves no array over the old buffer (found by review)", () => {
+    const rt = runtime();
+    const T = type("TestAllTypes");
+    const text = "non-ASCII text, é and 😀, long enough for Buffer#utf8Slice ".repeat(3);
+    const from = Buffer.from;
+    let armed = true;
+    (Buffer as { from: unknown }).from = function (this: unknown, ...args: unknown[]) {
+      if (armed && args[0] instanceof ArrayBuffer) {
+        armed = false;
+        throw new RangeError("Maximum call stack size exceeded");
+      }
+      return (from as (...a: unknown[]) => unknown).apply(this, args);
+    };
+    try {
+      rt.exports.memory.grow(1);
+      expect(() => rt.mem.sync()).toThrow(RangeError);
+    } finally {
+      (Buffer as { from: unknown }).from = from;
+    }
+    expect(T.decode(T.encode({ optionalString: text, repeatedString: [text, "a"] }))).toMatchObject({ optionalString: text, repeatedString: [text, "a"] });
+    expect(rt.mem.u8.buffer).toBe(rt.exports.memory.buffer);
+  });
+
+  it("an error path past the 64 frames the codec's Status keeps is cut as it cuts it (found by review)", () => {
+    let nested = [0x08, 0x80]; // NestedTestAllTypes.payload.optional_int32 truncated, 80 children deep
+    nested = [0x12, nested.length, ...nested];
+    for (let i = 0; i < 80; i++) nested = [0x0a, ...lengthOf(nested.length), ...nested];
+    const e = both("NestedTestAllTypes", nested);
+    expect(e).toEqual(["DecodeError", "TRUNCATED", expect.any(Number), expect.stringMatching(/^protobuf_unittest\.NestedTestAllTypes(\.child){64}\.…$/), expect.any(String)]);
+  });
+
+  it("a decode started by a setter on Object.prototype while another's records are read out leaves the outer one's records alone (found by review)", () => {
+    const T = type("TestAllTypes");
+    const outerBytes = T.encode({ optionalInt32: 1, optionalString: "outer string, long enough to be read from memory", optionalNestedMessage: { bb: 7 }, repeatedString: ["x", "y"] });
+    const innerBytes = T.encode({ optionalInt32: 2, optionalString: "inner", repeatedString: ["a", "b", "c"] });
+    const expected = T.decode(outerBytes);
+    let inner: unknown, batch: unknown, calls = 0;
+    Object.defineProperty(Object.prototype, "optionalNestedMessage", {
+      configurable: true,
+      set(v) {
+        Object.defineProperty(this, "optionalNestedMessage", { value: v, writable: true, enumerable: true, configurable: true });
+        if (calls++ > 0) return; // (the inner decodes' objects reach it too)
+        inner = T.decode(innerBytes);
+        batch = T.decodeDelimited(T.encodeDelimited([{ optionalString: "batch" }]));
+      },
+    });
+    let outer: unknown;
+    try {
+      outer = T.decode(outerBytes);
+    } finally {
+      delete (Object.prototype as { optionalNestedMessage?: unknown }).optionalNestedMessage;
+    }
+    expect(outer).toEqual(expected);
+    expect(inner).toEqual(T.decode(innerBytes));
+    expect((batch as { optionalString: string }[])[0]!.optionalString).toBe("batch");
+  });
+
+  it("a message with defaults merged from two occurrences has its properties in field order and keeps the first's unknown fields (found by review)", () => {
+    // NestedTestAllTypes.payload twice: optional_int32 and an unknown field, then default_int32
+    const bytes = [0x12, 5, 0x08, 0x01, 0xb8, 0x3e, 0x01, 0x12, 3, 0xe8, 0x03, 0x05];
+    const o = both("NestedTestAllTypes", bytes);
+    const records = type("NestedTestAllTypes").decode(Uint8Array.from(bytes));
+    expect(Object.keys(o.payload)).toEqual(Object.keys(records.payload));
+    expect(JSON.stringify(o, (_, v) => (typeof v === "bigint" ? String(v) : v))).toBe(JSON.stringify(records, (_, v) => (typeof v === "bigint" ? String(v) : v)));
+    expect(o.payload).toMatchObject({ optionalInt32: 1, defaultInt32: 5 });
+    expect(o.payload.$unknown).toEqual(Uint8Array.from([0xb8, 0x3e, 0x01]));
   });
 });
 
@@ -400,8 +471,8 @@ describe("decode() through the generated decoder of plain objects (browsers' pat
   });
 
   it("partially() is spent by the decode it wraps, not left for the next operation", () => {
-    through(true, () => runtime().partially(() => T().decode(Uint8Array.from([0x08, 0x05]))));
-    expect(runtime().partialNext).toBe(false);
+    through(true, () => partially(() => T().decode(Uint8Array.from([0x08, 0x05]))));
+    expect(partialPending()).toBe(false);
   });
 });
 

@@ -4,7 +4,8 @@
 import { alignmentShift } from "./align.js";
 import { bytesOf, lengthOf, type BinaryInput } from "./input.js";
 import type { Memory } from "./memory.js";
-import { runtime, type Runtime } from "./runtime.js";
+import { Arena } from "./arena.js";
+import { runtime, UNBOUNDED, type Runtime } from "./runtime.js";
 import { scratchArenas } from "./scratch.js";
 import type { SchemaDef } from "./schema.js";
 
@@ -21,7 +22,30 @@ export type Decode<T> = (input: BinaryInput) => T;
 /** @internal message `index` of `def` decoded from input and read out by `read`; see MessageType.decode */
 export function decodePlain<T>(def: SchemaDef, index: number, read: Materializer<T>, input: BinaryInput): T {
   const rt = runtime();
+  if (rt.plainBudget !== UNBOUNDED) return nestedDecode(rt, def, index, read, input);
   return rt.readPlain(read, scratchRecord(rt, def, index, input, "decode"), rt.stagedSize);
+}
+
+/**
+ * A decode started while another one's records are being read out (by a setter on
+ * Object.prototype that a property of the plain objects reached): its input and records in an
+ * arena of its own, as the scratch arena and staging buffer hold the outer one's, and the outer
+ * read-out's budget kept (found by review: the inner decode overwrote the outer's records).
+ */
+function nestedDecode<T>(rt: Runtime, def: SchemaDef, index: number, read: Materializer<T>, input: BinaryInput): T {
+  const bytes = bytesOf(input, def.messages[index]!.name, "decode");
+  const handle = rt.schema(def);
+  const arena = new Arena();
+  const outer = rt.plainBudget;
+  try {
+    let size = 0;
+    const rec = arena.decodeInto(bytes, (ptr, n) => rt.decode(handle, index, arena.ptr, ptr, (size = n), false, def), alignmentShift(bytes));
+    rt.readOut(size);
+    return read(rt.mem, rec, rt);
+  } finally {
+    rt.plainBudget = outer;
+    arena.release();
+  }
 }
 
 /** @internal The input decoded into decode()'s scratch arena (emptied first), to be read out at once. */

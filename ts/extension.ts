@@ -8,7 +8,7 @@ import { concatBytes } from "./copy.js";
 import { EncodeError } from "./errors.js";
 import type { AnyMessageType } from "./message.js";
 import { unknown as unknownOf } from "./plain.js";
-import { runtime } from "./runtime.js";
+import { partially } from "./limits.js";
 import { writer as builderWriter } from "./builder.js";
 import { eachField } from "./wirefields.js";
 import { isExtension, Label, type FieldInfo } from "./schema.js";
@@ -86,7 +86,7 @@ export class Extension<E, V> {
   /** @internal the plain object of its carrier that wire bytes make (for the extension's field) */
   holderOf(bytes: Uint8Array): Plain {
     const { carrier } = this;
-    return runtime().partially(() => carrier.decode(bytes)) as Plain;
+    return partially(() => carrier.decode(bytes)) as Plain;
   }
 
   /** @internal appends its field with this value to o's unknown fields, where decode() keeps a field o's run does not know */
@@ -99,7 +99,7 @@ export class Extension<E, V> {
   bytesOf(value: V): Uint8Array {
     const { carrier } = this;
     try {
-      return runtime().partially(() => carrier.encode({ [this.field.prop]: value } as never));
+      return partially(() => carrier.encode({ [this.field.prop]: value } as never));
     } catch (e) {
       if (e instanceof EncodeError) e.prefix(`[${this.typeName}]`);
       throw e;

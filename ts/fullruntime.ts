@@ -6,7 +6,7 @@ import { codeName, DecodeError, EncodeError, SchemaError, STACK_EXHAUSTED, type 
 import { ownedCopy } from "./copy.js";
 import { RecordWriter } from "./fill.js";
 import { CodecRuntime } from "./codecruntime.js";
-import { MAX_INPUT } from "./limits.js";
+import { MAX_INPUT, takePartial } from "./limits.js";
 import { decodeOnly } from "./runtime.js";
 import type { SchemaDef } from "./schema.js";
 import { Arena } from "./arena.js";
@@ -156,7 +156,7 @@ export class FullRuntime extends CodecRuntime {
    * `sizeOnly`, the size alone).
    */
   encodeMessage(type: AnyMessageType, message: unknown, sizeOnly: boolean): number {
-    const partial = this.takePartial(); // (before the getters the fill runs)
+    const partial = takePartial(); // (before the getters the fill runs)
     const handle = this.schema(type.schemaDef);
     const writer = this.enterEncode(type.typeName);
     try {
@@ -174,7 +174,7 @@ export class FullRuntime extends CodecRuntime {
 
   /** @internal messages of `type` encoded by the codec, each after its length: as encodeMessage(). */
   encodeMessages(type: AnyMessageType, list: readonly unknown[]): number {
-    const partial = this.takePartial();
+    const partial = takePartial();
     const handle = this.schema(type.schemaDef);
     const writer = this.enterEncode(type.typeName);
     try {

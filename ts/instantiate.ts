@@ -14,7 +14,17 @@ const packagedUrl = (file: PackagedModule) => new URL("../../wasm/dist/" + file,
 
 function imports(memoryGrew: () => void): WebAssembly.Imports {
   return {
-    env: { emscripten_notify_memory_growth: memoryGrew },
+    env: {
+      emscripten_notify_memory_growth: () => {
+        // never throws into the C++ allocator growing memory (a JS stack that ran out would leave
+        // it half done); cut short, the next Memory.sync() refreshes again
+        try {
+          memoryGrew();
+        } catch {
+          // (see above)
+        }
+      },
+    },
     wasi_snapshot_preview1: {
       proc_exit: (code: number) => {
         throw new Error(`hppproto: the WASM module aborted (exit ${code})`);

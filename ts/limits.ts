@@ -61,6 +61,36 @@ export function setLimits(change: Partial<Limits>): void {
   written?.(limits);
 }
 
+let partialNext = false;
+
+/**
+ * @internal fn's result, with proto2 required fields allowed to be absent in what it decodes or
+ * encodes: an extension's bytes read or written alone, without the fields of the message it
+ * extends. Only the operation fn starts is partial, not those started inside it by getters of the
+ * value being encoded (a global flag let them skip their own required fields).
+ */
+export function partially<R>(fn: () => R): R {
+  const before = partialNext;
+  partialNext = true;
+  try {
+    return fn();
+  } finally {
+    partialNext = before;
+  }
+}
+
+/** @internal whether partially() is waiting for an operation to start */
+export function partialPending(): boolean {
+  return partialNext;
+}
+
+/** @internal whether the operation starting now may leave its top message's required fields absent: asked once, at its start */
+export function takePartial(): boolean {
+  const partial = partialNext;
+  partialNext = false;
+  return partial;
+}
+
 let initialized = false;
 
 /** @internal init() has run: operations may start (loader.ts) */

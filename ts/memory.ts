@@ -80,17 +80,24 @@ export class Memory {
   }
 
   private refresh(): void {
+    // Everything made first, then stored with u8 last: a call that throws on the way (the JS stack
+    // running out inside a deeply nested callback) leaves u8 detached, so the next sync() refreshes
+    // again. (Found by review: the Buffer that decodes strings was left over the detached buffer,
+    // and every later long or non-ASCII string read as "".)
     if (this.buffer) this.retired.add(this.buffer);
     const b = this.memory.buffer;
+    const slicer = NodeBuffer?.from(b);
+    const i32 = new Int32Array(b), u32 = new Uint32Array(b), f32 = new Float32Array(b), f64 = new Float64Array(b);
+    const i64 = new BigInt64Array(b), u64 = new BigUint64Array(b), u8 = new Uint8Array(b);
     this.buffer = b;
-    this.u8 = new Uint8Array(b);
-    this.i32 = new Int32Array(b);
-    this.u32 = new Uint32Array(b);
-    this.f32 = new Float32Array(b);
-    this.f64 = new Float64Array(b);
-    this.i64 = new BigInt64Array(b);
-    this.u64 = new BigUint64Array(b);
-    this.slicer = NodeBuffer?.from(b);
+    this.slicer = slicer;
+    this.i32 = i32;
+    this.u32 = u32;
+    this.f32 = f32;
+    this.f64 = f64;
+    this.i64 = i64;
+    this.u64 = u64;
+    this.u8 = u8;
   }
 
   /**

@@ -7,7 +7,7 @@ import { Arena } from "./arena.js";
 import { DecodeError, EncodeError, StaleViewError } from "./errors.js";
 import type { Fill, RecordWriter } from "./fill.js";
 import type { FullRuntime } from "./fullruntime.js";
-import { fullRuntime, hasRuntime, runtime, UNBOUNDED, type Runtime } from "./runtime.js";
+import { fullRuntime, runtime, UNBOUNDED, type Runtime } from "./runtime.js";
 import { readMessage, type ReadMessage } from "./reader.js";
 import { convert64, type Int64Forms } from "./int64.js";
 import { readsOutLossily, type Int64As, type SchemaDef } from "./schema.js";
@@ -164,19 +164,12 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
     const read = this.parts.decode;
     let o: unknown;
     if (read !== undefined && decodePath.reader) {
-      const partial = hasRuntime() && runtime().takePartial();
-      o = readMessage(this.typeName, read, input, () => this.decodeRecords(input, partial), partial);
+      o = readMessage(this.typeName, read, input, () => decodePlain(this.schemaDef, this.index, this.part("read", "plain objects"), input));
     } else {
       o = decodePlain(this.schemaDef, this.index, this.part("read", "plain objects"), input);
     }
     if (options?.int64 !== undefined) convert64(this.schemaDef, this.index, o as Plain, options.int64, this.typeName);
     return o;
-  }
-
-  /** decode() through records (past the end of the JS stack: see readMessage), `partial` as partially() makes it. */
-  private decodeRecords(input: BinaryInput, partial: boolean): T {
-    if (partial) runtime().partialNext = true;
-    return decodePlain(this.schemaDef, this.index, this.part("read", "plain objects"), input);
   }
 
   /** Views of every message in a buffer of length-delimited messages, decoded in one call. */
@@ -208,19 +201,28 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
     const bytes = bytesOf(input, this.typeName, "decodeDelimited");
     const rt = runtime();
     const handle = rt.schema(this.schemaDef);
-    const arena = scratchArenas(rt).plain;
-    arena.generation++;
     const size = lengthOf(bytes); // before stage(): see there
-    const [ptr, count] = rt.decodeDelimited(handle, this.index, arena.ptr, rt.stage(bytes, size, 0, false), size, true, this.schemaDef);
-    const m = rt.mem;
-    const out = new Array<T>(count);
-    rt.readOut(size);
+    // started inside another decode's read-out (a setter on Object.prototype): an arena of its own (see decodePlain)
+    const outer = rt.plainBudget;
+    const own = outer === UNBOUNDED ? undefined : new Arena();
     try {
+      let ptr: number, count: number;
+      if (own === undefined) {
+        const arena = scratchArenas(rt).plain;
+        arena.generation++;
+        [ptr, count] = rt.decodeDelimited(handle, this.index, arena.ptr, rt.stage(bytes, size, 0, false), size, true, this.schemaDef);
+      } else {
+        [ptr, count] = own.decodeInto(bytes, (input, n) => rt.decodeDelimited(handle, this.index, own.ptr, input, n, false, this.schemaDef));
+      }
+      const m = rt.mem;
+      const out = new Array<T>(count);
+      rt.readOut(size);
       for (let i = 0; i < count; i++) out[i] = read(m, m.u32[(ptr >>> 2) + i]!, rt);
+      return out;
     } finally {
-      rt.plainBudget = UNBOUNDED;
+      rt.plainBudget = outer;
+      own?.release();
     }
-    return out;
   }
 
   /**

@@ -7,7 +7,8 @@ import { DecodeError, stackOverflow, type ErrorCode } from "./errors.js";
 import { bufferOf, byteOffsetOf, bytesOf, detachedInput, lengthOf, type BinaryInput } from "./input.js";
 import { safeNumber } from "./plain.js";
 import { EMPTY_BYTES, SHORT_STRING, shortAscii } from "./memory.js";
-import { MAX_INPUT, readerLimits } from "./limits.js";
+import { MAX_INPUT, partially, readerLimits, takePartial } from "./limits.js";
+import { STATUS_MAX_PATH } from "./abi.js";
 
 /**
  * An error on its way out of nested decoders: each adds the field it was reading (its name and the
@@ -379,8 +380,12 @@ export class WireReader {
     return this.pending.size === 0 ? undefined : this.pending.get(message);
   }
 
-  /** Records a message's runs of unknown fields (its `$unknown` is made at the end of the decode: merge by merge it was copied again and again). */
-  unknownFields(message: object, runs: number[]): void {
+  /**
+   * Records a message's runs of unknown fields (its `$unknown` is made at the end of the decode:
+   * merge by merge it was copied again and again); `replaced`, the object a merge made it from, has none.
+   */
+  unknownFields(message: object, runs: number[], replaced?: object): void {
+    if (replaced !== undefined) this.pending.delete(replaced);
     this.pending.set(message, runs);
   }
 
@@ -439,9 +444,11 @@ const reader = new WireReader();
  * limits of decode() (maxMessageSize, maxDepth, maxElements, the memory budget of plain objects),
  * errors as DecodeError with the path from `typeName`. What `read` leaves to them (reread()), and
  * where the JS stack runs out before maxDepth, `records` decodes instead (the message type's decode
- * through records); without them the second is DEPTH_LIMIT.
+ * through records); without them the second is DEPTH_LIMIT. Inside partially(), the top message's
+ * required fields may be absent (and so through `records`).
  */
-export function readMessage<T>(typeName: string, read: ReadMessage<T>, input: BinaryInput, records?: () => T, partial = false): T {
+export function readMessage<T>(typeName: string, read: ReadMessage<T>, input: BinaryInput, records?: () => T): T {
+  const partial = takePartial(); // (first: an operation that fails still spends it)
   const bytes = bytesOf(input, typeName, "decode");
   const size = lengthOf(bytes);
   if (size === 0) {
@@ -463,13 +470,16 @@ export function readMessage<T>(typeName: string, read: ReadMessage<T>, input: Bi
   } catch (e) {
     if (e === REREAD || stackOverflow(e)) {
       r.reset(EMPTY_BYTES, 0, 0);
-      if (records !== undefined) return records();
+      if (records !== undefined) return partial ? partially(records) : records();
       if (e === REREAD) throw new Error(`hppproto: ${typeName}'s generated decoder left a decode to records it was not given`);
       throw new DecodeError("DEPTH_LIMIT", 0, typeName); // (as the codec's decodes say it)
     }
     if (!(e instanceof Failure)) throw e;
+    // the outermost frames, as many as the codec's Status keeps, and "…" for the rest as it says it
     let path = typeName;
-    for (let i = e.frames.length - 1; i >= 0; i--) path += `.${e.frames[i]}`;
+    const last = Math.max(0, e.frames.length - STATUS_MAX_PATH);
+    for (let i = e.frames.length - 1; i >= last; i--) path += `.${e.frames[i]}`;
+    if (last > 0) path += ".…";
     throw new DecodeError(e.code, e.offset, path);
   } finally {
     r.reset(EMPTY_BYTES, 0, 0); // (the input is not kept alive)

@@ -11,7 +11,7 @@ import {
   PATH_ENTRY_MESSAGE, PATH_ENTRY_SIZE, STATUS_CODE, STATUS_DETAIL, STATUS_OFFSET, STATUS_PATH, STATUS_PATH_SIZE, STATUS_TRUNCATED,
 } from "./abi.js";
 import { Heap } from "./heap.js";
-import { budgetCap, isInitialized, limits, MAX_INPUT, writeLimitsTo, type Limits } from "./limits.js";
+import { budgetCap, isInitialized, limits, MAX_INPUT, partialPending, takePartial, writeLimitsTo, type Limits } from "./limits.js";
 import { compiling, decoderState, frameMessage, instantiateCompiled, instantiateWaiting, type CompiledHost, type Decoders } from "./compiled.js";
 import { byteOffsetOf, detachedInput } from "./input.js";
 import { Memory } from "./memory.js";
@@ -177,7 +177,7 @@ export class Runtime {
     const e = this.encoding;
     e.maxDepth = limits.maxDepth;
     e.maxMessageSize = limits.maxMessageSize;
-    e.allowPartial = this.takePartial();
+    e.allowPartial = takePartial();
     return e;
   }
 
@@ -189,22 +189,6 @@ export class Runtime {
     u32[(p + LIMITS_MAX_MESSAGE_SIZE) >>> 2] = l.maxMessageSize;
     u32[(p + LIMITS_MAX_ELEMENTS) >>> 2] = l.maxElements;
     u32[(p + LIMITS_MAX_AMPLIFICATION) >>> 2] = l.maxAmplification;
-  }
-
-  /**
-   * fn's result, with proto2 required fields allowed to be absent in what it decodes or encodes: an
-   * extension's bytes read or written alone, without the fields of the message it extends. Only
-   * the operation fn starts is partial, not those started inside it by getters of the value being
-   * encoded (a global flag let them skip their own required fields).
-   */
-  partially<R>(fn: () => R): R {
-    const before = this.partialNext;
-    this.partialNext = true;
-    try {
-      return fn();
-    } finally {
-      this.partialNext = before;
-    }
   }
 
   /** @internal what the plain objects being read out may still take (plain.ts charge()); UNBOUNDED outside a decode */
@@ -228,16 +212,6 @@ export class Runtime {
     } finally {
       this.plainBudget = UNBOUNDED;
     }
-  }
-
-  /** @internal set by partially() until an operation starts */
-  partialNext = false;
-
-  /** @internal whether the operation starting now may leave its top message's required fields absent: asked once, at its start */
-  takePartial(): boolean {
-    const partial = this.partialNext;
-    this.partialNext = false;
-    return partial;
   }
 
   /** @internal the codec's allow_partial limit, for the call into WASM about to be made */
@@ -294,9 +268,9 @@ export class Runtime {
     const need = n + shift;
     if (need > MAX_INPUT) throw new DecodeError("MESSAGE_TOO_LARGE", 0, "");
     const m = this.mem;
+    m.sync(); // (growth may have come from outside a call into WASM, or its refresh been cut short: see Memory.refresh)
     if (n === 0) {
       const e = detachedInput(bytes, n);
-      m.sync(); // (growth detaching it may have come from outside a call into WASM: a getter, memory.grow())
       if (e !== undefined) throw e;
     }
     if (need > staging.size) {
@@ -322,7 +296,7 @@ export class Runtime {
 
   decode(schema: number, message: number, arena: number, ptr: number, size: number, reset: boolean, def: SchemaDef): number {
     const compiled = this.compiledDecoders(def)?.[message];
-    const partial = this.partialNext && this.takePartial();
+    const partial = partialPending() && takePartial();
     if (partial) this.allowPartial(true);
     this.enter();
     let rec = 0;
@@ -346,7 +320,7 @@ export class Runtime {
     schema: number, message: number, arena: number, ptr: number, size: number, reset: boolean, def: SchemaDef,
   ): [number, number] {
     const compiled = this.compiledDecoders(def)?.delimited[message];
-    const partial = this.partialNext && this.takePartial();
+    const partial = partialPending() && takePartial();
     if (partial) this.allowPartial(true);
     this.enter();
     let outcome = 0; // as the compiled decoder says it: 2 decoded, 1 failed, 0 left to the codec

@@ -320,10 +320,13 @@ export function decoderDecl(c: FileContext, m: MessageModel): string {
     // (and after a merge: a count kept before is out of date)
     ...maps.map((f) => `  if (d$${f.number} || into !== undefined) r.counted(${local(f)}, m$${f.number});`),
     ...objectOf(c, m, plainFields),
-    // a merge stores the values back into the object it started from (its properties stay in their order)
-    "  if (into !== undefined) o = Object.assign(into, o);",
-    // only a message with unknown fields carries them, so that equal messages compare equal
-    "  if (unknown !== undefined) r.unknownFields(o, unknown);",
+    // a merge stores the values back into the object it started from (its properties stay in their
+    // order); with declared defaults it is a new object (a field set only now, added to the old one,
+    // would come after all the others), which takes over the old one's unknown fields
+    ...(m.fields.some(hasDefault)
+      ? ["  if (unknown !== undefined) r.unknownFields(o, unknown, into);"]
+      : ["  if (into !== undefined) o = Object.assign(into, o);", "  if (unknown !== undefined) r.unknownFields(o, unknown);"]),
+    // (only a message with unknown fields carries them, so that equal messages compare equal)
     "  return o;",
   );
   const decoder = exportedFunction(undefined, n.decoder, [["r", "$WireReader"], ["end", "number"], ["depth", "number"], ["into", `${n.type} | undefined`], ["group", "number"]], n.type, body);
