@@ -330,6 +330,25 @@ export class WireReader {
     return stop;
   }
 
+  /**
+   * A packed run of varints at p, for an array of `size` elements: its end, after packed()'s checks
+   * but its budget, which the caller charges for the elements it adds. The elements are counted only
+   * when the run's bytes could pass maxElements (a second pass over every byte: a vector tile's
+   * geometry took a fifth of its decode).
+   */
+  packedVarints(end: number, size: number): number {
+    const n = this.len(end), p = this.p, stop = p + n;
+    if (n === 0) return stop;
+    const b = this.b;
+    if (b[stop - 1]! >= 0x80) this.fail("TRUNCATED", stop);
+    if (n > this.maxElements - size) {
+      let count = 0;
+      for (let i = p; i < stop; i++) if (b[i]! < 0x80) count++;
+      if (count > this.maxElements - size) this.fail("TOO_MANY_ELEMENTS", p);
+    }
+    return stop;
+  }
+
   /** One more element of an array of `size`, at the field starting at `at`: TOO_MANY_ELEMENTS there past maxElements. */
   room(size: number, at: number, weight: number): void {
     if (size >= this.maxElements) this.fail("TOO_MANY_ELEMENTS", at);
