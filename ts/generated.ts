@@ -26,4 +26,4 @@ export { decodeFunction, type Decode } from "./decodeplain.js";
 export { viewFunction, type DecodeView } from "./decodeview.js";
 export { encodeFunction, type EncodePlain } from "./encodeplain.js";
 // the decoders of plain objects straight from wire bytes (generated code's decode$X, and decodeX where a message has one)
-export { readFunction, type WireReader } from "./reader.js";
+export { readFunction, readerOf, type WireReader } from "./reader.js";

@@ -8,7 +8,6 @@ import { DecodeError, EncodeError, StaleViewError } from "./errors.js";
 import type { Fill, RecordWriter } from "./fill.js";
 import type { FullRuntime } from "./fullruntime.js";
 import { fullRuntime, runtime, UNBOUNDED, type Runtime } from "./runtime.js";
-import { readMessage, type ReadMessage } from "./reader.js";
 import { convert64, type Int64Forms } from "./int64.js";
 import { readsOutLossily, type Int64As, type SchemaDef } from "./schema.js";
 import type { Write } from "./json/write.js";
@@ -66,8 +65,11 @@ export interface MessageParts<T, V, B> {
   view?: ViewClass<V>;
   /** Plain objects out: decode(), decodeDelimited(). */
   read?: Materializer<T>;
-  /** Plain objects straight from wire bytes (reader.ts), where the message has a generated decoder of them: decode() in browsers. */
-  decode?: ReadMessage<T>;
+  /**
+   * Plain objects straight from wire bytes, where the message has a generated decoder of them
+   * (reader.ts readerOf): decode() in browsers; `records` decodes what it leaves to them.
+   */
+  decode?: (input: BinaryInput, records: () => T) => T;
   /** Plain objects in records: builders made from them, and encode() where there is no `encode`. */
   fill?: Fill<Init<T>>;
   /** Plain objects to wire bytes: encode() of a plain object. */
@@ -164,7 +166,7 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
     const read = this.parts.decode;
     let o: unknown;
     if (read !== undefined && decodePath.reader) {
-      o = readMessage(this.typeName, read, input, () => decodePlain(this.schemaDef, this.index, this.part("read", "plain objects"), input));
+      o = read(input, () => decodePlain(this.schemaDef, this.index, this.part("read", "plain objects"), input));
     } else {
       o = decodePlain(this.schemaDef, this.index, this.part("read", "plain objects"), input);
     }

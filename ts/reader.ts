@@ -518,6 +518,14 @@ function checkSafe(value: unknown): void {
   else for (const k of Object.keys(value)) checkSafe((value as Record<string, unknown>)[k]);
 }
 
+/**
+ * A message type's decode() through its generated decoder (generated code's `decode` part, so that
+ * only programs with generated decoders carry this module): readMessage() with the records given.
+ */
+export function readerOf<T>(typeName: string, read: ReadMessage<T>): (input: BinaryInput, records: () => T) => T {
+  return (input, records) => readMessage(typeName, read, input, records);
+}
+
 /** What generated code's decodeX is when its message has a generated decoder: readMessage() of it (generated code's, not an API). */
 export function readFunction<T>(typeName: string, read: ReadMessage<T>, records?: (input: BinaryInput) => T): (input: BinaryInput) => T {
   return records === undefined ? (input) => readMessage(typeName, read, input) : (input) => readMessage(typeName, read, input, () => records(input));

@@ -172,7 +172,7 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
     if (json) body.push(toJsonDecl(c, m));
     const n = c.names.get(m)!;
     const params = c.typeParams(m) + c.formsParam(m);
-    const parts = [views && `view: ${n.view}`, plain && `read: ${n.reader}`, decodes && `decode: ${n.decoder}`, fills.has(m) && `fill: ${n.fill}`, encodes && `encode: ${n.encode}`, builders && "builder: true", json && `toJsonString: ${n.toJsonString}`].filter(Boolean);
+    const parts = [views && `view: ${n.view}`, plain && `read: ${n.reader}`, decodes && `decode: /* @__PURE__ */ $readerOf(${literal(m.fullName)}, ${n.decoder})`, fills.has(m) && `fill: ${n.fill}`, encodes && `encode: ${n.encode}`, builders && "builder: true", json && `toJsonString: ${n.toJsonString}`].filter(Boolean);
     body.push(
       docComment(`${m.fullName}: ${does}.`, m.deprecated, "", m.comment) +
         `export ${decl("declare ")}const ${n.type}${ts(`: $MessageType<${params}>`)}${impl(` = /* @__PURE__ */ new $MessageType${ts(`<${params}>`)}(${c.decodersOf(m)}, { ${parts.join(", ")} })`)};\n`,
@@ -196,7 +196,7 @@ function fileModule(c: FileContext, messages: MessageModel[], enums: EnumModel[]
       "MessageList as $MessageList", "MapView as $MapView", ...plainHelpers, "interpretedBuilder as $interpretedBuilder", "mapKey as $mapKey",
       "type JsonWrite as $JsonWrite", "type Memory as $Memory", "type Runtime as $Runtime", "type JsonWriteOptions as $JsonWriteOptions",
       "type RecordWriter as $RecordWriter", ...encoderWriters, "type Init as $Init", "type ViewClass as $ViewClass",
-      "decodeFunction as $decodeFunction", "viewFunction as $viewFunction", "encodeFunction as $encodeFunction", "readFunction as $readFunction", "type WireReader as $WireReader",
+      "decodeFunction as $decodeFunction", "viewFunction as $viewFunction", "encodeFunction as $encodeFunction", "readFunction as $readFunction", "readerOf as $readerOf", "type WireReader as $WireReader",
       "type Decode as $Decode", "type DecodeView as $DecodeView", "type EncodePlain as $EncodePlain",
     ]),
     "type Int64 as $Int64", "type Int64Forms as $Int64Forms", "extension as $extension", "type Extension as $Extension",
