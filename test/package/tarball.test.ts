@@ -80,8 +80,10 @@ describe("the npm package", () => {
     // the guards against lying arrays and re-entering getters (ts/input.ts, builders' setters) and
     // the type declarations stripped of internals, 445 KB with decode, view and encode as functions
     // of their own (ts/decodeplain.ts, ts/decodeview.ts, ts/encodeplain.ts) and the generated
-    // decoders of plain objects (ts/reader.ts, codegen/emit/decode.ts)
-    expect(packed.size).toBeLessThan(450_000);
+    // decoders of plain objects (ts/reader.ts, codegen/emit/decode.ts), 454 KB with the limits kept
+    // in JS and the codec's loading apart (ts/limits.ts, ts/instantiate.ts) and those decoders
+    // reading groups, closed enums, required fields and declared defaults
+    expect(packed.size).toBeLessThan(460_000);
   });
 
   it("metadata: a license, keywords, its package.json exported, no install-time build, no source map comments without maps", () => {
