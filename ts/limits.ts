@@ -111,19 +111,7 @@ export function budgetCap(reserved: number, maxAmplification: number, inputSize:
   return budget > SIZE_MAX - reserved ? SIZE_MAX : reserved + budget;
 }
 
-const reading = { maxMessageSize: 0, maxDepth: 0, maxElements: 0, budget: 0 };
-
-/**
- * @internal the limits a decode of `inputSize` bytes by generated decoders (reader.ts) applies,
- * its plain objects' budget as the runtime's readOut() sets it (one object, updated each call);
- * throws before init()
- */
-export function readerLimits(inputSize: number): { maxMessageSize: number; maxDepth: number; maxElements: number; budget: number } {
+/** @internal throws before init(): what every operation asks first */
+export function assertInitialized(): void {
   if (!initialized) throw new NotInitializedError();
-  const r = reading;
-  r.maxMessageSize = limits.maxMessageSize;
-  r.maxDepth = limits.maxDepth;
-  r.maxElements = limits.maxElements;
-  r.budget = budgetCap(0, limits.maxAmplification, inputSize);
-  return r;
 }

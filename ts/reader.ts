@@ -7,7 +7,7 @@ import { DecodeError, stackOverflow, type ErrorCode } from "./errors.js";
 import { bufferOf, byteOffsetOf, bytesOf, detachedInput, lengthOf, type BinaryInput } from "./input.js";
 import { safeNumber } from "./plain.js";
 import { EMPTY_BYTES, SHORT_STRING, shortAscii } from "./memory.js";
-import { MAX_INPUT, partially, readerLimits, takePartial } from "./limits.js";
+import { assertInitialized, budgetCap, limits, MAX_INPUT, partially, takePartial } from "./limits.js";
 import { STATUS_MAX_PATH } from "./abi.js";
 
 /**
@@ -474,12 +474,12 @@ export function readMessage<T>(typeName: string, read: ReadMessage<T>, input: Bi
     const e = detachedInput(bytes, 0);
     if (e !== undefined) throw e;
   }
-  const limits = readerLimits(size);
+  assertInitialized();
   if (size > MAX_INPUT) throw new DecodeError("MESSAGE_TOO_LARGE", 0, "");
   if (size > limits.maxMessageSize) throw new DecodeError("MESSAGE_TOO_LARGE", 0, typeName);
   // (a decode started from inside another, by a setter on Object.prototype a map key reached, reads with a reader of its own)
   const r = reader.b === EMPTY_BYTES ? reader : new WireReader();
-  r.reset(bytes, limits.maxElements, limits.budget);
+  r.reset(bytes, limits.maxElements, budgetCap(0, limits.maxAmplification, size));
   if (partial) r.partial = limits.maxDepth;
   try {
     const message = read(r, size, limits.maxDepth, undefined, -1);

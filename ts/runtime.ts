@@ -4,14 +4,14 @@
 // keeps in JS (heap.ts): it decodes with compiled decoders only.
 // CodecRuntime (codecruntime.ts) adds the codec's table-driven decoder, and FullRuntime
 // (fullruntime.ts) its encoder and ProtoJSON, so that programs without them carry none of that code.
-import { codeName, DecodeError, NotInitializedError } from "./errors.js";
+import { codeName, DecodeError } from "./errors.js";
 import type { FullRuntime } from "./fullruntime.js";
 import {
   LIMITS_ALLOW_PARTIAL, LIMITS_MAX_AMPLIFICATION, LIMITS_MAX_DEPTH, LIMITS_MAX_ELEMENTS, LIMITS_MAX_MESSAGE_SIZE, PATH_ENTRY_FIELD, PATH_ENTRY_INDEX,
   PATH_ENTRY_MESSAGE, PATH_ENTRY_SIZE, STATUS_CODE, STATUS_DETAIL, STATUS_OFFSET, STATUS_PATH, STATUS_PATH_SIZE, STATUS_TRUNCATED,
 } from "./abi.js";
 import { Heap } from "./heap.js";
-import { budgetCap, isInitialized, limits, MAX_INPUT, partialPending, takePartial, writeLimitsTo, type Limits } from "./limits.js";
+import { assertInitialized, budgetCap, limits, MAX_INPUT, partialPending, takePartial, writeLimitsTo, type Limits } from "./limits.js";
 import { compiling, decoderState, frameMessage, instantiateCompiled, instantiateWaiting, type CompiledHost, type Decoders } from "./compiled.js";
 import { byteOffsetOf, detachedInput } from "./input.js";
 import { Memory } from "./memory.js";
@@ -439,7 +439,7 @@ export function setRuntime(rt: Runtime | undefined): void {
  */
 export function runtime(): Runtime {
   if (current !== undefined) return current;
-  if (!isInitialized()) throw new NotInitializedError();
+  assertInitialized();
   const rt = new Runtime(new Heap().exports());
   setRuntime(rt);
   return rt;
