@@ -112,6 +112,39 @@ describe("generated encoders against the codec", () => {
     expect(TestAllTypes3.encode({ optionalInt64: "0", optionalUint64: 0, optionalBytes: new Uint8Array(0), optionalString: "" })).toEqual(new Uint8Array(0));
   });
 
+  it("64-bit zeros in every form are left out, other values written, as the codec does", () => {
+    for (const zero of [0n, 0, -0, "0", "-0", "00"]) {
+      const o = { optionalInt64: zero, optionalUint64: zero, optionalSint64: zero, optionalFixed64: zero, optionalSfixed64: zero };
+      expect(TestAllTypes3.encode(o as never)).toEqual(new Uint8Array(0));
+      expect(byCodec(TestAllTypes3, o)).toEqual(new Uint8Array(0));
+    }
+    for (const x of [1n, -1n, 1, "-1", 2n ** 63n - 1n]) {
+      const o = { optionalInt64: x, optionalSint64: x, optionalSfixed64: x };
+      expect(TestAllTypes3.encode(o as never)).toEqual(byCodec(TestAllTypes3, o));
+    }
+    expect(thrown(() => TestAllTypes3.encode({ optionalInt64: 2n ** 63n } as never), EncodeError)).toEqual(["VALUE_OUT_OF_RANGE", "proto3_unittest.TestAllTypes.optional_int64"]);
+  });
+
+  it("strings and messages at the edges of a one-byte length are written as the codec writes them", () => {
+    const units = ["a", "é", "€", "😀"];
+    for (const unit of units) {
+      for (const n of [1, 20, 41, 42, 43, 44, 63, 64, 65, 127, 128, 200]) {
+        const s = unit.repeat(Math.ceil(n / unit.length)).slice(0, n - (n % unit.length));
+        // optional_string (tag 114), repeated_string (tag 354: two bytes), a nested message around it
+        const o = { optionalString: s, repeatedString: [s, "x" + s], optionalNestedMessage: { bb: 1 }, optionalForeignMessage: { c: s.length } };
+        const bytes = TestAllTypes3.encode(o);
+        expect(bytes).toEqual(byCodec(TestAllTypes3, o));
+        expect(TestAllTypes3.decode(bytes)).toMatchObject(o);
+        const nested = { payload: o, child: { payload: o } };
+        expect(NestedTestAllTypes.encode(nested)).toEqual(byCodec(NestedTestAllTypes, nested));
+      }
+    }
+    for (const s of ["\uD800", "a".repeat(41) + "\uDC00", "a".repeat(42) + "\uD800", "a".repeat(100) + "\uD800x"]) {
+      expect(thrown(() => TestAllTypes3.encode({ optionalString: s }), EncodeError)).toEqual(["INVALID_UTF16", "proto3_unittest.TestAllTypes.optional_string"]);
+      expect(thrown(() => TestAllTypes3.encode({ repeatedString: ["ok", s] }), EncodeError)).toEqual(["INVALID_UTF16", "proto3_unittest.TestAllTypes.repeated_string[1]"]);
+    }
+  });
+
   it("long runs of doubles and floats (staged in chunks) write every value as the codec does, and a bad element is named", () => {
     for (const n of [511, 512, 513, 1536, 9000]) {
       const values = Array.from({ length: n }, (_, i) => (i % 7 === 0 ? -0 : Math.sin(i) * 10 ** ((i % 90) - 45)));

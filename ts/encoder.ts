@@ -80,13 +80,13 @@ export class PlainEncoder extends WireBuffer {
     for (let pass = 0; pass < 2; pass++) {
       this.begin(pass === 1); // (the second pass names the first absent required field)
       for (let i = 0; i < list.length; i++) {
-        this.forkBody();
+        const start = this.fork();
         try {
           this.top(def, index, encode, list[i]!);
         } catch (e) {
           throw within(e, `[#${i}]`);
         }
-        const n = this.joinBody();
+        const n = this.join(start);
         if (n > max) throw within(tooLarge(max), `[#${i}]`);
       }
       if (!this.missed) break;
@@ -107,7 +107,6 @@ export class PlainEncoder extends WireBuffer {
   /** An empty buffer and a fresh pass. */
   private begin(diagnosing: boolean): void {
     this.pos = 0;
-    this.depth = 0;
     this.missed = false;
     this.diagnosing = diagnosing;
     this.pendingField = undefined;
@@ -175,7 +174,7 @@ function nested<T>(w: PlainEncoder, v: T, encode: Encode<T>, def: SchemaDef, ind
   if (level + 1 > w.limits.maxDepth) {
     throw w.fail(new EncodeError("DEPTH_LIMIT", "", `messages nested deeper than the limit (${w.limits.maxDepth})`), f, element);
   }
-  if (end === 0) w.forkBody();
+  const start = end === 0 ? w.fork() : 0;
   w.level = level + 1;
   try {
     encode(w, v);
@@ -185,13 +184,13 @@ function nested<T>(w: PlainEncoder, v: T, encode: Encode<T>, def: SchemaDef, ind
   }
   w.level = level;
   if (end !== 0) w.varint32(end);
-  else if (w.joinBody() > w.limits.maxMessageSize) throw w.fail(tooLarge(w.limits.maxMessageSize), f, element);
+  else if (w.join(start) > w.limits.maxMessageSize) throw w.fail(tooLarge(w.limits.maxMessageSize), f, element);
 }
 
-/** The tag, and a length to patch when the run is done (varint runs: their size is known only then). */
-function openRun(w: PlainEncoder, t: number): void {
+/** The tag, and a length to patch when the run is done (varint runs: their size is known only then): where the run starts, for join(). */
+function openRun(w: PlainEncoder, t: number): number {
   w.varint32(t);
-  w.forkBody();
+  return w.fork();
 }
 
 /** A bad element `i` of a repeated field. */
@@ -367,8 +366,7 @@ export function writeSfixed64(w: PlainEncoder, t: number, v: unknown, f: FieldRe
 /** A string, UTF-8; a lone surrogate is an error. */
 export function writeString(w: PlainEncoder, t: number, v: unknown, f: FieldRef): void {
   if (typeof v !== "string") throw w.fail(invalid(v, "a string", ""), f);
-  w.varint32(t);
-  if (!w.utf8(v)) throw w.fail(new EncodeError("INVALID_UTF16", "", "string holds a lone surrogate"), f);
+  if (!w.stringField(t, v)) throw w.fail(new EncodeError("INVALID_UTF16", "", "string holds a lone surrogate"), f);
 }
 
 /** Bytes; with `implicit`, left out when empty. */
@@ -431,8 +429,7 @@ export function writeStrings(w: PlainEncoder, t: number, v: unknown, f: FieldRef
   for (let i = 0; i < list.length; i++) {
     const e = list[i];
     if (typeof e !== "string") throw badElement(w, e, "a string", f, i);
-    w.varint32(t);
-    if (!w.utf8(e)) throw w.fail(new EncodeError("INVALID_UTF16", "", "string holds a lone surrogate"), f, i);
+    if (!w.stringField(t, e)) throw w.fail(new EncodeError("INVALID_UTF16", "", "string holds a lone surrogate"), f, i);
   }
 }
 
@@ -457,14 +454,14 @@ export function writeMap(w: PlainEncoder, t: number, v: unknown, f: FieldRef, en
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i]!;
     w.varint32(t);
-    w.forkBody();
+    const start = w.fork();
     try {
       entry(w, k, (v as Record<string, unknown>)[k]);
     } catch (e) {
       w.level = level;
       throw w.fail(e, f, -1, k);
     }
-    w.joinBody();
+    w.join(start);
   }
   w.level = level;
 }
@@ -480,7 +477,7 @@ export function writePackedInt32(w: PlainEncoder, t: number, v: unknown, f: Fiel
 export function writePackedUint32(w: PlainEncoder, t: number, v: unknown, f: FieldRef): void {
   const list = listOf(w, v, f), n = list.length;
   if (n === 0) return;
-  openRun(w, t);
+  const start = openRun(w, t);
   w.ensure(n * 5);
   const buf = w.buf;
   let pos = w.pos;
@@ -493,13 +490,13 @@ export function writePackedUint32(w: PlainEncoder, t: number, v: unknown, f: Fie
     pos = putVarint32(buf, pos, x);
   }
   w.pos = pos;
-  w.joinBody();
+  w.join(start);
 }
 
 export function writePackedSint32(w: PlainEncoder, t: number, v: unknown, f: FieldRef): void {
   const list = listOf(w, v, f), n = list.length;
   if (n === 0) return;
-  openRun(w, t);
+  const start = openRun(w, t);
   w.ensure(n * 5);
   const buf = w.buf;
   let pos = w.pos;
@@ -512,7 +509,7 @@ export function writePackedSint32(w: PlainEncoder, t: number, v: unknown, f: Fie
     pos = putVarint32(buf, pos, ((x << 1) ^ (x >> 31)) >>> 0);
   }
   w.pos = pos;
-  w.joinBody();
+  w.join(start);
 }
 
 export function writePackedBool(w: PlainEncoder, t: number, v: unknown, f: FieldRef): void {
@@ -536,7 +533,7 @@ export function writePackedEnum(w: PlainEncoder, t: number, v: unknown, f: Field
 function int32Run(w: PlainEncoder, t: number, v: unknown, f: FieldRef, enumIndex: number): void {
   const list = listOf(w, v, f), n = list.length;
   if (n === 0) return;
-  openRun(w, t);
+  const start = openRun(w, t);
   w.ensure(n * 10);
   const buf = w.buf;
   let pos = w.pos;
@@ -561,7 +558,7 @@ function int32Run(w: PlainEncoder, t: number, v: unknown, f: FieldRef, enumIndex
     }
   }
   w.pos = pos;
-  w.joinBody();
+  w.join(start);
 }
 
 export function writePackedDouble(w: PlainEncoder, t: number, v: unknown, f: FieldRef): void {
@@ -638,12 +635,13 @@ export function writePackedFixed32(w: PlainEncoder, t: number, v: unknown, f: Fi
 export function writePacked64(w: PlainEncoder, t: number, v: unknown, f: FieldRef, signed: number, form: number): void {
   const list = listOf(w, v, f), n = list.length;
   if (n === 0) return;
+  let start = 0;
   if (form === 2) {
     w.varint32(t);
     w.varint32(n * 8);
     w.ensure(n * 8);
   } else {
-    openRun(w, t);
+    start = openRun(w, t);
     w.ensure(n * 10);
   }
   const buf = w.buf, dv = w.dv;
@@ -676,7 +674,7 @@ export function writePacked64(w: PlainEncoder, t: number, v: unknown, f: FieldRe
     buf[pos++] = lo;
   }
   w.pos = pos;
-  if (form !== 2) w.joinBody();
+  if (form !== 2) w.join(start);
 }
 
 /** A required field absent (also when the first pass found one the second did not find again). */

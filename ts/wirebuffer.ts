@@ -18,6 +18,9 @@ export const halves = new Uint32Array(scratch64.buffer); // [lo, hi] on little-e
  */
 const SHORT_STRING = nodeText ? 64 : 256;
 
+/** The longest string whose UTF-8 (3 bytes a UTF-16 unit at most) has a one-byte length. */
+const ONE_BYTE_LENGTH = 42;
+
 /** The most bytes a buffer holds: lengths stay below 2^31, as the codec's. */
 const MAX_BUFFER = 0x7fffffff;
 
@@ -43,33 +46,44 @@ export class WireBuffer {
     return this.pos;
   }
 
-  /** Opens a length-prefixed message without a tag; everything written until join() is its body. */
-  forkBody(): void {
+  /**
+   * Opens a length-prefixed body without a tag: returns where it starts, for join(). Its length is
+   * assumed to fit one byte; join() moves the body when it does not.
+   */
+  fork(): number {
     this.ensure(1);
-    this.pos += 1; // the length, assumed to fit one byte; join() moves the body when it does not
+    return ++this.pos;
+  }
+
+  /** Closes the body opened at `start` (fork()), writing its length in front of it; returns the length. */
+  join(start: number): number {
+    const n = this.pos - start;
+    if (n < 0x80) {
+      this.buf[start - 1] = n;
+      return n;
+    }
+    const size = varintSize(n);
+    this.ensure(size - 1);
+    this.buf.copyWithin(start + size - 1, start, this.pos);
+    this.pos += size - 1;
+    putVarint(this.buf, start - 1, n);
+    return n;
+  }
+
+  /** fork(), its start kept on a stack: everything written until joinBody() is the body. */
+  forkBody(): void {
+    const start = this.fork();
     if (this.depth === this.open.length) {
       const grown = new Int32Array(this.open.length * 2);
       grown.set(this.open);
       this.open = grown;
     }
-    this.open[this.depth++] = this.pos;
+    this.open[this.depth++] = start;
   }
 
-  /** Closes the innermost open message, writing its length in front of it; returns the length. */
+  /** join() of the innermost body forkBody() opened; returns its length. */
   joinBody(): number {
-    const start = this.open[--this.depth]!;
-    const n = this.pos - start;
-    const size = varintSize(n);
-    if (size > 1) {
-      this.ensure(size - 1);
-      this.buf.copyWithin(start + size - 1, start, this.pos);
-      this.pos += size - 1;
-    }
-    const end = this.pos;
-    this.pos = start - 1;
-    this.varint32(n);
-    this.pos = end;
-    return n;
+    return this.join(this.open[--this.depth]!);
   }
 
   byte(b: number): void {
@@ -172,6 +186,26 @@ export class WireBuffer {
     return true;
   }
 
+  /**
+   * Tag t, then string s length-prefixed (utf8()); a short string after a one-byte tag, most
+   * fields' strings, with one check for room.
+   */
+  stringField(t: number, s: string): boolean {
+    const n = s.length;
+    if (t > 0x7f || n > ONE_BYTE_LENGTH) {
+      this.varint32(t);
+      return this.utf8(s);
+    }
+    this.ensure(2 + n * 3);
+    const buf = this.buf, pos = this.pos;
+    const m = encodeShort(s, buf, pos + 2);
+    if (m < 0) return false;
+    buf[pos] = t;
+    buf[pos + 1] = m;
+    this.pos = pos + 2 + m;
+    return true;
+  }
+
   /** Length-prefixed bytes. */
   lengthPrefixed(v: Uint8Array): void {
     this.varint32(v.length);
@@ -223,6 +257,15 @@ export function putVarint32(buf: Uint8Array, pos: number, x: number): number {
   }
   buf[pos] = x;
   return pos + 1;
+}
+
+/** The varint of uint32 x into buf at pos, its bytes only. */
+function putVarint(buf: Uint8Array, pos: number, x: number): void {
+  while (x > 0x7f) {
+    buf[pos++] = (x & 0x7f) | 0x80;
+    x >>>= 7;
+  }
+  buf[pos] = x;
 }
 
 export function varintSize(n: number): number {

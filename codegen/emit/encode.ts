@@ -53,7 +53,9 @@ function nonZero(f: FieldModel, v: string): string {
     case FieldType.Double: return ` && (${v} !== 0 || 1 / (${v}${ts(" as number")}) < 0)`; // by bits, as the codec: -0 is written
     case FieldType.Int32: case FieldType.Uint32: case FieldType.Sint32: case FieldType.Fixed32: case FieldType.Sfixed32: case FieldType.Enum:
       return ` && ${v} !== 0`;
-    default: return ""; // float, 64-bit, bytes: the method tells, once it has the value's bits
+    case FieldType.Int64: case FieldType.Uint64: case FieldType.Sint64: case FieldType.Fixed64: case FieldType.Sfixed64:
+      return ` && ${v} !== 0n && ${v} !== 0`; // (other forms of zero, such as "0", the method tells)
+    default: return ""; // float, bytes: the method tells, once it has the value's bits
   }
 }
 
