@@ -165,16 +165,18 @@ function badEnum(w: PlainEncoder, v: unknown, index: number, f: FieldRef, elemen
 }
 
 /**
- * A message one level down (message `index` of def), its length in front of it, or for a group
- * (`end` its end tag) the end tag after it; errors inside get field f (its element, if one) of the
- * message around it in front of their path.
+ * A message one level down (message `index` of def) after its tag t, its length in front of it,
+ * or for a group (`end` its end tag) the end tag after it; errors inside get field f (its element,
+ * if one) of the message around it in front of their path.
  */
-function nested<T>(w: PlainEncoder, v: T, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef, element: number, end: number): void {
+function nested<T>(w: PlainEncoder, t: number, v: T, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef, element: number, end: number): void {
   const level = w.level;
   if (level + 1 > w.limits.maxDepth) {
     throw w.fail(new EncodeError("DEPTH_LIMIT", "", `messages nested deeper than the limit (${w.limits.maxDepth})`), f, element);
   }
-  const start = end === 0 ? w.fork() : 0;
+  let start = 0;
+  if (end === 0) start = w.taggedFork(t);
+  else w.varint32(t);
   w.level = level + 1;
   try {
     encode(w, v);
@@ -395,8 +397,7 @@ export function writeAbsent(w: PlainEncoder, t: number, width: number): void {
  */
 export function writeMessage<T>(w: PlainEncoder, t: number, v: unknown, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef, end = 0): void {
   if (typeof v !== "object" || v === null) throw w.fail(invalid(v, "an object", ""), f);
-  w.varint32(t);
-  nested(w, v as T, encode, def, index, f, -1, end);
+  nested(w, t, v as T, encode, def, index, f, -1, end);
 }
 
 /** A field of a message set: an item group holding the field's number and its message. */
@@ -405,8 +406,7 @@ export function writeSetItem<T>(w: PlainEncoder, number: number, v: unknown, enc
   w.byte(0x0b); // group 1
   w.byte(0x10); // type_id, field 2
   w.varint32(number);
-  w.byte(0x1a); // message, field 3
-  nested(w, v as T, encode, def, index, f, -1, 0);
+  nested(w, 0x1a, v as T, encode, def, index, f, -1, 0); // message, field 3
   w.byte(0x0c);
 }
 
@@ -418,8 +418,7 @@ export function writeMessages<T>(w: PlainEncoder, t: number, v: unknown, encode:
   for (let i = 0; i < list.length; i++) {
     const e = list[i];
     if (typeof e !== "object" || e === null) throw badElement(w, e, "an object", f, i);
-    w.varint32(t);
-    nested(w, e as T, encode, def, index, f, i, end);
+    nested(w, t, e as T, encode, def, index, f, i, end);
   }
 }
 

@@ -55,6 +55,19 @@ export class WireBuffer {
     return ++this.pos;
   }
 
+  /** Tag t, then fork(), with one check for room. */
+  taggedFork(t: number): number {
+    this.ensure(6);
+    const buf = this.buf;
+    let pos = this.pos;
+    while (t > 0x7f) {
+      buf[pos++] = (t & 0x7f) | 0x80;
+      t >>>= 7;
+    }
+    buf[pos] = t;
+    return (this.pos = pos + 2);
+  }
+
   /** Closes the body opened at `start` (fork()), writing its length in front of it; returns the length. */
   join(start: number): number {
     const n = this.pos - start;
