@@ -528,4 +528,14 @@ describe("bundles of programs that call one function", () => {
     expect(has(encode)).toEqual({ messageType: false, views: false, readers: false, encoders: true, decoders: false, runtime: true });
     expect(decode.length).toBeLessThan(type.length * 0.7);
   });
+
+  it("the codec comes with the message types that need it, not with their file: a type of a file that has such types carries none", async () => {
+    const program = (name: string) => `import { init } from "hppproto"; import { ${name} } from "./unittest/google/protobuf/unittest_pb.ts"; await init(); console.log(${name}.decode(new Uint8Array(0)));`;
+    const codec = '"H4sI'; // the codec inlined: gzip, base64 (codec.browser.ts)
+    // TestAllTypes holds floats (their views encode without loss only through the codec); ForeignMessage two int32s
+    const [needs, plain] = await Promise.all([bundle(program("TestAllTypes")), bundle(program("ForeignMessage"))]);
+    expect(needs.includes(codec)).toBe(true);
+    expect(plain.includes(codec)).toBe(false);
+    expect(needs.length - plain.length).toBeGreaterThan(30_000); // (the codec inlined alone is about 39 KB)
+  });
 });

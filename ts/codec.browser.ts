@@ -1,9 +1,7 @@
 // codec.ts for bundlers (package.json's "browser" field, and the "browser" condition of "hppproto/codec"):
 // the codec inlined, so that a bundle needs no loader configuration and no file copied next to it.
 // Pass `wasm` to init() to fetch it instead (from a CDN, or for streaming compilation).
-import { FullRuntime } from "./fullruntime.js";
-import { codecStarter } from "./instantiate.js";
+import { codec } from "./codecstarter.browser.js";
 import { wantCodec } from "./loader.js";
-import { wasmBytes, wasmBytesSync } from "./wasm-inline.js";
 
-wantCodec(codecStarter(wasmBytes, wasmBytesSync, FullRuntime));
+wantCodec(codec);

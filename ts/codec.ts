@@ -4,8 +4,7 @@
 // codec; a program that loads nothing needing it starts without. In Node, and unbundled in browsers,
 // the codec is read or fetched from the package; bundlers take codec.browser.ts instead (the
 // package's "browser" field), which inlines it.
-import { FullRuntime } from "./fullruntime.js";
-import { packagedCodec } from "./instantiate.js";
+import { codec } from "./codecstarter.js";
 import { wantCodec } from "./loader.js";
 
-wantCodec(packagedCodec("hppproto.wasm", FullRuntime));
+wantCodec(codec);

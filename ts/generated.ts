@@ -11,6 +11,7 @@ export * from "./encoder.js"; // the encoder and its field writers
 export { MessageView, ListView, MessageList, MapView, type ViewClass, type SlotReader } from "./view.js";
 export { defineFileSchema, type SchemaDef, type SchemaSource } from "./schema.js";
 export { compiledDecoders } from "./compiled.js";
+export { codec } from "./codecstarter.js"; // a message type's part where only the codec encodes its views
 export { COMPILED_CORE as compiledCore } from "./compiledcore.js";
 export { interpretedType, interpretedParts, interpretedBuilder, type InterpretedParts } from "./interpreted/index.js";
 export { extension, type Extension } from "./extension.js";

@@ -21,6 +21,7 @@ import { decodePlain, type Materializer } from "./decodeplain.js";
 import { decodeView } from "./decodeview.js";
 import { checkObject, runPlain } from "./encodeplain.js";
 import { scratchArenas } from "./scratch.js";
+import { wantCodec, type Starter } from "./loader.js";
 
 export type { Materializer } from "./decodeplain.js";
 
@@ -82,6 +83,11 @@ export interface MessageParts<T, V, B> {
   builder?: ViewClass<B> | true;
   /** ProtoJSON text of plain objects, generated per message (views and bytes are written by the codec). */
   toJsonString?: Write<T>;
+  /**
+   * The codec, where only it encodes the type's views and builders without loss or its plain
+   * objects (codecstarter.ts): init() loads it once the type is made.
+   */
+  codec?: Starter;
 }
 
 /** A message type of any message (its plain-object, view and builder types erased), for what holds many kinds. */
@@ -118,6 +124,7 @@ export class MessageType<T, V, B extends V = V, F extends Int64Forms<unknown, un
     this.typeName = info.name;
     this.recordSize = info.recordSize;
     this.parts = parts;
+    if (parts.codec !== undefined) wantCodec(parts.codec);
     schemaDef.types[index] = this; // found by name for Any and JSON
   }
 
