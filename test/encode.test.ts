@@ -207,7 +207,8 @@ describe("wire details", () => {
     const v = Node.view(Node.encode({ id: 3, samples: [1.5, 2.5], blob: Uint8Array.of(9, 8, 7) }), arena);
     const samples = v.samples, blob = v.blob; // aliases, taken now
     // the child (field 1) is filled first: memory grows while its getter runs, before samples is reached
-    const grows = { id: 1, get child() { runtime().mem.memory.grow(1); return undefined; }, samples };
+    // (growth inside the runtime, which every call that allocates syncs after)
+    const grows = { id: 1, get child() { runtime().mem.memory.grow(1); runtime().mem.sync(); return undefined; }, samples };
     expect(thrown(() => Node.encode(grows), EncodeError)).toEqual(["INVALID_VALUE", "limits.Node.samples"]);
     expect(samples.length).toBe(0);
     expect(thrown(() => Node.encode({ id: 1, blob }), EncodeError)).toEqual(["INVALID_VALUE", "limits.Node.blob"]);

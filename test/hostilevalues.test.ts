@@ -8,6 +8,7 @@ import { Arena, builder, create, decodeToJsonString, EncodeError, getExtension, 
 import { schemaFromSources } from "../dist/codegen/dynamic.js";
 import { interpretedType } from "../dist/ts/interpreted/index.js";
 import { TestAllTypesProto3 as T } from "./gen/conformance/google/protobuf/test_messages_proto3_pb.js";
+import { thrown } from "./support/thrown.js";
 import { TestAllExtensions, TestRequired, TestRequired_single } from "./gen/unittest/google/protobuf/unittest_pb.js";
 
 beforeAll(async () => {
@@ -211,6 +212,15 @@ describe("clear errors for what is no input or no setting", () => {
       expect(() => T.view(input)).toThrow(/the input's ArrayBuffer is detached/);
     }
     expect(T.decode(new Uint8Array(0)).optionalInt32).toBe(0); // an empty input is no detached one
+  });
+
+  it("an encode of a plain object holding an array whose buffer was transferred fails naming the field (it was written as an empty field)", () => {
+    const bytes = Uint8Array.of(1, 2, 3), doubles = Float64Array.of(1.5, 2.5);
+    for (const b of [bytes.buffer, doubles.buffer]) structuredClone(b, { transfer: [b] });
+    expect(thrown(() => T.encode({ optionalBytes: bytes }), EncodeError)).toEqual(["INVALID_VALUE", "protobuf_test_messages.proto3.TestAllTypesProto3.optional_bytes"]);
+    expect(thrown(() => T.encode({ repeatedDouble: doubles }), EncodeError)).toEqual(["INVALID_VALUE", "protobuf_test_messages.proto3.TestAllTypesProto3.repeated_double"]);
+    expect(() => T.encode({ optionalBytes: bytes })).toThrow(/detached array: .* or transferred/);
+    expect(T.encode({ optionalBytes: new Uint8Array(0), repeatedDouble: new Float64Array(0) })).toEqual(new Uint8Array(0)); // empty ones are empty fields
   });
 
   it("setLimits() with a misspelt limit is a TypeError naming the limits (it was ignored), and sets nothing", async () => {

@@ -3,11 +3,11 @@
 // generated encodeX() carries neither its message type nor views, readers or ProtoJSON.
 import { EncodeError, STACK_EXHAUSTED, stackOverflow } from "./errors.js";
 import { ownedCopy } from "./copy.js";
-import { PlainEncoder, type Encode } from "./encoder.js";
+import { PlainEncoder, type Encode, type EncodeLimits } from "./encoder.js";
 import { describe } from "./input.js";
 import type { Init } from "./message.js";
-import { runtime } from "./runtime.js";
-import { checkNesting, scratchArenas, sealIfNested } from "./scratch.js";
+import { assertInitialized, limits, takePartial } from "./limits.js";
+import { enterEncode, leaveEncode, sealIfNested } from "./scratch.js";
 import type { SchemaDef } from "./schema.js";
 import { isView } from "./viewmark.js";
 
@@ -19,6 +19,11 @@ export function checkObject(typeName: string, message: unknown, what: string): a
   if (typeof message !== "object" || message === null) throw new TypeError(`${typeName}: expected ${what} to encode, got ${describe(message)}`);
 }
 
+/** Encoders of plain objects, one per level of encodes started inside one another (scratch.ts enterEncode). */
+const plainEncoders: PlainEncoder[] = [];
+/** What the next encode applies: the limits (limits.ts), and whether its required fields may be absent. */
+const encodeLimits: EncodeLimits = { maxDepth: 0, maxMessageSize: 0, allowPartial: false };
+
 /**
  * @internal The plain object (or, given `list`, a length-delimited run of them) of message `index`
  * of `def` written by `encode`: the encoder of this nesting level, its bytes in its buffer up to its
@@ -26,21 +31,22 @@ export function checkObject(typeName: string, message: unknown, what: string): a
  */
 export function runPlain<T>(def: SchemaDef, index: number, encode: Encode<T>, message: T | undefined, list?: readonly T[]): PlainEncoder {
   const typeName = def.messages[index]!.name;
-  const rt = runtime();
-  const s = scratchArenas(rt);
-  checkNesting(s, typeName);
-  const e = (s.plainEncoders[s.encoding] ??= new PlainEncoder(rt.mem));
-  s.encoding++;
+  assertInitialized();
+  const level = enterEncode(typeName);
+  const e = (plainEncoders[level] ??= new PlainEncoder());
   try {
-    if (list === undefined) e.run(def, index, encode, message as T, rt.encodeLimits());
-    else e.runDelimited(def, index, encode, list, rt.encodeLimits());
+    encodeLimits.maxDepth = limits.maxDepth;
+    encodeLimits.maxMessageSize = limits.maxMessageSize;
+    encodeLimits.allowPartial = takePartial();
+    if (list === undefined) e.run(def, index, encode, message as T, encodeLimits);
+    else e.runDelimited(def, index, encode, list, encodeLimits);
     return e;
   } catch (err) {
     // its path starts with the type's name; the JS stack running out is DEPTH_LIMIT, as in the codec
     if (err instanceof EncodeError) err.prefix(typeName);
-    throw sealIfNested(stackOverflow(err) ? new EncodeError("DEPTH_LIMIT", typeName, STACK_EXHAUSTED) : err, s);
+    throw sealIfNested(stackOverflow(err) ? new EncodeError("DEPTH_LIMIT", typeName, STACK_EXHAUSTED) : err);
   } finally {
-    s.encoding--;
+    leaveEncode();
   }
 }
 

@@ -8,8 +8,8 @@
 import { describe, invalid, toInt64, toUint64, within } from "./checks.js";
 import { EncodeError } from "./errors.js";
 import { quote } from "./excerpt.js";
-import { bytesOfView } from "./input.js";
-import { DETACHED_ALIAS, type Memory } from "./memory.js";
+import { bytesOfView, DETACHED_ALIAS, detachedArray } from "./input.js";
+
 import type { SchemaDef } from "./schema.js";
 import { halves, putVarint32, scratch64, WireBuffer } from "./wirebuffer.js";
 
@@ -51,7 +51,7 @@ export class PlainEncoder extends WireBuffer {
   /** Set on the second pass that finds which required field it was. */
   diagnosing = false;
 
-  constructor(readonly mem: Memory) {
+  constructor() {
     super(1024);
   }
 
@@ -217,10 +217,11 @@ function listOf(w: PlainEncoder, v: unknown, f: FieldRef): ArrayLike<unknown> {
 
 /**
  * An empty typed array may be an alias of memory that growth detached (memory grew since it was
- * read from its view): its contents are lost, an error rather than an empty field (as fill.ts).
+ * read from its view), or one transferred away: its contents are lost, an error rather than an
+ * empty field (as fill.ts).
  */
 function checkAttached(w: PlainEncoder, v: ArrayBufferView, f: FieldRef): void {
-  if (w.mem.isDetached(v)) throw w.fail(new EncodeError("INVALID_VALUE", "", DETACHED_ALIAS), f);
+  if (detachedArray(v)) throw w.fail(new EncodeError("INVALID_VALUE", "", DETACHED_ALIAS), f);
 }
 
 /**

@@ -11,7 +11,7 @@ import { decodeOnly } from "./runtime.js";
 import type { SchemaDef } from "./schema.js";
 import { Arena } from "./arena.js";
 import type { AnyMessageType } from "./message.js";
-import { checkNesting, scratchArenas, sealIfNested } from "./scratch.js";
+import { enterEncode, leaveEncode, scratchArenas, sealIfNested } from "./scratch.js";
 import type { MessageView } from "./view.js";
 import { isView } from "./viewmark.js";
 
@@ -158,17 +158,17 @@ export class FullRuntime extends CodecRuntime {
   encodeMessage(type: AnyMessageType, message: unknown, sizeOnly: boolean): number {
     const partial = takePartial(); // (before the getters the fill runs)
     const handle = this.schema(type.schemaDef);
-    const writer = this.enterEncode(type.typeName);
+    const writer = this.startEncode(type.typeName);
     try {
       const rec = type.record(writer, message);
       // the codec's allow_partial limit as the encode took it at its start, for its call into WASM
       if (partial) this.allowPartial(true);
       return sizeOnly ? this.encodedSize(handle, type.index, rec, type.schemaDef) : this.encode(handle, type.index, rec, type.schemaDef);
     } catch (e) {
-      throw this.failedEncode(e);
+      throw sealIfNested(e);
     } finally {
       if (partial) this.allowPartial(false);
-      this.leaveEncode();
+      leaveEncode();
     }
   }
 
@@ -176,7 +176,7 @@ export class FullRuntime extends CodecRuntime {
   encodeMessages(type: AnyMessageType, list: readonly unknown[]): number {
     const partial = takePartial();
     const handle = this.schema(type.schemaDef);
-    const writer = this.enterEncode(type.typeName);
+    const writer = this.startEncode(type.typeName);
     try {
       // the length once, each record before memory's arrays are read: a getter of a plain object may
       // grow the list or memory; and then the views again, whose arenas such a getter may have reset
@@ -193,10 +193,10 @@ export class FullRuntime extends CodecRuntime {
       if (partial) this.allowPartial(true);
       return this.encodeDelimited(handle, type.index, recs, n, type.schemaDef);
     } catch (e) {
-      throw this.failedEncode(e);
+      throw sealIfNested(e);
     } finally {
       if (partial) this.allowPartial(false);
-      this.leaveEncode();
+      leaveEncode();
     }
   }
 
@@ -206,7 +206,7 @@ export class FullRuntime extends CodecRuntime {
    */
   withRecord<R>(type: AnyMessageType, message: unknown, use: (rt: FullRuntime, handle: number, rec: number) => R, refused: () => R): R {
     const handle = this.schema(type.schemaDef);
-    const writer = this.enterEncode(type.typeName);
+    const writer = this.startEncode(type.typeName);
     try {
       let rec: number;
       try {
@@ -216,31 +216,21 @@ export class FullRuntime extends CodecRuntime {
       }
       return use(this, handle, rec);
     } finally {
-      this.leaveEncode();
+      leaveEncode();
     }
   }
 
   /** Starts an encode: the emptied record writer of its nesting level. The caller ends it with leaveEncode(). */
-  private enterEncode(typeName: string): RecordWriter {
+  private startEncode(typeName: string): RecordWriter {
+    const level = enterEncode(typeName);
     const s = scratchArenas(this);
-    checkNesting(s, typeName);
-    let e = s.encoders[s.encoding];
+    let e = s.encoders[level];
     if (e === undefined) {
       const arena = new Arena();
-      s.encoders[s.encoding] = e = { arena, writer: this.recordWriter(arena.ptr) };
+      s.encoders[level] = e = { arena, writer: this.recordWriter(arena.ptr) };
     }
-    s.encoding++;
     this.exports.hp_arena_reset(e.arena.ptr);
     return e.writer;
-  }
-
-  private leaveEncode(): void {
-    scratchArenas(this).encoding--;
-  }
-
-  /** An error of an encode through the codec, as it leaves: see sealIfNested. */
-  private failedEncode(e: unknown): unknown {
-    return sealIfNested(e, scratchArenas(this));
   }
 
   /**

@@ -77,6 +77,22 @@ export function detachedInput(input: Uint8Array, n: number): TypeError | undefin
   return undefined;
 }
 
+/** An empty array that every empty field shares: it holds nothing, so nothing can change it. */
+export const EMPTY_BYTES = /* @__PURE__ */ Object.freeze(new Uint8Array(0)) as Uint8Array;
+
+/** What an alias of memory (a view's typed array or bytes) is once growth has detached it, or an array transferred away. */
+export const DETACHED_ALIAS =
+  "a detached array: over WASM memory that grew since it was taken from a view (take it from the view again, or slice() it first), or transferred";
+
+/**
+ * Whether v, an array to encode, lost its contents: it reads as empty because its buffer was
+ * detached (WASM memory that grew since v was taken from a view, or a buffer transferred away).
+ * Asked only of empty arrays: reading a small array's buffer makes V8 move its data off-heap.
+ */
+export function detachedArray(v: ArrayBufferView): boolean {
+  return lengthOf(v) === 0 && v !== EMPTY_BYTES && isDetached(bufferOf(v));
+}
+
 const detached = () =>
   new TypeError("hppproto: the input's ArrayBuffer is detached: transferred (postMessage, structuredClone), or WASM memory that grew since the array was taken from a view (take it again, or slice() it first)");
 

@@ -21,7 +21,7 @@ export interface InitSyncOptions {
   limits?: Partial<Limits>;
 }
 
-/** @internal What starts a runtime on the codec (instantiate.ts). */
+/** What starts a runtime on the codec (instantiate.ts); generated code names the codec's (codecstarter.ts). Not an API. */
 export interface Starter {
   start(options: InitOptions): Promise<void>;
   startSync(options: InitSyncOptions): void;

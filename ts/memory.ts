@@ -2,12 +2,11 @@
 // made over the old one, so the runtime calls sync() after each call into WASM that can allocate;
 // getters never cache arrays of their own.
 
-import { bufferOf, lengthOf } from "./input.js";
+import { bufferOf, EMPTY_BYTES, lengthOf } from "./input.js";
 import { nodeText } from "./utf16.js";
 
 // (ignoreBOM: a leading U+FEFF of a protobuf string is text, which TextDecoder would drop by default)
 const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
-export const EMPTY_BYTES = Object.freeze(new Uint8Array(0)) as Uint8Array;
 
 // In Node, Buffer#utf8Slice decodes with a smaller fixed cost than TextDecoder (about 60 ns against
 // 90 ns a call, measured on Node 20); browsers have no Buffer and use TextDecoder.
@@ -32,10 +31,6 @@ export function shortAscii(m: Uint8Array, p: number, len: number): string | unde
   for (let i = p, end = p + len; i < end; i++) bits |= m[i]!;
   return bits < 0x80 ? ascii(m, p, len) : undefined;
 }
-
-/** What an alias of memory (a view's typed array or bytes) is once growth has detached it. */
-export const DETACHED_ALIAS =
-  "an array over WASM memory that grew since it was taken from a view (detached); take it from the view again, or slice() it first";
 
 export class Memory {
   buffer!: ArrayBuffer;

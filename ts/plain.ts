@@ -1,7 +1,8 @@
 // Helpers generated materializers call to turn records into plain objects that own their data.
 import { UNKNOWN_FIELDS } from "./abi.js";
 import { defaultsPrototype } from "./defaults.js";
-import { EMPTY_BYTES, type Memory } from "./memory.js";
+import { EMPTY_BYTES } from "./input.js";
+import type { Memory } from "./memory.js";
 import type { Runtime } from "./runtime.js";
 import { DecodeError } from "./errors.js";
 import type { SchemaDef } from "./schema.js";

@@ -6,7 +6,8 @@
 import { DecodeError, stackOverflow, type ErrorCode } from "./errors.js";
 import { bufferOf, byteOffsetOf, bytesOf, detachedInput, lengthOf, type BinaryInput } from "./input.js";
 import { safeNumber } from "./plain.js";
-import { EMPTY_BYTES, SHORT_STRING, shortAscii } from "./memory.js";
+import { EMPTY_BYTES } from "./input.js";
+import { SHORT_STRING, shortAscii } from "./memory.js";
 import { assertInitialized, budgetCap, limits, MAX_INPUT, partially, takePartial } from "./limits.js";
 import { STATUS_MAX_PATH } from "./abi.js";
 

@@ -16,7 +16,6 @@ import { compiling, decoderState, frameMessage, instantiateCompiled, instantiate
 import { byteOffsetOf, detachedInput } from "./input.js";
 import { Memory } from "./memory.js";
 import type { SchemaDef } from "./schema.js";
-import type { EncodeLimits } from "./encoder.js";
 
 /**
  * What a runtime runs on: the codec's exports, or for a program that does not need the codec, the
@@ -168,17 +167,6 @@ export class Runtime {
   /** Whether the codec runs under this runtime (false: memory and arenas in JS, heap.ts, and only compiled decoders). */
   get hasCodec(): boolean {
     return false;
-  }
-
-  private readonly encoding: EncodeLimits = { maxDepth: 0, maxMessageSize: 0, allowPartial: false };
-
-  /** @internal the limits an encode of plain objects applies now (one object, updated each call) */
-  encodeLimits(): EncodeLimits {
-    const e = this.encoding;
-    e.maxDepth = limits.maxDepth;
-    e.maxMessageSize = limits.maxMessageSize;
-    e.allowPartial = takePartial();
-    return e;
   }
 
   /** @internal the limits copied into the codec's Limits struct, where its decoders and compiled ones read them */

@@ -4,7 +4,6 @@
 import { Arena } from "./arena.js";
 import { EncodeError } from "./errors.js";
 import type { RecordWriter } from "./fill.js";
-import type { PlainEncoder } from "./encoder.js";
 import type { Runtime } from "./runtime.js";
 
 /** @internal A scratch arena for the records of plain objects the codec encodes, and its writer (fullruntime.ts). */
@@ -22,9 +21,8 @@ export interface Encoder {
 export interface Scratch {
   views: Arena;
   plain: Arena;
+  /** The codec's encoders, one per level of nesting (encodesInProgress()). */
   encoders: Encoder[];
-  /** Encodes in progress: the level the next one runs at. */
-  encoding: number;
   /**
    * Arenas of forEachDelimited() calls, one per level of nesting: a callback may decode anything,
    * another batch included, without touching the records and input its own batch still reads.
@@ -32,8 +30,6 @@ export interface Scratch {
   batches: Arena[];
   /** forEachDelimited() calls in progress. */
   batching: number;
-  /** Encoders of plain objects (encoder.ts), one per level of nesting as `encoders`. */
-  plainEncoders: PlainEncoder[];
 }
 
 /** Encodes nested deeper than this (a getter that encodes its own object, say) are an error. */
@@ -49,7 +45,7 @@ export function scratchArenas(rt: Runtime): Scratch {
   if (rt === lastRuntime) return lastScratch!; // a WeakMap lookup per call costs ~10 ns
   let s = scratch.get(rt);
   if (s === undefined) {
-    s = { views: new Arena(), plain: new Arena(), encoders: [], encoding: 0, batches: [], batching: 0, plainEncoders: [] };
+    s = { views: new Arena(), plain: new Arena(), encoders: [], batches: [], batching: 0 };
     scratch.set(rt, s);
   }
   lastRuntime = rt;
@@ -60,15 +56,28 @@ export function scratchArenas(rt: Runtime): Scratch {
 /** @internal the arena decode() reads into, emptied by each call (its records are read out at once) */
 export const scratchPlainArena = (rt: Runtime): Arena => scratchArenas(rt).plain;
 
-/** @internal e, thrown by an encode started inside another (by a getter): the one around it adds nothing to its path. */
-export function sealIfNested(e: unknown, s: Scratch): unknown {
-  if (e instanceof EncodeError && s.encoding > 1) e.sealed = true;
-  return e;
-}
+// Encodes in progress, of plain objects and through the codec alike: a property of the JS stack,
+// not of a runtime (an encode of plain objects needs none).
+let encoding = 0;
 
-/** @internal An error if another encode cannot start inside those in progress. */
-export function checkNesting(s: Scratch, typeName: string): void {
-  if (s.encoding >= MAX_NESTED_ENCODES) {
+/**
+ * @internal Starts an encode inside those in progress (an error if it cannot start): returns its
+ * level, which indexes the encoders of each kind; the caller ends it with leaveEncode().
+ */
+export function enterEncode(typeName: string): number {
+  if (encoding >= MAX_NESTED_ENCODES) {
     throw new EncodeError("DEPTH_LIMIT", typeName, `more than ${MAX_NESTED_ENCODES} encodes started inside one another (from getters or toJSON)`);
   }
+  return encoding++;
+}
+
+/** @internal Ends the innermost encode enterEncode() started. */
+export function leaveEncode(): void {
+  encoding--;
+}
+
+/** @internal e, thrown by an encode started inside another (by a getter), as it leaves: the one around it adds nothing to its path. */
+export function sealIfNested(e: unknown): unknown {
+  if (e instanceof EncodeError && encoding > 1) e.sealed = true;
+  return e;
 }
