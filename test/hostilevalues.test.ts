@@ -3,6 +3,7 @@
 // written, Proxy arrays with fractional lengths, setters that fail halfway, offsets that are no
 // integers. Nothing of that may read or write linear memory outside what it owns, leave a builder
 // holding memory it never wrote, or change what another caller's view shows.
+import { runInNewContext } from "node:vm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Arena, builder, create, decodeToJsonString, EncodeError, getExtension, init, setExtension, StaleViewError, toJsonString, Writer } from "hppproto";
 import { schemaFromSources } from "../dist/codegen/dynamic.js";
@@ -214,12 +215,53 @@ describe("clear errors for what is no input or no setting", () => {
     expect(T.decode(new Uint8Array(0)).optionalInt32).toBe(0); // an empty input is no detached one
   });
 
-  it("an encode of a plain object holding an array whose buffer was transferred fails naming the field (it was written as an empty field)", () => {
-    const bytes = Uint8Array.of(1, 2, 3), doubles = Float64Array.of(1.5, 2.5);
-    for (const b of [bytes.buffer, doubles.buffer]) structuredClone(b, { transfer: [b] });
-    expect(thrown(() => T.encode({ optionalBytes: bytes }), EncodeError)).toEqual(["INVALID_VALUE", "protobuf_test_messages.proto3.TestAllTypesProto3.optional_bytes"]);
-    expect(thrown(() => T.encode({ repeatedDouble: doubles }), EncodeError)).toEqual(["INVALID_VALUE", "protobuf_test_messages.proto3.TestAllTypesProto3.repeated_double"]);
-    expect(() => T.encode({ optionalBytes: bytes })).toThrow(/detached array: .* or transferred/);
+  it("a list a getter appends to is encoded as it was when reached, and a Uint8Array whose length getter lies is written whole: as the codec writes them (found by review: the generated encoder followed the list without bound and dropped the bytes)", () => {
+    const appended = () => {
+      const list: object[] = [];
+      list.push({ get c() { list.push({ c: 9 }); return 1; } }, { c: 2 });
+      return { repeatedForeignMessage: list };
+    };
+    class Liar extends Uint8Array {
+      override get length(): number {
+        return 0;
+      }
+    }
+    const lying = () => ({ optionalBytes: new Liar([1, 2, 3]), repeatedBytes: [new Liar([4])] });
+    for (const make of [appended, lying]) {
+      const bytes = T.encode(make() as never);
+      const b = builder(T, make() as never);
+      expect(bytes).toEqual(T.encode(b));
+      b.$release();
+    }
+    expect(T.decode(T.encode(appended() as never)).repeatedForeignMessage).toEqual([{ c: 1 }, { c: 2 }]);
+    expect([...T.decode(T.encode(lying() as never)).optionalBytes]).toEqual([1, 2, 3]);
+  });
+
+  it("arrays that lost their contents (buffer transferred, from any realm; a view past a shrunk resizable buffer) fail naming the field, through the generated encoder and the codec alike (they were written as empty fields)", () => {
+    const transferred = <A extends ArrayBufferView>(a: A): A => (structuredClone(a.buffer, { transfer: [a.buffer as ArrayBuffer] }), a);
+    const shrunk = () => {
+      const ab = new ArrayBuffer(16, { maxByteLength: 32 });
+      const a = new Int32Array(ab, 0, 4).fill(5);
+      ab.resize(8);
+      return a;
+    };
+    const cases: [string, () => object, string, RegExp][] = [
+      ["bytes transferred", () => ({ optionalBytes: transferred(Uint8Array.of(1, 2, 3)) }), "optional_bytes", /detached array: .* or transferred/],
+      ["doubles transferred", () => ({ repeatedDouble: transferred(Float64Array.of(1.5, 2.5)) }), "repeated_double", /detached array/],
+      ["a repeated bytes element transferred", () => ({ repeatedBytes: [Uint8Array.of(7), transferred(Uint8Array.of(1))] }), "repeated_bytes", /detached array/],
+      ["int32s of another realm, transferred", () => ({ repeatedInt32: transferred(runInNewContext("new Int32Array([1, 2, 3])") as Int32Array) }), "repeated_int32", /detached array/],
+      ["int32s past the end of a shrunk resizable buffer", () => ({ repeatedInt32: shrunk() }), "repeated_int32", /past the end of its resizable ArrayBuffer/],
+    ];
+    const path = (field: string) => `protobuf_test_messages.proto3.TestAllTypesProto3.${field}`;
+    for (const [, make, field, reason] of cases) {
+      const e = thrown(() => T.encode(make() as never), EncodeError);
+      expect(e[0]).toBe("INVALID_VALUE");
+      expect(e[1].replace(/\[\d+\]$/, "")).toBe(path(field));
+      expect(() => T.encode(make() as never)).toThrow(reason);
+      // the codec's way: the object filled into a builder's record
+      const viaCodec = thrown(() => builder(T, make() as never), EncodeError);
+      expect(viaCodec).toEqual(e);
+    }
     expect(T.encode({ optionalBytes: new Uint8Array(0), repeatedDouble: new Float64Array(0) })).toEqual(new Uint8Array(0)); // empty ones are empty fields
   });
 

@@ -7,7 +7,7 @@ import { PlainEncoder, type Encode, type EncodeLimits } from "./encoder.js";
 import { describe } from "./input.js";
 import type { Init } from "./message.js";
 import { assertInitialized, limits, takePartial } from "./limits.js";
-import { enterEncode, leaveEncode, sealIfNested } from "./scratch.js";
+import { encodeLevel, enterEncode, leaveEncode, sealIfNested } from "./scratch.js";
 import type { SchemaDef } from "./schema.js";
 import { isView } from "./viewmark.js";
 
@@ -32,8 +32,8 @@ const encodeLimits: EncodeLimits = { maxDepth: 0, maxMessageSize: 0, allowPartia
 export function runPlain<T>(def: SchemaDef, index: number, encode: Encode<T>, message: T | undefined, list?: readonly T[]): PlainEncoder {
   const typeName = def.messages[index]!.name;
   assertInitialized();
-  const level = enterEncode(typeName);
-  const e = (plainEncoders[level] ??= new PlainEncoder());
+  const e = (plainEncoders[encodeLevel(typeName)] ??= new PlainEncoder());
+  enterEncode(); // (counted once nothing before the try can fail)
   try {
     encodeLimits.maxDepth = limits.maxDepth;
     encodeLimits.maxMessageSize = limits.maxMessageSize;

@@ -8,7 +8,7 @@
 import { describe, invalid, toInt64, toUint64, within } from "./checks.js";
 import { EncodeError } from "./errors.js";
 import { quote } from "./excerpt.js";
-import { bytesOfView, DETACHED_ALIAS, detachedArray } from "./input.js";
+import { bytesOfView, lengthOf, lostContents } from "./input.js";
 
 import type { SchemaDef } from "./schema.js";
 import { halves, putVarint32, scratch64, WireBuffer } from "./wirebuffer.js";
@@ -76,18 +76,17 @@ export class PlainEncoder extends WireBuffer {
   /** A length-delimited run: each message of the list after its length; errors name the element. */
   runDelimited<T>(def: SchemaDef, index: number, encode: Encode<T>, list: ArrayLike<T>, limits: EncodeLimits): number {
     this.take(limits);
-    const max = this.limits.maxMessageSize;
+    const max = this.limits.maxMessageSize, n = list.length; // (once: a getter may append to the list)
     for (let pass = 0; pass < 2; pass++) {
       this.begin(pass === 1); // (the second pass names the first absent required field)
-      for (let i = 0; i < list.length; i++) {
+      for (let i = 0; i < n; i++) {
         const start = this.fork();
         try {
           this.top(def, index, encode, list[i]!);
         } catch (e) {
           throw within(e, `[#${i}]`);
         }
-        const n = this.join(start);
-        if (n > max) throw within(tooLarge(max), `[#${i}]`);
+        if (this.join(start) > max) throw within(tooLarge(max), `[#${i}]`);
       }
       if (!this.missed) break;
       if (pass === 1) throw requiredNotSet();
@@ -221,7 +220,8 @@ function listOf(w: PlainEncoder, v: unknown, f: FieldRef): ArrayLike<unknown> {
  * empty field (as fill.ts).
  */
 function checkAttached(w: PlainEncoder, v: ArrayBufferView, f: FieldRef): void {
-  if (detachedArray(v)) throw w.fail(new EncodeError("INVALID_VALUE", "", DETACHED_ALIAS), f);
+  const lost = lostContents(v);
+  if (lost !== undefined) throw w.fail(new EncodeError("INVALID_VALUE", "", lost), f);
 }
 
 /**
@@ -375,7 +375,7 @@ export function writeString(w: PlainEncoder, t: number, v: unknown, f: FieldRef)
 /** Bytes; with `implicit`, left out when empty. */
 export function writeBytes(w: PlainEncoder, t: number, v: unknown, f: FieldRef, implicit: number): void {
   if (!(v instanceof Uint8Array)) throw w.fail(invalid(v, "a Uint8Array", ""), f);
-  if (v.length === 0) {
+  if (lengthOf(v) === 0) {
     checkAttached(w, v, f);
     if (implicit) return;
   }
@@ -415,8 +415,8 @@ export function writeSetItem<T>(w: PlainEncoder, number: number, v: unknown, enc
 
 /** Repeated messages (groups when `end` is their end tag): each element after the tag t. */
 export function writeMessages<T>(w: PlainEncoder, t: number, v: unknown, encode: Encode<T>, def: SchemaDef, index: number, f: FieldRef, end = 0): void {
-  const list = listOf(w, v, f);
-  for (let i = 0; i < list.length; i++) {
+  const list = listOf(w, v, f), n = list.length; // (once: a getter may append to the list)
+  for (let i = 0; i < n; i++) {
     const e = list[i];
     if (typeof e !== "object" || e === null) throw badElement(w, e, "an object", f, i);
     nested(w, t, e as T, encode, def, index, f, i, end);
@@ -425,8 +425,8 @@ export function writeMessages<T>(w: PlainEncoder, t: number, v: unknown, encode:
 
 /** Repeated strings. */
 export function writeStrings(w: PlainEncoder, t: number, v: unknown, f: FieldRef): void {
-  const list = listOf(w, v, f);
-  for (let i = 0; i < list.length; i++) {
+  const list = listOf(w, v, f), n = list.length; // (once: a getter may append to the list)
+  for (let i = 0; i < n; i++) {
     const e = list[i];
     if (typeof e !== "string") throw badElement(w, e, "a string", f, i);
     if (!w.stringField(t, e)) throw w.fail(new EncodeError("INVALID_UTF16", "", "string holds a lone surrogate"), f, i);
@@ -435,8 +435,8 @@ export function writeStrings(w: PlainEncoder, t: number, v: unknown, f: FieldRef
 
 /** Repeated strings, bytes or scalars not packed: `write` (one of the scalar writers) per element, with its tag. */
 export function writeEach(w: PlainEncoder, t: number, v: unknown, f: FieldRef, write: (w: PlainEncoder, t: number, e: unknown, f: FieldRef, x: number) => void, x = 0): void {
-  const list = listOf(w, v, f);
-  for (let i = 0; i < list.length; i++) {
+  const list = listOf(w, v, f), n = list.length; // (once: a getter may append to the list)
+  for (let i = 0; i < n; i++) {
     try {
       write(w, t, list[i], "", x);
     } catch (e) {

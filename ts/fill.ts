@@ -7,7 +7,7 @@ import { EncodeError } from "./errors.js";
 import { quote } from "./excerpt.js";
 import { describe, invalid, toInt64, toUint64, within } from "./checks.js";
 import { byteOffsetOf, lengthOf } from "./input.js";
-import { DETACHED_ALIAS } from "./input.js";
+import { lostContents } from "./input.js";
 import type { Memory } from "./memory.js";
 import { MAX_BLOCK } from "./limits.js";
 import type { Runtime } from "./runtime.js";
@@ -419,11 +419,12 @@ export class RecordWriter {
 
   /**
    * An empty typed array may be an alias of memory that growth detached (memory grew since it was
-   * read from its view, perhaps earlier in this encode): its contents are lost, an error rather
-   * than an empty field.
+   * read from its view, perhaps earlier in this encode), or have lost its contents otherwise
+   * (input.ts lostContents): an error rather than an empty field, as the generated encoders say it.
    */
   private attached(v: ArrayBufferView, field: FieldRef): void {
-    if (this.m.isDetached(v)) throw new EncodeError("INVALID_VALUE", this.name(field), DETACHED_ALIAS);
+    const lost = lostContents(v);
+    if (lost !== undefined) throw new EncodeError("INVALID_VALUE", this.name(field), lost);
   }
 
   /** Repeated strings, bytes or messages: one slot per element, each written by `write`. */

@@ -11,7 +11,7 @@ import { decodeOnly } from "./runtime.js";
 import type { SchemaDef } from "./schema.js";
 import { Arena } from "./arena.js";
 import type { AnyMessageType } from "./message.js";
-import { enterEncode, leaveEncode, scratchArenas, sealIfNested } from "./scratch.js";
+import { encodeLevel, enterEncode, leaveEncode, scratchArenas, sealIfNested } from "./scratch.js";
 import type { MessageView } from "./view.js";
 import { isView } from "./viewmark.js";
 
@@ -220,9 +220,12 @@ export class FullRuntime extends CodecRuntime {
     }
   }
 
-  /** Starts an encode: the emptied record writer of its nesting level. The caller ends it with leaveEncode(). */
+  /**
+   * Starts an encode: the emptied record writer of its nesting level, the encode counted last (what
+   * fails before that leaves the count as it was). The caller ends it with leaveEncode().
+   */
   private startEncode(typeName: string): RecordWriter {
-    const level = enterEncode(typeName);
+    const level = encodeLevel(typeName);
     const s = scratchArenas(this);
     let e = s.encoders[level];
     if (e === undefined) {
@@ -230,6 +233,7 @@ export class FullRuntime extends CodecRuntime {
       s.encoders[level] = e = { arena, writer: this.recordWriter(arena.ptr) };
     }
     this.exports.hp_arena_reset(e.arena.ptr);
+    enterEncode();
     return e.writer;
   }
 

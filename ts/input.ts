@@ -67,13 +67,7 @@ export function detachedInput(input: Uint8Array, n: number): TypeError | undefin
   if (n !== 0) return undefined;
   const buffer = bufferOf(input);
   if (isDetached(buffer)) return detached();
-  if ((buffer as { resizable?: boolean }).resizable === true) {
-    try {
-      new Uint8Array(input); // (a view out of its buffer's bounds is a TypeError to copy)
-    } catch {
-      return new TypeError("hppproto: the input is a view past the end of its resizable ArrayBuffer, which was shrunk since the view was made: make the view again");
-    }
-  }
+  if (pastShrunkEnd(input, buffer)) return new TypeError(`hppproto: the input is ${SHRUNK}: make the view again`);
   return undefined;
 }
 
@@ -84,24 +78,40 @@ export const EMPTY_BYTES = /* @__PURE__ */ Object.freeze(new Uint8Array(0)) as U
 export const DETACHED_ALIAS =
   "a detached array: over WASM memory that grew since it was taken from a view (take it from the view again, or slice() it first), or transferred";
 
+const SHRUNK = "a view past the end of its resizable ArrayBuffer, which was shrunk since the view was made";
+
 /**
- * Whether v, an array to encode, lost its contents: it reads as empty because its buffer was
- * detached (WASM memory that grew since v was taken from a view, or a buffer transferred away).
- * Asked only of empty arrays: reading a small array's buffer makes V8 move its data off-heap.
+ * Why v, a typed array to encode, lost its contents, if it did: it reads as empty because its
+ * buffer was detached (WASM memory that grew since v was taken from a view, or a buffer transferred
+ * away) or because it is a view past the end of a resizable buffer shrunk since. Asked only of
+ * empty arrays: reading a small array's buffer makes V8 move its data off-heap.
  */
-export function detachedArray(v: ArrayBufferView): boolean {
-  return lengthOf(v) === 0 && v !== EMPTY_BYTES && isDetached(bufferOf(v));
+export function lostContents(v: ArrayBufferView): string | undefined {
+  if (lengthOf(v) !== 0 || v === EMPTY_BYTES) return undefined;
+  const buffer = bufferOf(v);
+  if (isDetached(buffer)) return DETACHED_ALIAS;
+  return pastShrunkEnd(v, buffer) ? SHRUNK : undefined;
 }
 
 const detached = () =>
   new TypeError("hppproto: the input's ArrayBuffer is detached: transferred (postMessage, structuredClone), or WASM memory that grew since the array was taken from a view (take it again, or slice() it first)");
 
-/** Whether a buffer was detached: its arrays read as empty. */
+/** Whether a buffer was detached: its arrays read as empty. Any realm's (no instanceof); a SharedArrayBuffer never is. */
 function isDetached(buffer: ArrayBufferLike): boolean {
-  if (!(buffer instanceof ArrayBuffer)) return false; // (a SharedArrayBuffer cannot be)
-  if (detachedGetter !== undefined) return detachedGetter.call(buffer) as boolean;
   try {
+    if (detachedGetter !== undefined) return detachedGetter.call(buffer) as boolean; // (a SharedArrayBuffer: a TypeError)
     new Uint8Array(buffer, 0, 0);
+    return false;
+  } catch {
+    return detachedGetter === undefined;
+  }
+}
+
+/** Whether v is a view past the end of its buffer, a resizable one shrunk since v was made (it reads as empty). */
+function pastShrunkEnd(v: ArrayBufferView, buffer: ArrayBufferLike): boolean {
+  if ((buffer as { resizable?: boolean }).resizable !== true) return false;
+  try {
+    new Uint8Array(v as Uint8Array); // (a view out of its buffer's bounds is a TypeError to copy)
     return false;
   } catch {
     return true;

@@ -2,7 +2,7 @@
 // made over the old one, so the runtime calls sync() after each call into WASM that can allocate;
 // getters never cache arrays of their own.
 
-import { bufferOf, EMPTY_BYTES, lengthOf } from "./input.js";
+import { EMPTY_BYTES, lengthOf } from "./input.js";
 import { nodeText } from "./utf16.js";
 
 // (ignoreBOM: a leading U+FEFF of a protobuf string is text, which TextDecoder would drop by default)
@@ -42,8 +42,6 @@ export class Memory {
   i64!: BigInt64Array;
   u64!: BigUint64Array;
   private slicer: Utf8Slicer | undefined;
-  /** Buffers growth has detached: a typed array over one of them was an alias that lost its contents. */
-  private readonly retired = new WeakSet<ArrayBufferLike>();
 
   constructor(readonly memory: WebAssembly.Memory) {
     this.refresh();
@@ -53,15 +51,6 @@ export class Memory {
     // Growth detaches the old buffer, which empties every array over it: checking a length is far
     // cheaper than reading memory.buffer (an API call, ~15 ns in V8) after every call into WASM.
     if (this.u8.length === 0) this.refresh();
-  }
-
-  /** Whether v was an alias of this memory (a view's typed array or bytes) that growth has detached: its contents are lost. */
-  isDetached(v: ArrayBufferView): boolean {
-    // length, not byteLength (a builtin call in V8); .buffer only for empty arrays: on a small typed
-    // array it makes V8 move the data off-heap
-    if (lengthOf(v) !== 0 || v === EMPTY_BYTES) return false;
-    this.sync(); // growth may have come from outside a call into WASM (a getter, memory.grow())
-    return this.retired.has(bufferOf(v));
   }
 
   /**
@@ -79,7 +68,6 @@ export class Memory {
     // running out inside a deeply nested callback) leaves u8 detached, so the next sync() refreshes
     // again. (Found by review: the Buffer that decodes strings was left over the detached buffer,
     // and every later long or non-ASCII string read as "".)
-    if (this.buffer) this.retired.add(this.buffer);
     const b = this.memory.buffer;
     const slicer = NodeBuffer?.from(b);
     const i32 = new Int32Array(b), u32 = new Uint32Array(b), f32 = new Float32Array(b), f64 = new Float64Array(b);

@@ -137,7 +137,7 @@ export function bytesList(m: Memory, addr: number): Uint8Array[] {
   return out;
 }
 
-/** A bytes slot in place, for views: a subarray of linear memory (an empty one is not: see Memory.isDetached). */
+/** A bytes slot in place, for views: a subarray of linear memory (an empty one is not: see input.ts lostContents). */
 export function bytesView(m: Memory, addr: number): Uint8Array {
   const p = m.u32[addr >>> 2]!;
   const n = m.u32[(addr >>> 2) + 1]!;

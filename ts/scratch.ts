@@ -61,14 +61,20 @@ export const scratchPlainArena = (rt: Runtime): Arena => scratchArenas(rt).plain
 let encoding = 0;
 
 /**
- * @internal Starts an encode inside those in progress (an error if it cannot start): returns its
- * level, which indexes the encoders of each kind; the caller ends it with leaveEncode().
+ * @internal The level the next encode runs at, which indexes the encoders of each kind (an error if
+ * it cannot start inside those in progress). Not counted until enterEncode(): whatever fails while
+ * the level's encoder is made leaves the count as it was.
  */
-export function enterEncode(typeName: string): number {
+export function encodeLevel(typeName: string): number {
   if (encoding >= MAX_NESTED_ENCODES) {
     throw new EncodeError("DEPTH_LIMIT", typeName, `more than ${MAX_NESTED_ENCODES} encodes started inside one another (from getters or toJSON)`);
   }
-  return encoding++;
+  return encoding;
+}
+
+/** @internal Counts the encode whose level encodeLevel() gave as in progress: just before the try whose finally calls leaveEncode(). */
+export function enterEncode(): void {
+  encoding++;
 }
 
 /** @internal Ends the innermost encode enterEncode() started. */

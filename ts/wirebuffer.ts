@@ -2,6 +2,7 @@
 // messages opened and closed with their length back-patched) that the streaming Writer and the
 // generated encoders of plain objects (encoder.ts) are built on.
 import { EncodeError } from "./errors.js";
+import { lengthOf } from "./input.js";
 import { isWellFormed, nodeText } from "./utf16.js";
 
 const utf8 = new TextEncoder();
@@ -219,17 +220,20 @@ export class WireBuffer {
     return true;
   }
 
+  // (lengths by lengthOf: a subclass's length getter may say anything, and set() copies them all)
+
   /** Length-prefixed bytes. */
   lengthPrefixed(v: Uint8Array): void {
-    this.varint32(v.length);
+    this.varint32(lengthOf(v));
     this.raw(v);
   }
 
   /** Bytes as they are. */
   raw(v: Uint8Array): void {
-    this.ensure(v.length);
+    const n = lengthOf(v);
+    this.ensure(n);
     this.buf.set(v, this.pos);
-    this.pos += v.length;
+    this.pos += n;
   }
 
   ensure(n: number): void {
