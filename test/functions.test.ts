@@ -435,6 +435,36 @@ describe("decode() through the generated decoder of plain objects (browsers' pat
     }
   };
 
+  it("long packed runs (doubles and floats read a chunk at a time, the rest into arrays made at their length) at any alignment, merged and cut: as through records", () => {
+    const mod = generated["./gen/unittest/google/protobuf/unittest_proto3_pb.ts"]!;
+    const P = mod.TestPackedTypes as MessageType<any, any>;
+    for (const n of [1, 8, 9, 17, 511, 512, 513, 1025, 5000]) {
+      const values = Array.from({ length: n }, (_, i) => (i % 11 === 0 ? -0 : i % 13 === 0 ? NaN : Math.sin(i) * 10 ** ((i % 60) - 30)));
+      const ints = Array.from({ length: n }, (_, i) => ((i * 2654435761) | 0) >> (i % 31));
+      const bytes = P.encode({
+        packedDouble: values, packedFloat: values.map(Math.fround), packedInt32: ints, packedUint32: ints.map((x) => x >>> 0), packedSint32: ints,
+        packedFixed32: ints.map((x) => x >>> 0), packedSfixed32: ints, packedInt64: ints.map(BigInt), packedUint64: ints.map((x) => BigInt(x >>> 0) * 977n),
+        packedSint64: ints.map((x) => BigInt(x) * 3n), packedFixed64: ints.map((x) => BigInt(x >>> 0)), packedSfixed64: ints.map(BigInt), packedBool: ints.map((x) => x % 2 === 0),
+        packedEnum: ints.map((x) => x & 3),
+      });
+      for (const shift of [0, 1, 3, 4]) {
+        // the run at every alignment of the input's buffer, twice (the second merges into the first)
+        const shifted = new Uint8Array(bytes.length * 2 + shift).subarray(shift);
+        shifted.set(bytes);
+        shifted.set(bytes, bytes.length);
+        const records = through(false, () => P.decode(shifted));
+        expect(through(true, () => P.decode(shifted))).toEqual(records);
+        expect(records.packedDouble).toHaveLength(2 * n);
+        expect(Object.is(records.packedDouble[0], -0)).toBe(true);
+      }
+      // cut inside the run: the same error as through records
+      const cut = bytes.subarray(0, bytes.length - 3);
+      const e = (reader: boolean) => { try { through(reader, () => P.decode(cut)); } catch (x) { return [(x as DecodeError).code, (x as DecodeError).offset, (x as DecodeError).path]; } return undefined; };
+      expect(e(true)).toEqual(e(false));
+      expect(e(true)).toBeDefined();
+    }
+  });
+
   it("the same objects and errors as through records, the int64 option applied", () => {
     expect(T().parts.decode).toBeDefined();
     const r = rng(17);

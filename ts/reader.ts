@@ -43,6 +43,10 @@ const bytes8 = new Uint8Array(8);
 const float64 = new Float64Array(bytes8.buffer);
 const float32 = new Float32Array(bytes8.buffer, 0, 1);
 
+// long packed runs of doubles and floats: copied into an aligned chunk a slice at a time, read from it
+const CHUNK_BYTES = 4096;
+const chunk64 = new Float64Array(CHUNK_BYTES / 8), chunk32 = new Float32Array(chunk64.buffer), chunkBytes = new Uint8Array(chunk64.buffer);
+
 export class WireReader {
   /** The input. */
   b: Uint8Array = EMPTY_BYTES;
@@ -261,6 +265,50 @@ export class WireReader {
     return float64[0]!;
   }
 
+  /**
+   * The packed run of doubles (`width` 8) or floats (4) from p to stop (packed() checked it),
+   * appended to `to`. Runs past 64 bytes are copied into an aligned chunk a slice at a time and read
+   * from it: a value assembled byte by byte took 3x the records' time on 1M doubles in Chromium
+   * (npm run bench:browser -- packed-double).
+   */
+  floats(stop: number, to: number[], width: number): number[] {
+    if (stop - this.p <= 64) {
+      if (width === 8) while (this.p < stop) to.push(this.double(stop));
+      else while (this.p < stop) to.push(this.float(stop));
+      return to;
+    }
+    let k = to.length;
+    const out = this.extend(to, (stop - this.p) / width);
+    for (let p = this.p; p < stop; ) {
+      const n = Math.min(stop - p, CHUNK_BYTES), count = n / width;
+      chunkBytes.set(this.view(p, n));
+      if (width === 8) for (let i = 0; i < count; i++) out[k++] = chunk64[i]!;
+      else for (let i = 0; i < count; i++) out[k++] = chunk32[i]!;
+      p += n;
+    }
+    this.p = stop;
+    return out;
+  }
+
+  /**
+   * `to` with room for `count` more elements at its end, for the caller to store by index: a new
+   * array made at its whole length, to's elements copied. A long packed run appended one push at a
+   * time costs 3-4x (1M values: about 20 ms against 5 in Node 24, the array growing in steps).
+   */
+  extend<T>(to: T[], count: number): T[] {
+    const n = to.length, out = new Array<T>(n + count);
+    for (let i = 0; i < n; i++) out[i] = to[i]!;
+    return out;
+  }
+
+  /** The varints of the run from p to stop: its bytes that end one. */
+  count(p: number, stop: number): number {
+    const b = this.b;
+    let count = 0;
+    for (let i = p; i < stop; i++) if (b[i]! < 0x80) count++;
+    return count;
+  }
+
   float(end: number): number {
     const b = this.b, p = this.fixed(4, end);
     bytes8[0] = b[p]!; bytes8[1] = b[p + 1]!; bytes8[2] = b[p + 2]!; bytes8[3] = b[p + 3]!;
@@ -321,10 +369,8 @@ export class WireReader {
       if (n % width !== 0) this.fail("PACKED_LENGTH", p);
       count = n / width;
     } else {
-      const b = this.b;
-      if (b[stop - 1]! >= 0x80) this.fail("TRUNCATED", stop);
-      count = 0;
-      for (let i = p; i < stop; i++) if (b[i]! < 0x80) count++;
+      if (this.b[stop - 1]! >= 0x80) this.fail("TRUNCATED", stop);
+      count = this.count(p, stop);
     }
     if (count > this.maxElements - size) this.fail("TOO_MANY_ELEMENTS", p);
     this.charge(count * weight);
@@ -342,11 +388,7 @@ export class WireReader {
     if (n === 0) return stop;
     const b = this.b;
     if (b[stop - 1]! >= 0x80) this.fail("TRUNCATED", stop);
-    if (n > this.maxElements - size) {
-      let count = 0;
-      for (let i = p; i < stop; i++) if (b[i]! < 0x80) count++;
-      if (count > this.maxElements - size) this.fail("TOO_MANY_ELEMENTS", p);
-    }
+    if (n > this.maxElements - size && this.count(p, stop) > this.maxElements - size) this.fail("TOO_MANY_ELEMENTS", p);
     return stop;
   }
 

@@ -216,7 +216,12 @@ function fieldCase(c: FileContext, f: FieldModel, wt: Wire): string[] {
     if (wt === Wire.Len && packable(f)) {
       const width = wireType(f.type) === Wire.Fixed64 ? 8 : wireType(f.type) === Wire.Fixed32 ? 4 : 0;
       const head = [`        fld = ${-f.number}; el = ${to}.length;`, `        const stop = r.packed(end, ${width}, el, ${elementWeight(c, f)});`];
-      if (!isClosedEnum(f)) return [...head, `        while (r.p < stop) ${to}.push(${scalar(c, f, "stop")});`];
+      if (f.type === FieldType.Double || f.type === FieldType.Float) return [...head, `        ${to} = r.floats(stop, ${to}, ${width});`];
+      // a long run: the array made at its length first, the values stored by index (r.extend)
+      const count = width === 0 ? "r.count(r.p, stop)" : `(stop - r.p) / ${width}`;
+      if (!isClosedEnum(f)) {
+        return [...head, `        let k = el;`, `        if (stop - r.p > 64) ${to} = r.extend(${to}, ${count});`, `        while (r.p < stop) ${to}[k++] = ${scalar(c, f, "stop")};`];
+      }
       // a value outside the enum: the records decode it (see rereads())
       return [
         ...head,
@@ -271,7 +276,9 @@ function packedVarints(c: FileContext, f: FieldModel): string[] {
   return [
     `        fld = ${-f.number}; el = ${to}.length;`,
     "        const stop = r.packedVarints(end, el);",
-    "        let p = r.p;",
+    "        let p = r.p, k = el;",
+    // a long run: the array made at its length first, the values stored by index (r.extend)
+    `        if (stop - p > 64) ${to} = r.extend(${to}, r.count(p, stop));`,
     "        while (p < stop) {",
     `          let x = b[p++]${ts("!")};`,
     "          if (x >= 0x80) {",
@@ -287,11 +294,11 @@ function packedVarints(c: FileContext, f: FieldModel): string[] {
     "            }",
     "          }",
     ...(isClosedEnum(f)
-      ? ["          x |= 0;", `          if (${outsideEnum(f, "x")}) r.reread();`, `          ${to}.push(x);`]
-      : [`          ${to}.push(${fromVarint(f, "x", true)});`]),
+      ? ["          x |= 0;", `          if (${outsideEnum(f, "x")}) r.reread();`, `          ${to}[k++] = x;`]
+      : [`          ${to}[k++] = ${fromVarint(f, "x", true)};`]),
     "        }",
     "        r.p = p;",
-    `        r.charge((${to}.length - el) * ${elementWeight(c, f)});`,
+    `        r.charge((k - el) * ${elementWeight(c, f)});`,
   ];
 }
 
