@@ -3,10 +3,10 @@
 // generated encodeX() carries neither its message type nor views, readers or ProtoJSON.
 import { EncodeError, STACK_EXHAUSTED, stackOverflow } from "./errors.js";
 import { ownedCopy } from "./copy.js";
-import { PlainEncoder, type Encode, type EncodeLimits } from "./encoder.js";
+import { PlainEncoder, type Encode } from "./encoder.js";
 import { describe } from "./input.js";
 import type { Init } from "./message.js";
-import { assertInitialized, limits, takePartial } from "./limits.js";
+import { assertInitialized, takePartial } from "./limits.js";
 import { encodeLevel, enterEncode, leaveEncode, sealIfNested } from "./scratch.js";
 import type { SchemaDef } from "./schema.js";
 import { isView } from "./viewmark.js";
@@ -19,10 +19,8 @@ export function checkObject(typeName: string, message: unknown, what: string): a
   if (typeof message !== "object" || message === null) throw new TypeError(`${typeName}: expected ${what} to encode, got ${describe(message)}`);
 }
 
-/** Encoders of plain objects, one per level of encodes started inside one another (scratch.ts enterEncode). */
+/** Encoders of plain objects, one per level of encodes started inside one another (scratch.ts encodeLevel). */
 const plainEncoders: PlainEncoder[] = [];
-/** What the next encode applies: the limits (limits.ts), and whether its required fields may be absent. */
-const encodeLimits: EncodeLimits = { maxDepth: 0, maxMessageSize: 0, allowPartial: false };
 
 /**
  * @internal The plain object (or, given `list`, a length-delimited run of them) of message `index`
@@ -35,11 +33,8 @@ export function runPlain<T>(def: SchemaDef, index: number, encode: Encode<T>, me
   const e = (plainEncoders[encodeLevel(typeName)] ??= new PlainEncoder());
   enterEncode(); // (counted once nothing before the try can fail)
   try {
-    encodeLimits.maxDepth = limits.maxDepth;
-    encodeLimits.maxMessageSize = limits.maxMessageSize;
-    encodeLimits.allowPartial = takePartial();
-    if (list === undefined) e.run(def, index, encode, message as T, encodeLimits);
-    else e.runDelimited(def, index, encode, list, encodeLimits);
+    if (list === undefined) e.run(def, index, encode, message as T, takePartial());
+    else e.runDelimited(def, index, encode, list, takePartial());
     return e;
   } catch (err) {
     // its path starts with the type's name; the JS stack running out is DEPTH_LIMIT, as in the codec

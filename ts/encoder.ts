@@ -9,7 +9,7 @@ import { describe, invalid, toInt64, toUint64, within } from "./checks.js";
 import { EncodeError } from "./errors.js";
 import { quote } from "./excerpt.js";
 import { bytesOfView, lengthOf, lostContents } from "./input.js";
-
+import { limits as current } from "./limits.js";
 import type { SchemaDef } from "./schema.js";
 import { halves, putVarint32, scratch64, WireBuffer } from "./wirebuffer.js";
 
@@ -22,7 +22,7 @@ export type Encode<T> = (w: PlainEncoder, o: T) => void;
 type FieldRef = number | string;
 
 /** The limits an encode applies (the runtime's: Limits). */
-export interface EncodeLimits {
+interface EncodeLimits {
   maxDepth: number;
   maxMessageSize: number;
   /** Required fields of the top-level message may be absent (an extension's bytes written alone). */
@@ -59,8 +59,8 @@ export class PlainEncoder extends WireBuffer {
    * Message `index` of def, plain object o, written by `encode` (and its unknown fields after it);
    * returns the length. The bytes are in `buffer` until the next run.
    */
-  run<T>(def: SchemaDef, index: number, encode: Encode<T>, o: T, limits: EncodeLimits): number {
-    this.take(limits);
+  run<T>(def: SchemaDef, index: number, encode: Encode<T>, o: T, allowPartial: boolean): number {
+    this.take(allowPartial);
     this.begin(false);
     this.top(def, index, encode, o);
     if (this.missed) {
@@ -74,8 +74,8 @@ export class PlainEncoder extends WireBuffer {
   }
 
   /** A length-delimited run: each message of the list after its length; errors name the element. */
-  runDelimited<T>(def: SchemaDef, index: number, encode: Encode<T>, list: ArrayLike<T>, limits: EncodeLimits): number {
-    this.take(limits);
+  runDelimited<T>(def: SchemaDef, index: number, encode: Encode<T>, list: ArrayLike<T>, allowPartial: boolean): number {
+    this.take(allowPartial);
     const max = this.limits.maxMessageSize, n = list.length; // (once: a getter may append to the list)
     for (let pass = 0; pass < 2; pass++) {
       this.begin(pass === 1); // (the second pass names the first absent required field)
@@ -95,12 +95,12 @@ export class PlainEncoder extends WireBuffer {
     return this.pos;
   }
 
-  /** An encode's limits, copied: the caller's object is the runtime's, which an encode started by a getter updates. */
-  private take(limits: EncodeLimits): void {
+  /** The limits as the encode starts (limits.ts), copied: a getter may change them while it runs. */
+  private take(allowPartial: boolean): void {
     const own = this.limits;
-    own.maxDepth = limits.maxDepth;
-    own.maxMessageSize = limits.maxMessageSize;
-    own.allowPartial = limits.allowPartial;
+    own.maxDepth = current.maxDepth;
+    own.maxMessageSize = current.maxMessageSize;
+    own.allowPartial = allowPartial;
   }
 
   /** An empty buffer and a fresh pass. */

@@ -21,7 +21,7 @@ export interface Encoder {
 export interface Scratch {
   views: Arena;
   plain: Arena;
-  /** The codec's encoders, one per level of nesting (encodesInProgress()). */
+  /** The codec's encoders, one per level of nesting (encodeLevel()). */
   encoders: Encoder[];
   /**
    * Arenas of forEachDelimited() calls, one per level of nesting: a callback may decode anything,

@@ -33,9 +33,6 @@ export class WireBuffer {
   buf: Uint8Array;
   dv: DataView;
   pos = 0;
-  /** Start of each open message's body (its one-byte length placeholder sits just before it), depth entries deep. */
-  open = new Int32Array(16);
-  depth = 0;
 
   constructor(initialSize = 1024) {
     this.buf = new Uint8Array(Math.max(16, initialSize));
@@ -82,22 +79,6 @@ export class WireBuffer {
     this.pos += size - 1;
     putVarint(this.buf, start - 1, n);
     return n;
-  }
-
-  /** fork(), its start kept on a stack: everything written until joinBody() is the body. */
-  forkBody(): void {
-    const start = this.fork();
-    if (this.depth === this.open.length) {
-      const grown = new Int32Array(this.open.length * 2);
-      grown.set(this.open);
-      this.open = grown;
-    }
-    this.open[this.depth++] = start;
-  }
-
-  /** join() of the innermost body forkBody() opened; returns its length. */
-  joinBody(): number {
-    return this.join(this.open[--this.depth]!);
   }
 
   byte(b: number): void {

@@ -15,6 +15,9 @@ const enum Wire { Varint = 0, Fixed64 = 1, Len = 2, Fixed32 = 5 }
 
 export class Writer {
   private readonly out: WireBuffer;
+  /** Where each open message's body starts (its one-byte length placeholder just before it), `depth` entries deep. */
+  private open = new Int32Array(16);
+  private depth = 0;
 
   constructor(initialSize = 1024) {
     this.out = new WireBuffer(initialSize);
@@ -31,7 +34,7 @@ export class Writer {
    */
   reset(): this {
     this.out.pos = 0;
-    this.out.depth = 0;
+    this.depth = 0;
     return this;
   }
 
@@ -264,7 +267,7 @@ export class Writer {
       for (; i < n; i++) write(this, values[i]!, field);
     } catch (e) {
       // a bad element: the field is taken back whole
-      this.out.depth--;
+      this.depth--;
       this.out.pos = before;
       throw e instanceof EncodeError ? new EncodeError(e.code, `field ${field}[${i}]`, e.reason) : e;
     }
@@ -281,14 +284,20 @@ export class Writer {
 
   /** Opens a length-prefixed message without a tag: one message of a delimited stream. */
   forkDelimited(): this {
-    this.out.forkBody();
+    const start = this.out.fork();
+    if (this.depth === this.open.length) {
+      const grown = new Int32Array(this.open.length * 2);
+      grown.set(this.open);
+      this.open = grown;
+    }
+    this.open[this.depth++] = start;
     return this;
   }
 
   /** Closes the innermost open message, writing its length in front of it. */
   join(): this {
-    if (this.out.depth === 0) throw new EncodeError("UNBALANCED", "", "join() without an open fork()");
-    this.out.joinBody();
+    if (this.depth === 0) throw new EncodeError("UNBALANCED", "", "join() without an open fork()");
+    this.out.join(this.open[--this.depth]!);
     return this;
   }
 
@@ -302,7 +311,7 @@ export class Writer {
   }
 
   private checkClosed(): void {
-    if (this.out.depth > 0) throw new EncodeError("UNBALANCED", "", `${this.out.depth} fork() not joined`);
+    if (this.depth > 0) throw new EncodeError("UNBALANCED", "", `${this.depth} fork() not joined`);
   }
 }
 
